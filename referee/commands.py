@@ -1,0 +1,341 @@
+"""Commands: one frozen dataclass each, and the parser from protocol dicts.
+
+A command says what a player (or the table) wants; the rules decide whether it happens. Dice
+arrive inside commands as `Roll` values: physical ones from the request, electronic ones filled
+in by the session before the rules see them, so the rules never read randomness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
+
+from referee.errors import BadRequest
+
+TILES = (
+    "airport", "recruitment", "security", "alarm", "trading", "art", "exit", "black_market",
+    "plain",
+)
+DICE = ("d6", "d10", "d100")
+DECKS = ("specialist", "attribute")
+CHOICES = ("ditch", "keep", "leave", "reenter")
+VIAS = ("typed", "tray")
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A die result and where it came from.
+
+    Attributes:
+        die: ``d6``, ``d10``, ``d100`` or ``pick`` (a card drawn by the box).
+        value: the face read (for ``pick``: the position in the sorted draw pile).
+        source: ``electronic`` (the game's dice stream) or ``physical`` (real dice).
+        via: for physical rolls, ``typed`` (entered by hand) or ``tray`` (the dice tray).
+        index: for electronic rolls, the roll's number in the game's stream.
+        sides: for electronic rolls, how many outcomes the stream draw had.
+        kept: an electronic value that an undo left on the table, now reused.
+    """
+
+    die: str
+    value: int
+    source: str
+    via: str | None = None
+    index: int | None = None
+    sides: int | None = None
+    kept: bool = False
+
+    @classmethod
+    def physical(cls, die: str, value: int, via: str = "typed") -> Roll:
+        return cls(die=die, value=value, source="physical", via=via)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Roll:
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    name: str
+    color: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    players: tuple[PlayerSpec, ...]
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    abandon: bool = False
+    commitment: str | None = None  # filled in by the session from the game's seed
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    player: str
+    specialists: tuple[str, ...]
+    attributes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOrder:
+    rolls: Mapping[str, Roll] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Tiebreak:
+    winner: str
+
+
+@dataclass(frozen=True, slots=True)
+class FreeRoll:
+    die: str
+    roll: Roll | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    player: str
+    tile: str
+    museum: str | None = None
+    roll: Roll | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bypass:
+    player: str
+    specialist: tuple[str, ...] = ()
+    attribute: tuple[str, ...] = ()
+    roll: Roll | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    player: str
+    choice: str
+
+
+@dataclass(frozen=True, slots=True)
+class Steal:
+    player: str
+    art: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sell:
+    player: str
+    art: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    player: str
+    deck: str
+    card: str | None = None
+    pick: Roll | None = None  # filled in by the session when the box draws
+
+
+@dataclass(frozen=True, slots=True)
+class Reup:
+    player: str
+    roll: Roll | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    giver: str
+    taker: str
+    give: tuple[str, ...] = ()
+    get: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    pass
+
+
+Command = (
+    NewGame | Deal | TurnOrder | Tiebreak | FreeRoll | Move | Bypass | Choose | Steal | Sell
+    | Draw | Reup | Trade | EndTurn | Undo
+)
+
+# Protocol names of every command, for messages and for `command_name`.
+NAMES: dict[type, str] = {
+    NewGame: "new_game", Deal: "deal", TurnOrder: "turn_order", Tiebreak: "tiebreak",
+    FreeRoll: "roll", Move: "move", Bypass: "bypass", Choose: "choose", Steal: "steal",
+    Sell: "sell", Draw: "draw", Reup: "reup", Trade: "trade", EndTurn: "end_turn", Undo: "undo",
+}
+QUERIES = ("state", "catalog")
+
+
+def command_name(cmd: Command) -> str:
+    return NAMES[type(cmd)]
+
+
+# ---- parsing -----------------------------------------------------------------------------
+
+def _text(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise BadRequest(f"'{name}' must be a non-empty string")
+    return value.strip()
+
+
+def _int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequest(f"'{name}' must be a whole number")
+    return value
+
+
+def _names(name: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise BadRequest(f"'{name}' must be a list of names")
+    return tuple(_text(f"{name}[{i}]", v) for i, v in enumerate(value))
+
+
+def _one_of(name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise BadRequest(f"'{name}' must be one of {', '.join(allowed)} (got {value!r})")
+    return str(value)
+
+
+def _cards(name: str, value: Any) -> tuple[str, ...]:
+    """A card field: a name, or a list (so that two cards can be refused by the rules)."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (_text(name, value),)
+    return _names(name, value)
+
+
+def _via(req: Mapping[str, Any]) -> str:
+    return _one_of("via", req.get("via", "typed"), VIAS)
+
+
+def _roll(die: str, value: Any, req: Mapping[str, Any], name: str = "roll") -> Roll | None:
+    if value is None:
+        return None
+    return Roll.physical(die, _int(name, value), via=_via(req))
+
+
+def _players(value: Any) -> tuple[PlayerSpec, ...]:
+    if not isinstance(value, list) or not value:
+        raise BadRequest("'players' must be a non-empty list of {\"name\", [\"color\"]}")
+    specs = []
+    for i, item in enumerate(value):
+        if isinstance(item, str):
+            item = {"name": item}
+        if not isinstance(item, dict):
+            raise BadRequest(f"players[{i}] must be an object with a 'name'")
+        unknown = set(item) - {"name", "color"}
+        if unknown:
+            raise BadRequest(f"players[{i}] has unknown field(s): {', '.join(sorted(unknown))}")
+        color = item.get("color")
+        specs.append(PlayerSpec(
+            name=_text(f"players[{i}].name", item.get("name")),
+            color=None if color is None else _text(f"players[{i}].color", color),
+        ))
+    return tuple(specs)
+
+
+def _rules(value: Any) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BadRequest("'rules' must be an object of house-rule overrides")
+    return dict(value)
+
+
+def _turn_rolls(value: Any, req: Mapping[str, Any]) -> Mapping[str, Roll]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BadRequest("'rolls' must be an object {player name: d6 value}")
+    return {_text("rolls key", k): Roll.physical("d6", _int(f"rolls[{k}]", v), via=_via(req))
+            for k, v in value.items()}
+
+
+Parser = Callable[[Mapping[str, Any]], Command]
+
+# cmd -> (required fields, optional fields, builder)
+_SCHEMA: dict[str, tuple[tuple[str, ...], tuple[str, ...], Parser]] = {
+    "new_game": (("players",), ("rules", "abandon"), lambda r: NewGame(
+        players=_players(r["players"]), rules=_rules(r.get("rules")),
+        abandon=bool(r.get("abandon", False)))),
+    "deal": (("player", "specialists", "attributes"), (), lambda r: Deal(
+        player=_text("player", r["player"]), specialists=_names("specialists", r["specialists"]),
+        attributes=_names("attributes", r["attributes"]))),
+    "turn_order": ((), ("rolls", "via"), lambda r: TurnOrder(
+        rolls=_turn_rolls(r.get("rolls"), r))),
+    "tiebreak": (("winner",), (), lambda r: Tiebreak(winner=_text("winner", r["winner"]))),
+    "roll": (("die",), ("value", "via"), lambda r: FreeRoll(
+        die=_one_of("die", r["die"], DICE),
+        roll=_roll(str(r["die"]), r.get("value"), r, "value"))),
+    "move": (("player", "tile"), ("roll", "museum", "via"), lambda r: Move(
+        player=_text("player", r["player"]), tile=_one_of("tile", r["tile"], TILES),
+        museum=None if r.get("museum") is None else _text("museum", r["museum"]),
+        roll=_roll("d6", r.get("roll"), r))),
+    "bypass": (("player",), ("specialist", "attribute", "roll", "via"), lambda r: Bypass(
+        player=_text("player", r["player"]), specialist=_cards("specialist", r.get("specialist")),
+        attribute=_cards("attribute", r.get("attribute")), roll=_roll("d100", r.get("roll"), r))),
+    "choose": (("player", "choice"), (), lambda r: Choose(
+        player=_text("player", r["player"]), choice=_one_of("choice", r["choice"], CHOICES))),
+    "steal": (("player", "art"), (), lambda r: Steal(
+        player=_text("player", r["player"]), art=_text("art", r["art"]))),
+    "sell": (("player",), ("art",), lambda r: Sell(
+        player=_text("player", r["player"]),
+        art=None if r.get("art") is None else _names("art", r["art"]))),
+    "draw": (("player", "deck"), ("card",), lambda r: Draw(
+        player=_text("player", r["player"]), deck=_one_of("deck", r["deck"], DECKS),
+        card=None if r.get("card") is None else _text("card", r["card"]))),
+    "reup": (("player",), ("roll", "via"), lambda r: Reup(
+        player=_text("player", r["player"]), roll=_roll("d6", r.get("roll"), r))),
+    "trade": (("from", "to"), ("give", "get"), lambda r: Trade(
+        giver=_text("from", r["from"]), taker=_text("to", r["to"]),
+        give=_names("give", r.get("give", [])), get=_names("get", r.get("get", [])))),
+    "end_turn": (("player",), (), lambda r: EndTurn(player=_text("player", r["player"]))),
+    "undo": ((), (), lambda r: Undo()),
+}
+
+
+def parse_command(request: Any) -> Command:
+    """Turn one protocol request into a command; raises `BadRequest` naming what is wrong."""
+    if not isinstance(request, dict):
+        raise BadRequest("each line must be a JSON object with a 'cmd'")
+    name = request.get("cmd")
+    if not isinstance(name, str) or name not in _SCHEMA:
+        known = ", ".join([*_SCHEMA, *QUERIES])
+        raise BadRequest(f"unknown cmd {name!r}; known: {known}")
+    required, optional, build = _SCHEMA[name]
+    missing = [f for f in required if request.get(f) is None]
+    if missing:
+        raise BadRequest(f"{name}: missing field(s): {', '.join(missing)}")
+    unknown = sorted(set(request) - {"cmd", *required, *optional})
+    if unknown:
+        raise BadRequest(f"{name} does not take field(s): {', '.join(unknown)}")
+    return build(request)
+
+
+def command_to_json(cmd: Command) -> dict[str, Any]:
+    """The command as it is logged: protocol names, with the filled-in dice and commitment."""
+    out: dict[str, Any] = {"cmd": command_name(cmd)}
+    for f in fields(cmd):
+        value = getattr(cmd, f.name)
+        key = {"giver": "from", "taker": "to"}.get(f.name, f.name)
+        if isinstance(value, Roll):
+            value = value.to_json()
+        elif isinstance(value, tuple):
+            value = [asdict(v) if isinstance(v, PlayerSpec) else v for v in value]
+        elif isinstance(value, Mapping):
+            value = {k: (v.to_json() if isinstance(v, Roll) else v) for k, v in value.items()}
+        out[key] = value
+    return out
+
+
+def with_fields(cmd: Command, **changes: Any) -> Command:
+    return replace(cmd, **changes)

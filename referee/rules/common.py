@@ -1,0 +1,170 @@
+"""Shared checks and event builders for the rules. Pure: no clock, no randomness, no I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.commands import Roll
+from referee.dice import die_range
+from referee.errors import GameOver, RuleViolation
+from referee.evolve import Event
+from referee.state import ACTIVE, GameState, Pending, Phase, PlayerState
+
+
+@dataclass(frozen=True, slots=True)
+class DieRequest:
+    """An electronic roll the rules need before they can decide.
+
+    `die` is d6/d10/d100, or ``pick`` for a card the box draws from `deck`'s pile of `sides`.
+    """
+
+    player: str | None
+    die: str
+    purpose: str
+    sides: int
+    deck: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NeedDice:
+    """The rules' answer when a command can go ahead once these electronic dice are rolled."""
+
+    requests: tuple[DieRequest, ...]
+
+
+def refuse(code: str, rule: str | None, message: str) -> RuleViolation:
+    return RuleViolation(message, code=code, rule=rule)
+
+
+def require_game(s: GameState) -> None:
+    if s.phase is Phase.NO_GAME:
+        raise refuse("no_game", None, "No game is running: start one with new_game.")
+    if s.phase is Phase.OVER:
+        who = f"{s.winner} won" if s.winner else "nobody won"
+        raise GameOver(f"The game is over ({who}); nothing can change it now.", rule="GG-14")
+
+
+def require_playing(s: GameState) -> None:
+    require_game(s)
+    if s.phase is Phase.SETUP:
+        raise refuse("setup_not_finished", "GG-3",
+                      "Setup is not finished: deal every hand, then roll for turn order.")
+
+
+def known_player(s: GameState, name: str) -> PlayerState:
+    i = s.index_of(name)
+    if i is None:
+        names = ", ".join(p.name for p in s.players)
+        raise refuse("unknown_player", None, f"There is no player called {name!r} ({names}).")
+    return s.players[i]
+
+
+def require_active(s: GameState, name: str) -> PlayerState:
+    p = known_player(s, name)
+    if p.status != ACTIVE:
+        raise refuse("player_out", "GG-15", f"{p.name} is out of the game and takes no turns.")
+    return p
+
+
+def require_turn(s: GameState, name: str) -> PlayerState:
+    """The acting player must be active and the one whose turn it is."""
+    require_playing(s)
+    p = require_active(s, name)
+    cur = s.current_player
+    if cur is None or cur.name != p.name:
+        whose = cur.name if cur else "nobody"
+        raise refuse("not_your_turn", "GG-3", f"It is {whose}'s turn, not {p.name}'s.")
+    return p
+
+
+def describe(p: Pending) -> str:
+    who = f"{p.player} must " if p.player else "The table must "
+    what = {
+        "tiebreak": "settle the tie for first player",
+        "obstacle": "meet the obstacle (bypass)",
+        "caught": "choose to ditch or keep the art",
+        "second_strike": "choose to leave the premises or re-enter",
+        "reup": "roll to re-up their hand",
+        "draw": f"draw {p.info.get('count', 1)} card(s)",
+    }.get(p.decision, p.decision)
+    return who + what
+
+
+PENDING_RULES = {"tiebreak": "GG-3", "obstacle": "GG-6", "caught": "GG-10",
+                 "second_strike": "GG-10", "reup": "GG-18", "draw": "GG-17"}
+
+
+def require_no_pending(s: GameState, allowed: Sequence[str] = ()) -> None:
+    """Refuse while a decision is open (unless it is one this command answers)."""
+    for p in s.pending:
+        if p.decision not in allowed:
+            raise refuse("decision_pending", PENDING_RULES.get(p.decision),
+                         f"{describe(p)} first.")
+
+
+def pending_of(s: GameState, player: str | None, decision: str) -> Pending | None:
+    for p in s.pending:
+        if p.player == player and p.decision == decision:
+            return p
+    return None
+
+
+def check_roll(s: GameState, roll: Roll | None, die: str, rule: str, what: str) -> None:
+    """A physical value must be a face the die can show (never clamped)."""
+    if roll is None or roll.source != "physical":
+        return
+    allowed = die_range(die, s.rules.percentile)
+    if roll.value not in allowed:
+        raise refuse("roll_out_of_range", rule,
+                      f"{roll.value} is not a possible {what} roll "
+                      f"({allowed.start}-{allowed.stop - 1}).")
+
+
+def roll_event(player: str | None, roll: Roll, purpose: str) -> Event:
+    return {"type": "roll", "player": player, "purpose": purpose, **roll.to_json()}
+
+
+def pending_event(player: str | None, decision: str, options: Sequence[str],
+                  **info: Any) -> Event:
+    return {"type": "pending", "player": player, "decision": decision,
+            "options": list(options), **info}
+
+
+def resolved_event(player: str | None, decision: str, **info: Any) -> Event:
+    return {"type": "resolved", "player": player, "decision": decision, **info}
+
+
+def next_active(s: GameState, after: int, skip: str | None = None) -> PlayerState | None:
+    """The next active player clockwise after seat `after` (it may be the same one, solo)."""
+    n = len(s.players)
+    for step in range(1, n + 1):
+        p = s.players[(after + step) % n]
+        if p.status == ACTIVE and p.name != skip:
+            return p
+    return None
+
+
+def cards_available(s: GameState, deck: str | None = None) -> int:
+    decks = (deck,) if deck else ("specialist", "attribute")
+    return sum(sum(s.piles.get(d, {}).values()) + sum(s.discards.get(d, {}).values())
+               for d in decks)
+
+
+def draws_due_events(s: GameState, player: str, count: int, reason: str) -> list[Event]:
+    """A pending draw of `count` cards, or nothing if both decks are empty (GG-17)."""
+    if count <= 0:
+        return []
+    if cards_available(s) == 0:
+        return [{"type": "no_cards_to_draw", "player": player, "rule": "GG-17"}]
+    return [pending_event(player, "draw", ["specialist", "attribute"], count=count,
+                          reason=reason)]
+
+
+def turn_start_events(s: GameState, player: PlayerState, number: int) -> list[Event]:
+    """A new turn; a player whose hand is at or below the threshold must re-up (GG-18)."""
+    events: list[Event] = [{"type": "turn", "player": player.name, "number": number}]
+    if player.hand_size <= s.rules.reup_at_or_below and cards_available(s) > 0:
+        events.append(pending_event(player.name, "reup", ["reup"], hand=player.hand_size))
+    return events

@@ -1,0 +1,174 @@
+"""A turn: the movement roll and tiles (GG-4, GG-5, GG-12), art (GG-11, GG-13, GG-14), trades,
+passing the turn, and free rolls."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee.commands import EndTurn, FreeRoll, Move, Sell, Steal, Trade
+from referee.dice import DIE_SIDES
+from referee.evolve import Event
+from referee.rules.common import (
+    DieRequest,
+    NeedDice,
+    check_roll,
+    draws_due_events,
+    next_active,
+    pending_event,
+    refuse,
+    require_active,
+    require_game,
+    require_no_pending,
+    require_turn,
+    roll_event,
+    turn_start_events,
+)
+from referee.state import GameState, PlayerState
+
+MUSEUM_TILES = ("security", "alarm", "art", "plain", "exit")
+OUTSIDE_TILES = ("airport", "recruitment", "trading", "black_market", "plain")
+TILE_NAMES = {
+    "airport": "an airport", "recruitment": "a recruitment tile", "security": "a security tile",
+    "alarm": "an alarm tile", "trading": "a trading post", "art": "an art quadrant",
+    "exit": "an exit", "black_market": "the black market", "plain": "a plain tile",
+}
+
+
+def _where(s: GameState, p: PlayerState, c: Move) -> str | None:
+    """The museum the move takes place in (None: outside), checking the tile fits (GG-5)."""
+    if p.where is not None:
+        if c.museum is not None and c.museum != p.where:
+            raise refuse("wrong_museum", "GG-12",
+                         f"{p.name} is inside {p.where}; leave through an exit first.")
+        if c.tile not in MUSEUM_TILES:
+            raise refuse("inside_museum", "GG-12",
+                         f"{p.name} is inside {p.where}: {TILE_NAMES[c.tile]} is outside. "
+                         "Leave through an exit first.")
+        return p.where
+    if c.tile == "exit":
+        raise refuse("not_inside", "GG-12",
+                     f"{p.name} is outside; an exit only matters on the way out (say 'plain').")
+    if c.tile in ("security", "alarm", "art") and c.museum is None:
+        raise refuse("museum_required", "GG-5",
+                     f"Which museum is {TILE_NAMES[c.tile]} in? Name the museum.")
+    if c.museum is not None:
+        if c.museum not in s.museums:
+            raise refuse("unknown_museum", "GG-5",
+                         f"There is no museum called {c.museum!r} ({', '.join(s.museums)}).")
+        if c.tile not in MUSEUM_TILES:
+            raise refuse("not_a_museum_tile", "GG-5",
+                         f"{TILE_NAMES[c.tile].capitalize()} is not inside a museum.")
+    return c.museum
+
+
+def move(s: GameState, c: Move) -> list[Event] | NeedDice:
+    p = require_turn(s, c.player)
+    require_no_pending(s)
+    if s.turn.moved:
+        raise refuse("already_moved", "GG-4", f"{p.name} has already rolled to move this turn.")
+    museum = _where(s, p, c)
+    check_roll(s, c.roll, "d6", "GG-4", "movement (d6)")
+    if c.roll is None:
+        return NeedDice((DieRequest(p.name, "d6", "move", 6),))
+    events: list[Event] = [roll_event(p.name, c.roll, "move")]
+    if p.reset_on_roll:
+        events.append({"type": "strikes_reset", "player": p.name, "rule": "GG-10"})
+    events.append({"type": "moved", "player": p.name, "roll": c.roll.value, "tile": c.tile,
+                   "museum": museum})
+    if museum is not None and p.where is None:
+        events.append({"type": "entered", "player": p.name, "museum": museum})
+    if c.tile == "exit":
+        events.append({"type": "left", "player": p.name, "museum": museum, "art_kept":
+                       [a.name for a in p.art]})
+    elif c.tile in ("security", "alarm"):
+        events.append(pending_event(p.name, "obstacle", ["bypass"], tile=c.tile, museum=museum))
+    elif c.tile == "recruitment":
+        events += draws_due_events(s, p.name, 1, "recruitment")
+    return events
+
+
+def steal(s: GameState, c: Steal) -> list[Event]:
+    p = require_turn(s, c.player)
+    require_no_pending(s)
+    if s.turn.tile != "art" or s.turn.museum is None or p.where != s.turn.museum:
+        raise refuse("not_at_art", "GG-11", "Art can only be stolen on an art quadrant, "
+                     "in the turn the pawn lands there.")
+    if s.turn.stolen:
+        raise refuse("already_stole", "GG-11", "One piece per art quadrant landing.")
+    here = s.museums[s.turn.museum]
+    if not here:
+        raise refuse("empty_museum", "GG-11", f"{s.turn.museum} has no art left to steal.")
+    if c.art not in here:
+        raise refuse("art_not_here", "GG-11",
+                     f"{c.art!r} is not in {s.turn.museum} (there: {', '.join(here)}).")
+    art = s.catalog.art(c.art)
+    assert art is not None  # the museum lists only catalog art
+    return [{"type": "stolen", "player": p.name, "art": {
+        "name": art.name, "museum": art.museum, "value": art.value, "deduction": art.deduction}}]
+
+
+def sell(s: GameState, c: Sell) -> list[Event]:
+    p = require_turn(s, c.player)
+    require_no_pending(s)
+    if s.turn.tile != "black_market":
+        raise refuse("not_at_black_market", "GG-13", "Art is sold only at the black market.")
+    if not p.art:
+        raise refuse("nothing_to_sell", "GG-13", f"{p.name} carries no art.")
+    held = {a.name: a for a in p.art}
+    names = list(c.art) if c.art is not None else list(held)
+    if not names:
+        raise refuse("nothing_to_sell", "GG-13", "Name at least one piece to sell.")
+    for name, n in Counter(names).items():
+        if name not in held or n > 1:
+            raise refuse("art_not_held", "GG-13", f"{p.name} does not carry {name!r} "
+                         f"(carrying: {', '.join(held)}).")
+    face = sum(held[n].value for n in names)
+    bonus = s.rules.fence_bonus_per_extra_piece * (len(names) - 1)
+    money = p.money + face + bonus
+    events: list[Event] = [{"type": "sold", "player": p.name, "pieces": names, "face_value": face,
+                            "fence_bonus": bonus, "price": face + bonus, "money": money}]
+    if money >= s.rules.win_money:
+        events.append({"type": "game_over", "winner": p.name, "reason": "money", "rule": "GG-14"})
+    return events
+
+
+def trade(s: GameState, c: Trade) -> list[Event]:
+    giver = require_turn(s, c.giver)
+    require_no_pending(s)
+    if s.turn.tile != "trading":
+        raise refuse("not_at_trading_post", "GG-4", "Cards are traded only at a trading post.")
+    taker = require_active(s, c.taker)
+    if taker.name == giver.name:
+        raise refuse("bad_trade", "GG-4", "A trade needs two different players.")
+    if not c.give and not c.get:
+        raise refuse("bad_trade", "GG-4", "Name the cards that change hands.")
+    for who, names in ((giver, c.give), (taker, c.get)):
+        for name, n in Counter(names).items():
+            card = s.catalog.card(name)
+            if card is None or card.kind != "attribute":
+                raise refuse("not_an_attribute", "GG-4",
+                             f"Only attribute cards are traded ({name!r} is not one).")
+            if who.attributes.count(name) < n:
+                raise refuse("card_not_in_hand", "GG-4", f"{who.name} does not hold {name}.")
+    return [{"type": "traded", "from": giver.name, "to": taker.name, "give": list(c.give),
+             "get": list(c.get)}]
+
+
+def end_turn(s: GameState, c: EndTurn) -> list[Event]:
+    p = require_turn(s, c.player)
+    require_no_pending(s)
+    if not s.turn.moved:
+        raise refuse("must_move", "GG-4", f"{p.name} must roll to move before ending the turn.")
+    assert s.current is not None
+    nxt = next_active(s, s.current)
+    assert nxt is not None  # the current player is active
+    return turn_start_events(s, nxt, s.turn_number + 1)
+
+
+def free_roll(s: GameState, c: FreeRoll) -> list[Event] | NeedDice:
+    require_game(s)
+    check_roll(s, c.roll, c.die, "GG-7" if c.die == "d100" else "GG-4", c.die)
+    who = s.current_player.name if s.current_player else None
+    if c.roll is None:
+        return NeedDice((DieRequest(who, c.die, "free", DIE_SIDES[c.die]),))
+    return [roll_event(who, c.roll, "free")]

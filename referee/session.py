@@ -1,0 +1,304 @@
+"""The session: the one place that applies commands.
+
+It owns the game's log (every accepted command with its events, undone ones marked), the
+stack of states for undo, the dice stream and the dice an undo left on the table. Front ends
+call `apply` (typed commands) or `handle` (protocol dicts) and subscribe to outcomes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from referee import commands as cmds
+from referee.catalog import Catalog, default_catalog
+from referee.commands import Command, Roll, command_name, command_to_json, parse_command
+from referee.dice import SEED_BYTES, commitment, die_value, stream_draw
+from referee.errors import BadRequest, GameOver, Refusal, RuleViolation
+from referee.evolve import Event, fold
+from referee.rules import DieRequest, NeedDice, decide
+from referee.rules.cards import draw_pile
+from referee.state import GameState, initial_state, state_to_json
+
+
+@dataclass
+class LogEntry:
+    """One accepted command: its number in the game, the command as logged, its events."""
+
+    seq: int
+    command: dict[str, Any]
+    events: list[Event]
+    undone: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "command": self.command, "events": self.events,
+                "undone": self.undone}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an accepted command did: the log entry and the state after it."""
+
+    entry: LogEntry
+    state: GameState
+
+    @property
+    def events(self) -> list[Event]:
+        return self.entry.events
+
+    def answer(self) -> dict[str, Any]:
+        return {"ok": True, "events": self.events, "state": state_to_json(self.state)}
+
+
+@dataclass(frozen=True, slots=True)
+class KeptDie:
+    """An electronic result that an undo left on the table, waiting for its next roll."""
+
+    player: str | None
+    key: str  # the die (d6, d10, d100), or "pick:<deck>" for a card the box drew
+    roll: Roll
+    card: str | None = None
+
+
+class Store(Protocol):
+    """Where a session makes its log durable (see referee.store)."""
+
+    def record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None) -> None: ...
+
+
+@dataclass
+class _Game:
+    """The running game's private part: its seed, log, undo stack and dice bookkeeping."""
+
+    seed: bytes | None = None
+    log: list[LogEntry] = field(default_factory=list)
+    stack: list[tuple[int, GameState]] = field(default_factory=list)  # (seq, state after)
+    kept: list[KeptDie] = field(default_factory=list)
+    position: int = 0  # the next fresh index of the dice stream
+
+
+class Session:
+    """Applies commands to one game at a time; see docs/architecture.md."""
+
+    def __init__(
+        self, catalog: Catalog | None = None, *, seed: bytes | None = None,
+        entropy: Callable[[int], bytes] = os.urandom, store: Store | None = None,
+    ) -> None:
+        if seed is not None and len(seed) != SEED_BYTES:
+            raise ValueError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
+        self.catalog = catalog or default_catalog()
+        self._fixed_seed = seed
+        self._entropy = entropy
+        self._store = store
+        self._game = _Game()
+        self._initial = initial_state(self.catalog)
+        self._subscribers: list[Callable[[Outcome], None]] = []
+
+    # ---- reading -------------------------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        return self._game.stack[-1][1] if self._game.stack else self._initial
+
+    @property
+    def log(self) -> list[LogEntry]:
+        return self._game.log
+
+    @property
+    def kept(self) -> tuple[KeptDie, ...]:
+        return tuple(self._game.kept)
+
+    @property
+    def stream_position(self) -> int:
+        return self._game.position
+
+    @property
+    def seed(self) -> bytes | None:
+        """The game's secret seed (kept from the players until the game is over)."""
+        return self._game.seed
+
+    def subscribe(self, callback: Callable[[Outcome], None]) -> Callable[[], None]:
+        """Call `callback(outcome)` after every accepted command; returns an unsubscribe."""
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback)
+
+    # ---- applying ------------------------------------------------------------------------
+    def handle(self, request: Any) -> dict[str, Any]:
+        """A protocol request in, a protocol answer out; a refusal changes nothing."""
+        try:
+            if isinstance(request, dict) and request.get("cmd") in cmds.QUERIES:
+                extra = sorted(set(request) - {"cmd"})
+                if extra:
+                    raise BadRequest(f"{request['cmd']} takes no fields ({', '.join(extra)})")
+                if request["cmd"] == "state":
+                    return {"ok": True, "state": state_to_json(self.state)}
+                return {"ok": True, "catalog": self.catalog.to_json()}
+            return self.apply(parse_command(request)).answer()
+        except Refusal as refusal:
+            return {"ok": False, "error": refusal.as_dict()}
+
+    def apply(self, command: Command) -> Outcome:
+        """Decide, record durably, then fold and tell subscribers. Raises `Refusal`."""
+        if isinstance(command, cmds.Undo):
+            return self._undo()
+        game = self._game
+        base = self.state
+        if isinstance(command, cmds.NewGame):
+            game = _Game(seed=self._fixed_seed or self._entropy(SEED_BYTES))
+            if len(game.seed or b"") != SEED_BYTES:
+                raise RuntimeError("the entropy source gave a short seed")
+            command = replace(command, commitment=commitment(game.seed or b""))
+        result = decide(base, command)
+        fresh: list[int] = []
+        used: list[KeptDie] = []
+        if isinstance(result, NeedDice):
+            command = self._fill(game, base, command, result, fresh, used)
+            result = decide(base, command)
+            if isinstance(result, NeedDice):
+                raise RuntimeError(f"{command_name(command)} still needs dice after rolling")
+        events = list(result)
+        state = fold(base, events)
+        if state.over and not base.over and game.seed is not None:
+            reveal: Event = {"type": "seed_revealed", "seed": game.seed.hex()}
+            events.append(reveal)
+            state = fold(state, [reveal])
+        seq = game.log[-1].seq + 1 if game.log else 1
+        entry = LogEntry(seq=seq, command=command_to_json(command), events=events)
+        if self._store is not None:
+            self._store.record(entry, seed=game.seed if seq == 1 else None, undoing=None)
+        # Durable: now the change becomes visible.
+        for k in used:
+            game.kept.remove(k)
+        game.position += len(fresh)
+        game.log.append(entry)
+        game.stack.append((seq, state))
+        self._game = game
+        return self._publish(Outcome(entry, state))
+
+    def _publish(self, outcome: Outcome) -> Outcome:
+        for callback in list(self._subscribers):
+            callback(outcome)
+        return outcome
+
+    # ---- dice ----------------------------------------------------------------------------
+    def _fill(self, game: _Game, base: GameState, command: Command, need: NeedDice,
+              fresh: list[int], used: list[KeptDie]) -> Command:
+        """Put electronic dice into `command`: kept dice first, then the stream (in order)."""
+        rolls: dict[str | None, tuple[Roll, str | None]] = {}
+        for req in need.requests:
+            rolls[req.player] = self._one(game, base, req, fresh, used)
+        if isinstance(command, cmds.TurnOrder):
+            merged = {**command.rolls, **{str(k): v for k, (v, _) in rolls.items()}}
+            return replace(command, rolls=merged)
+        ((roll, card),) = rolls.values()
+        if isinstance(command, cmds.Draw):
+            return replace(command, pick=roll, card=card)
+        if isinstance(command, cmds.Move | cmds.Bypass | cmds.Reup | cmds.FreeRoll):
+            return replace(command, roll=roll)
+        raise TypeError(f"{command_name(command)} takes no dice")
+
+    def _one(self, game: _Game, base: GameState, req: DieRequest, fresh: list[int],
+             used: list[KeptDie]) -> tuple[Roll, str | None]:
+        """One electronic roll (and, for a box draw, the card it picks)."""
+        key = req.die if req.deck is None else f"pick:{req.deck}"
+        pile = draw_pile(base, req.deck) if req.deck else []
+        for k in game.kept:
+            if k in used or k.player != req.player or k.key != key:
+                continue
+            if k.card is not None and k.card not in pile:
+                continue  # the kept card is no longer there to draw
+            used.append(k)
+            return replace(k.roll, kept=True), k.card
+        if game.seed is None:
+            raise RuleViolation("No game is running: start one with new_game.", code="no_game")
+        index = game.position + len(fresh)
+        draw = stream_draw(game.seed, index, req.sides)
+        fresh.append(index)
+        if req.die == "pick":
+            roll = Roll(die="pick", value=draw, source="electronic", index=index, sides=req.sides)
+            return roll, pile[draw]
+        value = die_value(req.die, draw, base.rules.percentile)
+        return Roll(die=req.die, value=value, source="electronic", index=index,
+                    sides=req.sides), None
+
+    # ---- undo ----------------------------------------------------------------------------
+    def _undo(self) -> Outcome:
+        game = self._game
+        state = self.state
+        if state.over:
+            raise GameOver("The game is over; its result stands.", rule="GG-14")
+        if len(game.stack) <= 1:
+            raise RuleViolation("Nothing to undo.", code="nothing_to_undo")
+        seq, _ = game.stack[-1]
+        target = next(e for e in game.log if e.seq == seq)
+        kept = kept_from(target)
+        entry = LogEntry(seq=game.log[-1].seq + 1, command={"cmd": "undo", "undoes": seq},
+                         events=[{"type": "undone", "seq": seq, "cmd": target.command["cmd"],
+                                  "kept": [_kept_json(k) for k in kept]}])
+        if self._store is not None:
+            self._store.record(entry, seed=None, undoing=seq)
+        target.undone = True
+        game.kept[:0] = kept
+        game.log.append(entry)
+        game.stack.pop()
+        return self._publish(Outcome(entry, self.state))
+
+    # ---- rebuilding ----------------------------------------------------------------------
+    @classmethod
+    def resume(cls, entries: list[LogEntry], *, seed: bytes | None,
+               catalog: Catalog | None = None, store: Store | None = None,
+               fixed_seed: bytes | None = None) -> Session:
+        """A session continuing a game from its log (no rule is decided again)."""
+        session = cls(catalog, seed=fixed_seed, store=store)
+        game = _Game(seed=seed)
+        state = session._initial
+        for entry in entries:
+            game.log.append(entry)
+            if entry.command["cmd"] == "undo":
+                game.stack.pop()
+                game.kept[:0] = [_kept_from_json(k) for k in entry.events[0]["kept"]]
+                state = game.stack[-1][1]
+                continue
+            for e in entry.events:
+                if e["type"] == "roll" and e["source"] == "electronic":
+                    if e["kept"]:
+                        game.kept.remove(_match_kept(game.kept, e))
+                    else:
+                        game.position = max(game.position, e["index"] + 1)
+            state = fold(state, entry.events)
+            game.stack.append((entry.seq, state))
+        session._game = game
+        return session
+
+
+def kept_from(entry: LogEntry) -> list[KeptDie]:
+    """The electronic dice an undone entry leaves on the table (in the order rolled)."""
+    out: list[KeptDie] = []
+    drawn = [e for e in entry.events if e["type"] == "drawn" and e["source"] == "box"]
+    for e in entry.events:
+        if e["type"] != "roll" or e["source"] != "electronic":
+            continue
+        roll = Roll(die=e["die"], value=e["value"], source="electronic", index=e["index"],
+                    sides=e["sides"])
+        if e["die"] == "pick":
+            d = drawn.pop(0)
+            out.append(KeptDie(e["player"], f"pick:{d['deck']}", roll, card=d["card"]))
+        else:
+            out.append(KeptDie(e["player"], e["die"], roll))
+    return out
+
+
+def _kept_json(k: KeptDie) -> dict[str, Any]:
+    return {"player": k.player, "key": k.key, "roll": k.roll.to_json(), "card": k.card}
+
+
+def _kept_from_json(d: dict[str, Any]) -> KeptDie:
+    return KeptDie(d["player"], d["key"], Roll.from_json(d["roll"]), d["card"])
+
+
+def _match_kept(kept: list[KeptDie], e: Event) -> KeptDie:
+    for k in kept:
+        if k.player == e["player"] and k.roll.index == e["index"]:
+            return k
+    raise ValueError(f"log reuses a kept roll that is not on the table: {e}")

@@ -1,0 +1,109 @@
+"""Benchmarks: print figures for speed and size targets. Run through `scripts/bench`."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from referee.session import LogEntry, Session
+
+SEED = bytes(range(32))
+
+
+def long_game(commands: int) -> Session:
+    """A 4-player game of about `commands` accepted commands that never ends.
+
+    Players wander, meet obstacles (electronic rolls), steal, sell, draw, and now and then
+    undo; win_money is out of reach so the game goes on.
+    """
+    s = Session(seed=SEED)
+    names = ["Ann", "Ben", "Cy", "Di"]
+    s.handle({"cmd": "new_game", "players": names,
+              "rules": {"win_money": 10**15, "reup_at_or_below": 2}})
+    for i, n in enumerate(names):
+        st = s.state
+        sp = [c for c in sorted(st.piles["specialist"]) for _ in range(st.piles["specialist"][c])]
+        at = [c for c in sorted(st.piles["attribute"]) for _ in range(st.piles["attribute"][c])]
+        s.handle({"cmd": "deal", "player": n, "specialists": sp[i * 3:i * 3 + 3],
+                  "attributes": at[i * 3:i * 3 + 3]})
+    s.handle({"cmd": "turn_order", "rolls": {"Ann": 6, "Ben": 1, "Cy": 2, "Di": 3}})
+    museums = list(s.catalog.museums)
+    step = 0
+    while len(s.log) < commands:
+        step += 1
+        st = s.state
+        who = st.current_player
+        assert who is not None
+        pend = [p for p in st.pending if p.player == who.name]
+        if pend:
+            p = pend[0]
+            req = {"obstacle": {"cmd": "bypass", "player": who.name,
+                                **({"roll": 100} if who.strikes >= 1 else {})},
+                   "caught": {"cmd": "choose", "player": who.name, "choice": "ditch"},
+                   "second_strike": {"cmd": "choose", "player": who.name, "choice": "leave"},
+                   "reup": {"cmd": "reup", "player": who.name},
+                   "draw": {"cmd": "draw", "player": who.name,
+                            "deck": "attribute" if step % 2 else "specialist"}}[p.decision]
+        elif not st.turn.moved:
+            if who.where is None:
+                plan = ["art", "recruitment", "black_market", "plain", "security"][step % 5]
+                req = {"cmd": "move", "player": who.name, "tile": plan}
+                if plan in ("art", "security"):
+                    req["museum"] = museums[step % len(museums)]
+            else:
+                plan = ["exit", "security", "art", "exit"][step % 4]
+                req = {"cmd": "move", "player": who.name, "tile": plan}
+        elif st.turn.tile == "art" and not st.turn.stolen and st.museums[st.turn.museum or ""]:
+            req = {"cmd": "steal", "player": who.name, "art": st.museums[st.turn.museum or ""][0]}
+        elif st.turn.tile == "black_market" and who.art:
+            req = {"cmd": "sell", "player": who.name}
+        elif step % 13 == 0:
+            req = {"cmd": "undo"}
+        else:
+            req = {"cmd": "end_turn", "player": who.name}
+        answer = s.handle(req)
+        if not answer["ok"] and req["cmd"] != "undo":
+            raise RuntimeError(f"bench game refused {req}: {answer['error']}")
+    return s
+
+
+def bench_core() -> None:
+    print("== core: decide + apply, rebuilding a game from its events ==")
+    t0 = time.perf_counter()
+    s = long_game(10_000)
+    elapsed = time.perf_counter() - t0
+    n = len(s.log)
+    events = sum(len(e.events) for e in s.log)
+    print(f"decide+apply: {n} commands ({events} events) in {elapsed:.3f} s "
+          f"= {n / elapsed:,.0f} commands/s")
+    entries = [LogEntry(e.seq, e.command, e.events, e.undone) for e in s.log]
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        rebuilt = Session.resume(entries, seed=s.seed)
+        times.append(time.perf_counter() - t0)
+    assert rebuilt.state == s.state
+    print(f"rebuild state of a {n}-command game from its events: median "
+          f"{statistics.median(times):.3f} s, worst {max(times):.3f} s (target < 0.5 s)")
+
+
+SECTIONS: dict[str, Callable[[], None]] = {"core": bench_core}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("sections", nargs="*", metavar="SECTION",
+                        help=f"which to run (default all): {', '.join(SECTIONS)}")
+    args = parser.parse_args(argv)
+    unknown = [s for s in args.sections if s not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
+    for name in args.sections or SECTIONS:
+        SECTIONS[name]()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

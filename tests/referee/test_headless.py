@@ -1,0 +1,87 @@
+"""`referee headless`: the protocol end to end, in a real subprocess."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from referee.headless import serve
+from referee.session import Session
+
+GAMES = Path(__file__).parent / "games"
+SEED = "a5" * 32
+
+
+def run_headless(lines: list[str], *args: str) -> list[dict]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "referee", "headless", *args], input="".join(lines),
+        capture_output=True, text=True, timeout=60, check=True)
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_a_three_player_game_is_played_to_a_win_from_the_script() -> None:
+    script = (GAMES / "three_players.jsonl").read_text().splitlines(keepends=True)
+    answers = run_headless(script, "--seed", SEED)
+    assert len(answers) == len(script)  # exactly one answer per line
+    for line, answer in zip(script, answers, strict=True):
+        assert answer["ok"], (line, answer)
+    final = answers[-1]["state"]
+    assert final["over"] and final["winner"] == "Ann"
+    ann = final["players"][0]
+    assert ann["money"] == 1_300_000_000 and ann["status"] == "winner"
+    assert final["seed"] == SEED
+    assert final["commitment"] == hashlib.sha256(bytes.fromhex(SEED)).hexdigest()
+    # the commitment was there from new_game on, the seed only at the end
+    assert answers[0]["state"]["commitment"] == final["commitment"]
+    assert answers[0]["state"]["seed"] is None
+    # the box's own draw and the free roll are electronic, the typed ones physical
+    kinds = {(e["purpose"], e["source"]) for a in answers for e in a.get("events", [])
+             if e["type"] == "roll"}
+    assert ("draw", "electronic") in kinds and ("free", "electronic") in kinds
+    assert ("move", "physical") in kinds
+
+
+def test_every_malformed_line_gets_a_refusal_and_the_session_goes_on() -> None:
+    bad = [
+        "not json\n", "[1, 2]\n", "\n", '{"no_cmd": 1}\n', '{"cmd": "fly"}\n',
+        '{"cmd": "new_game"}\n', '{"cmd": "new_game", "players": [{"name": "A"}], "x": 1}\n',
+        '{"cmd": "roll", "die": "d7"}\n', '{"cmd": "move", "player": "A", "tile": "moon"}\n',
+        '{"cmd": "roll", "die": "d6", "value": "six"}\n', '{"cmd": "state", "extra": true}\n',
+        '{"cmd": "new_game", "players": [{"name": "A", "hat": 1}]}\n',
+    ]
+    good = '{"cmd": "new_game", "players": [{"name": "A"}]}\n'
+    answers = run_headless([*bad, good])
+    assert len(answers) == len(bad) + 1
+    for line, answer in zip(bad, answers, strict=False):
+        assert answer["ok"] is False and answer["error"]["code"] == "bad_request", line
+        assert answer["error"]["message"]
+    assert answers[-1]["ok"] and answers[-1]["state"]["players"][0]["name"] == "A"
+
+
+def test_catalog_and_state_answers_have_the_protocol_shape() -> None:
+    out = io.StringIO()
+    serve(Session(seed=bytes(32)), io.StringIO('{"cmd": "catalog"}\n{"cmd": "state"}\n'), out)
+    catalog, state = (json.loads(line) for line in out.getvalue().splitlines())
+    spec = catalog["catalog"]["specialists"][0]
+    assert set(spec) == {"name", "bonus", "copies"}
+    _museum, pieces = next(iter(catalog["catalog"]["museums"].items()))
+    assert set(pieces[0]) == {"name", "value", "deduction"}
+    assert state["ok"] and state["state"]["players"] == [] and state["state"]["over"] is False
+    for key in ("players", "current", "winner", "over", "commitment", "seed", "pending",
+                "museums"):
+        assert key in state["state"]
+
+
+def test_a_bad_seed_or_catalog_is_refused_at_start(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "referee", "headless", "--seed", "abc"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--seed" in proc.stderr
+    bad = tmp_path / "cat.toml"
+    bad.write_text('[[specialists]]\nname = "X"\nbonus = -5\ncopies = 1\n')
+    proc = subprocess.run([sys.executable, "-m", "referee", "headless", "--catalog", str(bad)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "cat.toml" in proc.stderr
