@@ -1,15 +1,16 @@
-"""The `referee` command line."""
+"""The `referee` command line. Each subcommand is one small function; front ends live in
+their own packages and are imported only when their subcommand runs."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from referee.errors import ConfigError
 
 
-def _seed(text: str) -> bytes:
+def parse_seed(text: str) -> bytes:
     try:
         seed = bytes.fromhex(text)
     except ValueError as err:
@@ -20,37 +21,42 @@ def _seed(text: str) -> bytes:
     return seed
 
 
+def cmd_headless(args: argparse.Namespace) -> int:
+    from referee.app import session_from_args
+    from referee.headless import serve
+
+    return serve(session_from_args(args))
+
+
+# name -> (help, add arguments, run). Front ends add their line here.
+Setup = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+
+
+def _session_args(p: argparse.ArgumentParser) -> None:
+    from referee.app import add_session_args
+
+    add_session_args(p)
+
+
+COMMANDS: dict[str, tuple[str, Setup, Run]] = {
+    "headless": ("the JSON-lines protocol on stdin/stdout", _session_args, cmd_headless),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="referee", description="Tableside Referee: referees Gallery Grippers.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    headless = sub.add_parser("headless", help="the JSON-lines protocol on stdin/stdout")
-    headless.add_argument("--db", metavar="PATH", help="SQLite file that keeps the games")
-    headless.add_argument("--catalog", metavar="FILE", help="a catalog TOML file (cards, art)")
-    headless.add_argument("--seed", metavar="HEX", type=_seed,
-                          help="32-byte seed in hex for reproducible electronic dice")
+    for name, (help_, setup, _) in COMMANDS.items():
+        setup(sub.add_parser(name, help=help_, description=help_))
     return parser
-
-
-def cmd_headless(args: argparse.Namespace) -> int:
-    from referee.catalog import load_catalog
-    from referee.headless import serve
-    from referee.session import Session
-
-    if args.db:
-        print("referee: --db needs the event store (issue #3), not built yet", file=sys.stderr)
-        return 2
-    session = Session(load_catalog(args.catalog), seed=args.seed)
-    return serve(session)
-
-
-COMMANDS = {"headless": cmd_headless}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return COMMANDS[args.command](args)
+        return COMMANDS[args.command][2](args)
     except ConfigError as err:
         print(f"referee: {err}", file=sys.stderr)
         return 2
