@@ -7,6 +7,7 @@ call `apply` (typed commands) or `handle` (protocol dicts) and subscribe to outc
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -21,6 +22,8 @@ from referee.evolve import Event, fold
 from referee.rules import DieRequest, NeedDice, decide
 from referee.rules.cards import draw_pile
 from referee.state import GameState, initial_state, state_to_json
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -177,8 +180,14 @@ class Session:
         return self._publish(Outcome(entry, state))
 
     def _publish(self, outcome: Outcome) -> Outcome:
+        """Tell every subscriber. The command is already durable: a subscriber that fails
+        (a display gone, a bug in a widget) is logged and never undoes or hides it."""
         for callback in list(self._subscribers):
-            callback(outcome)
+            try:
+                callback(outcome)
+            except Exception:
+                log.exception("subscriber %r failed on %s", callback,
+                              outcome.entry.command.get("cmd"))
         return outcome
 
     # ---- dice ----------------------------------------------------------------------------

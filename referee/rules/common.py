@@ -136,12 +136,12 @@ def resolved_event(player: str | None, decision: str, **info: Any) -> Event:
     return {"type": "resolved", "player": player, "decision": decision, **info}
 
 
-def next_active(s: GameState, after: int, skip: str | None = None) -> PlayerState | None:
+def next_active(s: GameState, after: int) -> PlayerState | None:
     """The next active player clockwise after seat `after` (it may be the same one, solo)."""
     n = len(s.players)
     for step in range(1, n + 1):
         p = s.players[(after + step) % n]
-        if p.status == ACTIVE and p.name != skip:
+        if p.status == ACTIVE:
             return p
     return None
 

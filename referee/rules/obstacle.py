@@ -126,8 +126,7 @@ def choose(s: GameState, c: Choose) -> list[Event]:
     if not open_:
         raise refuse("no_choice_pending", "GG-10", f"{p.name} has no choice to make.")
     decision = open_[0]
-    pend = pending_of(s, p.name, decision)
-    assert pend is not None
+    pend = next(q for q in s.pending if q.player == p.name and q.decision == decision)
     if c.choice not in pend.options:
         raise refuse("bad_choice", "GG-10",
                      f"Choose {' or '.join(pend.options)} (not {c.choice}).")

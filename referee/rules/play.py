@@ -102,7 +102,8 @@ def steal(s: GameState, c: Steal) -> list[Event]:
         raise refuse("art_not_here", "GG-11",
                      f"{c.art!r} is not in {s.turn.museum} (there: {', '.join(here)}).")
     art = s.catalog.art(c.art)
-    assert art is not None  # the museum lists only catalog art
+    if art is None:  # a museum lists only catalog art; guard anyway
+        raise refuse("art_not_here", "GG-11", f"{c.art!r} is not in the catalog.")
     return [{"type": "stolen", "player": p.name, "art": {
         "name": art.name, "museum": art.museum, "value": art.value, "deduction": art.deduction}}]
 
@@ -159,9 +160,9 @@ def end_turn(s: GameState, c: EndTurn) -> list[Event]:
     require_no_pending(s)
     if not s.turn.moved:
         raise refuse("must_move", "GG-4", f"{p.name} must roll to move before ending the turn.")
-    assert s.current is not None
-    nxt = next_active(s, s.current)
-    assert nxt is not None  # the current player is active
+    nxt = next_active(s, s.current or 0)
+    if nxt is None:  # cannot happen while the game is being played; refuse rather than guess
+        raise refuse("no_active_player", "GG-16", "Nobody is left to take a turn.")
     return turn_start_events(s, nxt, s.turn_number + 1)
 
 

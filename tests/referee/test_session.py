@@ -218,3 +218,17 @@ def test_no_commands_and_undos_ever_yield_a_roll_but_the_streams_next(
     assert t.session.stream_position == expected_next
     rebuilt = Session.resume(list(t.session.log), seed=seed)
     assert rebuilt.state == t.session.state and rebuilt.kept == t.session.kept
+
+
+def test_a_failing_subscriber_never_hides_a_recorded_command() -> None:
+    t = start()
+    seen: list[str] = []
+
+    def broken(outcome: Any) -> None:
+        raise RuntimeError("display fell off")
+
+    t.session.subscribe(broken)
+    t.session.subscribe(lambda outcome: seen.append(outcome.entry.command["cmd"]))
+    answer = t.ok("move", player="Ann", tile="plain", roll=2)
+    assert answer["state"]["turn"]["moved"] is True
+    assert seen == ["move"]  # later subscribers still hear about it
