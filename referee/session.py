@@ -21,6 +21,7 @@ from referee.errors import BadRequest, GameOver, Refusal, RuleViolation
 from referee.evolve import Event, fold
 from referee.rules import DieRequest, NeedDice, decide
 from referee.rules.cards import draw_pile
+from referee.settings import HouseRules
 from referee.state import GameState, initial_state, state_to_json
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,7 @@ class Session:
     def __init__(
         self, catalog: Catalog | None = None, *, seed: bytes | None = None,
         entropy: Callable[[int], bytes] = os.urandom, store: Store | None = None,
+        house_rules: HouseRules | None = None,
     ) -> None:
         if seed is not None and len(seed) != SEED_BYTES:
             raise ValueError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
@@ -95,6 +97,7 @@ class Session:
         self._fixed_seed = seed
         self._entropy = entropy
         self._store = store
+        self._house_rules = house_rules  # the table's settings file: new_game overrides win
         self._game = _Game()
         self._initial = initial_state(self.catalog)
         self._subscribers: list[Callable[[Outcome], None]] = []
@@ -151,7 +154,8 @@ class Session:
             game = _Game(seed=self._fixed_seed or self._entropy(SEED_BYTES))
             if len(game.seed or b"") != SEED_BYTES:
                 raise RuntimeError("the entropy source gave a short seed")
-            command = replace(command, commitment=commitment(game.seed or b""))
+            rules = {**(self._house_rules.to_json() if self._house_rules else {}), **command.rules}
+            command = replace(command, commitment=commitment(game.seed or b""), rules=rules)
         result = decide(base, command)
         fresh: list[int] = []
         used: list[KeptDie] = []

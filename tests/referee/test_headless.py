@@ -85,3 +85,19 @@ def test_a_bad_seed_or_catalog_is_refused_at_start(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "referee", "headless", "--catalog", str(bad)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "cat.toml" in proc.stderr
+
+
+def test_a_settings_file_sets_the_house_rules_and_new_game_overrides_win(
+        tmp_path: Path) -> None:
+    settings = tmp_path / "table.toml"
+    settings.write_text('[rules]\ntiebreak = "reroll"\nwin_money = 5\n')
+    answers = run_headless(['{"cmd": "new_game", "players": ["A"]}\n',
+                            '{"cmd": "new_game", "players": ["A"], "abandon": true, '
+                            '"rules": {"win_money": 7}}\n'], "--rules", str(settings))
+    first, second = (a["state"]["rules"] for a in answers)
+    assert (first["tiebreak"], first["win_money"]) == ("reroll", 5)
+    assert (second["tiebreak"], second["win_money"]) == ("reroll", 7)
+    settings.write_text('[rules]\nwin_money = 0\n')
+    proc = subprocess.run([sys.executable, "-m", "referee", "headless", "--rules",
+                           str(settings)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "table.toml" in proc.stderr and "win_money" in proc.stderr
