@@ -232,6 +232,28 @@ def test_dry_run_changes_nothing(installed: Installed, source: Path, tmp_path: P
     assert snapshot(installed.root) == before
 
 
+def test_live_dry_run_plans_the_real_system_calls(source: Path) -> None:
+    """Against / itself, --dry-run walks the live code path and touches nothing."""
+    watched = [Path(f"/opt/{NAME}"), Path(f"/etc/systemd/system/{NAME}.service"),
+               Path(f"/etc/sysusers.d/{NAME}.conf"), Path("/etc/passwd"), Path("/etc/group")]
+
+    def state() -> list[tuple[bool, int]]:
+        return [(p.exists(), p.stat().st_mtime_ns if p.exists() else 0) for p in watched]
+
+    before = state()
+    proc = subprocess.run(
+        [str(source / "scripts/install-pi"), "--dry-run", *FAST],  # by its shebang
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert state() == before
+    if not before[0][0]:  # not installed on this machine (CI): the whole plan is printed
+        assert f"would install /etc/systemd/system/{NAME}.service" in proc.stdout
+        assert f"would run: systemd-sysusers /etc/sysusers.d/{NAME}.conf" in proc.stdout
+        assert "would run: systemctl daemon-reload" in proc.stdout
+        assert f"would run: systemctl restart {NAME}.service" in proc.stdout
+
+
 def without_account_tool_files(tree: dict[str, Entry]) -> dict[str, Entry]:
     return {path: entry for path, entry in tree.items() if path not in ACCOUNT_TOOL_FILES}
 
