@@ -140,6 +140,11 @@ class TrayDriver:
             return self._link.state is LinkState.READY
 
     @property
+    def running(self) -> bool:
+        """True while the driver's thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
     def link(self) -> TrayLink:
         """The protocol state (read-only use: counters, ``info``, ``armed``)."""
         return self._link
