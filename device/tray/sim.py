@@ -140,6 +140,11 @@ class TraySimulator:
         with self._cond:
             self._drop += count
 
+    def clear_faults(self) -> None:
+        """Forget pending ``drop_next`` and ``corrupt_next`` counts."""
+        with self._cond:
+            self._drop = self._corrupt = 0
+
     def partial(self, text: bytes) -> None:
         """Write a line cut short (no newline)."""
         with self._cond:
