@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 import serial
 
@@ -228,3 +231,11 @@ def test_die_value_refuses_bad_mode_and_faces() -> None:
         die_value("d100", (1, 2), "1-99")
     with pytest.raises(TrayProtocolError, match="face"):
         die_value("d6", (0,))
+
+
+def test_frames_quoted_in_the_protocol_doc_are_valid() -> None:
+    doc = Path(__file__).resolve().parents[2] / "docs" / "dice-tray-protocol.md"
+    quoted = re.findall(r"^(N\d+ [A-Z]+ .*\*[0-9A-F]{4})$", doc.read_text(), re.MULTILINE)
+    assert quoted
+    for line in quoted:
+        assert decode_tray(parse_frame(line.encode())) is not None
