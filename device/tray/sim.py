@@ -157,7 +157,7 @@ class TraySimulator:
             self._flush()
 
     def unplug(self) -> None:
-        """Pull the cable: close the master end; the host's next read fails."""
+        """Pull the cable: close the master end (the host's next read fails), remove the link."""
         with self._cond:
             self._unplug()
 
@@ -201,6 +201,12 @@ class TraySimulator:
 
     def _unplug(self) -> None:
         self._plugged.clear()
+        if self.link is not None and self.slave_path is not None:
+            # As udev does: the name goes with the device, so it never points at a pty
+            # number the kernel hands to somebody else meanwhile.
+            with contextlib.suppress(OSError):
+                if os.readlink(self.link) == self.slave_path:
+                    os.unlink(self.link)
         for fd in (self._master, self._slave):
             if fd is not None:
                 with contextlib.suppress(OSError):
@@ -324,10 +330,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
         print(f"tray-sim: {exc}", file=sys.stderr)
         return 2
     finally:
-        sim.close()
-        if args.link and os.path.islink(args.link):
-            with contextlib.suppress(OSError):
-                os.unlink(args.link)
+        sim.close()  # removes the link too
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import faulthandler
 import itertools
 import random
 import termios
@@ -118,7 +119,10 @@ class Recorder:
 
     def wait(self, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
         with self.cond:
-            assert self.cond.wait_for(predicate, timeout), f"timed out; saw {self.kinds()}"
+            ok = self.cond.wait_for(predicate, timeout)
+        if not ok:
+            faulthandler.dump_traceback(all_threads=True)  # where is everybody stuck?
+        assert ok, f"timed out; saw {self.kinds()}"
 
 
 def make_driver(opener: Callable[[str], object], rec: Recorder,

@@ -70,6 +70,7 @@ def test_unplug_mid_roll_then_replug_accepts_no_half_roll(table: Table) -> None:
     sim.partial(body + b" *%04X" % crc16(body))  # all but the newline, then the cable goes
     sim.unplug()
     rec.wait(lambda: StatusKind.DISCONNECTED in rec.kinds())
+    assert not os.path.lexists(table.link)  # gone with the device, as udev does
     opens_when_unplugged = table.opens
     assert not threading.Event().wait(1.0)  # one second unplugged: a window, not a hope
     assert table.opens - opens_when_unplugged <= 8  # backoff, not a busy loop
