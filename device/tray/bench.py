@@ -57,8 +57,12 @@ def roll_latency(rolls: int = 300) -> list[float]:
             _wait(lambda: driver.connected, 10, "the handshake")
             for i in range(rolls):
                 done.clear()
-                arm_id = driver.arm("d100")
-                _wait(lambda arm=arm_id: sim.firmware.armed == (arm, "d100"), 5, "ARMED")
+                wanted = (driver.arm("d100"), "d100")
+
+                def armed(wanted: tuple[int, str] = wanted) -> bool:
+                    return sim.firmware.armed == wanted
+
+                _wait(armed, 5, "ARMED")
                 sim.roll("d100", (i % 10, (i * 7) % 10), rolling_first=False)
                 if not done.wait(5):
                     raise TimeoutError("bench: a roll never arrived")

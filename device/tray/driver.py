@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-import serial
+import serial  # type: ignore[import-untyped]
 
 from device.tray.link import LinkEvent, LinkState, TrayLink, TrayResult, TrayStatus, TrayTimings
 
@@ -120,7 +120,7 @@ class TrayDriver:
             port = self._port
         cancel = getattr(port, "cancel_read", None)
         if cancel is not None:
-            with contextlib.suppress(PORT_ERRORS):
+            with contextlib.suppress(*PORT_ERRORS):
                 cancel()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5 * self.timings.read_timeout + 1.0)
@@ -277,5 +277,5 @@ def _safely(callback: Callable[[E], None] | None, event: E) -> None:
 
 
 def _close_quietly(port: SerialPort) -> None:
-    with contextlib.suppress(PORT_ERRORS):
+    with contextlib.suppress(*PORT_ERRORS):
         port.close()
