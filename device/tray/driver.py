@@ -1,0 +1,281 @@
+"""The dice-tray driver: one thread, one serial port, reconnecting forever.
+
+The thread blocks in ``read`` with a timeout (no busy loop), feeds bytes to a
+:class:`~device.tray.link.TrayLink`, writes what the link asks, and hands results and status
+changes to callbacks. On unplug (``SerialException``, ``OSError``, ``termios.error``) it
+closes the port and reopens it by its stable path with capped exponential backoff, waiting
+on an ``Event`` so :meth:`TrayDriver.close` returns at once.
+
+Callbacks run on the driver's thread; a callback that raises is logged and the driver goes
+on. Front ends post what they get onto their own event loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import termios
+import threading
+import time
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+import serial  # type: ignore[import-untyped]
+
+from device.tray.link import LinkEvent, LinkState, TrayLink, TrayResult, TrayStatus, TrayTimings
+
+log = logging.getLogger(__name__)
+E = TypeVar("E")
+
+DEFAULT_PATH = "/dev/dice-tray"
+"""The udev symlink of firmware_config/99-tableside-dice-tray.rules."""
+
+PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError, termios.error)
+"""What pyserial raises when the device goes away (reliability.md)."""
+
+
+class SerialPort(Protocol):
+    """The part of ``serial.Serial`` the driver uses."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def reset_input_buffer(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+Opener = Callable[[str], SerialPort]
+
+
+def open_serial(path: str, *, timings: TrayTimings | None = None) -> SerialPort:
+    """Open the tray's port with pyserial (115200 8N1; a CDC-ACM tray ignores the rate)."""
+    t = timings or TrayTimings()
+    port: SerialPort = serial.serial_for_url(
+        path, baudrate=115200, timeout=t.read_timeout, write_timeout=t.write_timeout,
+        exclusive=True if not path.startswith(("loop:", "socket:", "rfc2217:")) else None)
+    return port
+
+
+class TrayDriver:
+    """Talks to one dice tray at ``path``; see the module docstring.
+
+    Args:
+        path: the stable device path (a udev symlink or ``/dev/serial/by-id/...``).
+        opener: ``opener(path)`` returns an open pyserial-like port; default
+            :func:`open_serial`. Tests pass pyserial ``loop://`` or pty openers.
+        clock: monotonic seconds; default ``time.monotonic``.
+        on_result: called with each settled roll that answers the current arm, exactly once.
+        on_unexpected: called with each settled roll nobody armed for (not usable).
+        on_status: called with each :class:`TrayStatus` (connected, disconnected, reset,
+            garbage counted, ...).
+        percentile: ``"1-100"`` (00+0 reads 100, GG-7) or ``"0-99"``.
+        timings: intervals; default :class:`TrayTimings`.
+    """
+
+    def __init__(
+        self,
+        path: str = DEFAULT_PATH,
+        *,
+        opener: Opener | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        on_result: Callable[[TrayResult], None] | None = None,
+        on_unexpected: Callable[[TrayResult], None] | None = None,
+        on_status: Callable[[TrayStatus], None] | None = None,
+        percentile: str = "1-100",
+        timings: TrayTimings | None = None,
+    ) -> None:
+        self.path = path
+        self.timings = timings or TrayTimings()
+        self._opener: Opener = opener or (lambda p: open_serial(p, timings=self.timings))
+        self._clock = clock
+        self.on_result = on_result
+        self.on_unexpected = on_unexpected
+        self.on_status = on_status
+        self._link = TrayLink(timings=self.timings, percentile=percentile)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._port: SerialPort | None = None
+        self._thread: threading.Thread | None = None
+        self.open_attempts = 0
+
+    # --- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> TrayDriver:
+        """Start the driver's thread (it keeps trying until :meth:`close`)."""
+        if self._thread is not None:
+            raise RuntimeError("TrayDriver.start() called twice")
+        self._thread = threading.Thread(target=self._run, name="dice-tray", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop the thread and close the port; returns within about one read timeout."""
+        self._stop.set()
+        with self._lock:
+            port = self._port
+        cancel = getattr(port, "cancel_read", None)
+        if cancel is not None:
+            with contextlib.suppress(*PORT_ERRORS):
+                cancel()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5 * self.timings.read_timeout + 1.0)
+
+    def __enter__(self) -> TrayDriver:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- for the table ----------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        """True while a tray has answered the handshake and is talking."""
+        with self._lock:
+            return self._link.state is LinkState.READY
+
+    @property
+    def running(self) -> bool:
+        """True while the driver's thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def link(self) -> TrayLink:
+        """The protocol state (read-only use: counters, ``info``, ``armed``)."""
+        return self._link
+
+    def arm(self, die: str) -> int:
+        """Expect one physical roll of ``die`` (``d6``, ``d10``, ``d100``); returns the arm id.
+
+        Raises:
+            TrayUsageError: an unknown die, or one this tray says it cannot read.
+        """
+        with self._lock:
+            arm_id = self._link.arm(die, self._clock())
+            self._flush_locked()
+        return arm_id
+
+    def disarm(self, arm_id: int | None = None) -> None:
+        """Withdraw the outstanding arm (only ``arm_id`` if given)."""
+        with self._lock:
+            self._link.disarm(arm_id)
+            self._flush_locked()
+
+    # --- the thread -------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        delay = self.timings.backoff_initial
+        while not self._stop.is_set():
+            port = self._open()
+            if port is not None:
+                if self._serve(port):
+                    delay = self.timings.backoff_initial
+                self._drop(port)
+                self._dispatch()
+            if self._stop.wait(delay):
+                break
+            delay = min(delay * 2, self.timings.backoff_max)
+
+    def _open(self) -> SerialPort | None:
+        self.open_attempts += 1
+        try:
+            port = self._opener(self.path)
+        except PORT_ERRORS as exc:
+            log.debug("dice tray: cannot open %s: %s", self.path, exc)
+            return None
+        try:
+            port.reset_input_buffer()  # stale bytes from before we looked are not news
+        except PORT_ERRORS as exc:
+            log.debug("dice tray: %s went away at once: %s", self.path, exc)
+            _close_quietly(port)
+            return None
+        with self._lock:
+            self._port = port
+            self._link.connect(self._clock())
+            self._flush_locked()
+        self._dispatch()
+        return port
+
+    def _serve(self, port: SerialPort) -> bool:
+        """Read until the port fails or the link gives up; True if the handshake completed."""
+        ready = False
+        while not self._stop.is_set():
+            try:
+                data = port.read(1)
+                if data:
+                    waiting = port.in_waiting
+                    if waiting:
+                        data += port.read(waiting)
+            except PORT_ERRORS as exc:
+                with self._lock:
+                    self._link.disconnect(f"tray unplugged or failed: {exc}")
+                return ready
+            with self._lock:
+                now = self._clock()
+                if data:
+                    self._link.feed(data, now)
+                self._link.tick(now)
+                self._flush_locked()
+                state = self._link.state
+                ready = ready or state is LinkState.READY
+            self._dispatch()
+            if state is LinkState.CLOSED:  # a write failed under the lock
+                return ready
+            if state is LinkState.FAILED:
+                return ready
+        with self._lock:
+            self._link.disconnect("driver closed")
+        return ready
+
+    def _flush_locked(self) -> None:
+        """Write what the link queued; a failed write marks the link closed (lock held)."""
+        port = self._port
+        lines = self._link.take_output()
+        if port is None or self._link.state is LinkState.CLOSED:
+            return
+        try:
+            for line in lines:
+                port.write(line)
+        except (*PORT_ERRORS, serial.SerialTimeoutException) as exc:
+            self._link.disconnect(f"write to tray failed: {exc}")
+
+    def _drop(self, port: SerialPort) -> None:
+        with self._lock:
+            self._port = None
+            if self._link.state is not LinkState.CLOSED:
+                self._link.disconnect("connection given up: " + self._link.fail_reason)
+        _close_quietly(port)
+
+    def _dispatch(self) -> None:
+        with self._lock:
+            events = self._link.take_events()
+        for event in events:
+            self._call(event)
+
+    def _call(self, event: LinkEvent) -> None:
+        if isinstance(event, TrayStatus):
+            _safely(self.on_status, event)
+        elif event.expected:
+            _safely(self.on_result, event)
+        else:
+            _safely(self.on_unexpected, event)
+
+
+def _safely(callback: Callable[[E], None] | None, event: E) -> None:
+    """Call a front end's callback; one that raises is logged and never kills the thread."""
+    if callback is None:
+        return
+    try:
+        callback(event)
+    except Exception:
+        log.exception("dice tray: a callback raised on %r; the driver goes on", event)
+
+
+def _close_quietly(port: SerialPort) -> None:
+    with contextlib.suppress(*PORT_ERRORS):
+        port.close()
