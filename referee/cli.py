@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib.metadata import entry_points
 
 from referee.errors import ConfigError
 
@@ -28,9 +30,22 @@ def cmd_headless(args: argparse.Namespace) -> int:
     return serve(session_from_args(args))
 
 
-# name -> (help, add arguments, run). Front ends add their line here.
-Setup = Callable[[argparse.ArgumentParser], None]
-Run = Callable[[argparse.Namespace], int]
+@dataclass(frozen=True)
+class CliCommand:
+    """A subcommand. Front ends (device/, ui/) publish theirs as entry points in the group
+    `tableside_referee.commands`, so `referee` never imports them (design.md's one rule).
+
+    Attributes:
+        help: one line for `referee --help`.
+        run: runs the parsed arguments; returns the exit status.
+        setup: adds the subcommand's arguments.
+        passthrough: instead of setup/run, takes the rest of argv itself (its own --help).
+    """
+
+    help: str
+    run: Callable[[argparse.Namespace], int] | None = None
+    setup: Callable[[argparse.ArgumentParser], None] | None = None
+    passthrough: Callable[[list[str]], int] | None = None
 
 
 def _session_args(p: argparse.ArgumentParser) -> None:
@@ -39,24 +54,47 @@ def _session_args(p: argparse.ArgumentParser) -> None:
     add_session_args(p)
 
 
-COMMANDS: dict[str, tuple[str, Setup, Run]] = {
-    "headless": ("the JSON-lines protocol on stdin/stdout", _session_args, cmd_headless),
+BUILTIN: dict[str, CliCommand] = {
+    "headless": CliCommand("the JSON-lines protocol on stdin/stdout", cmd_headless,
+                           _session_args),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def commands() -> dict[str, CliCommand]:
+    """The built-in subcommands and every installed front end's."""
+    found = dict(BUILTIN)
+    for ep in entry_points(group="tableside_referee.commands"):
+        command = ep.load()
+        if not isinstance(command, CliCommand):
+            raise TypeError(f"entry point {ep.name} is not a CliCommand")
+        found.setdefault(ep.name, command)
+    return found
+
+
+def build_parser(found: dict[str, CliCommand] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="referee", description="Tableside Referee: referees Gallery Grippers.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (help_, setup, _) in COMMANDS.items():
-        setup(sub.add_parser(name, help=help_, description=help_))
+    for name, command in (found or commands()).items():
+        p = sub.add_parser(name, help=command.help, description=command.help,
+                           add_help=command.passthrough is None)
+        if command.setup is not None:
+            command.setup(p)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    found = commands()
+    passthrough = found[argv[0]].passthrough if argv and argv[0] in found else None
+    if passthrough is not None:
+        return passthrough(argv[1:])
+    args = build_parser(found).parse_args(argv)
+    run = found[args.command].run
+    if run is None:
+        raise SystemExit(f"referee: {args.command} cannot run")
     try:
-        return COMMANDS[args.command][2](args)
+        return run(args)
     except ConfigError as err:
         print(f"referee: {err}", file=sys.stderr)
         return 2

@@ -89,7 +89,14 @@ def bench_core() -> None:
           f"{statistics.median(times):.3f} s, worst {max(times):.3f} s (target < 0.5 s)")
 
 
-SECTIONS: dict[str, Callable[[], None]] = {"core": bench_core}
+def bench_tray() -> None:
+    from device.tray.bench import run
+
+    print("== tray: roll line -> session event, CPU idle with the tray connected / unplugged ==")
+    run()
+
+
+SECTIONS: dict[str, Callable[[], None]] = {"core": bench_core, "tray": bench_tray}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -101,3 +101,13 @@ def test_a_settings_file_sets_the_house_rules_and_new_game_overrides_win(
     proc = subprocess.run([sys.executable, "-m", "referee", "headless", "--rules",
                            str(settings)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "table.toml" in proc.stderr and "win_money" in proc.stderr
+
+
+def test_front_ends_plug_in_their_subcommands_without_referee_importing_them() -> None:
+    from referee.cli import commands
+
+    found = commands()
+    assert found["tray-sim"].passthrough is not None  # from device/, via an entry point
+    proc = subprocess.run([sys.executable, "-m", "referee", "tray-sim", "--help"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "--link" in proc.stdout  # the simulator's own help
