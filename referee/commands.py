@@ -103,6 +103,14 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveRoll:
+    """The movement roll on its own, before the pawn is moved (the table must see it)."""
+
+    player: str
+    roll: Roll | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Bypass:
     player: str
     specialist: tuple[str, ...] = ()
@@ -161,14 +169,16 @@ class Undo:
 
 
 Command = (
-    NewGame | Deal | TurnOrder | Tiebreak | FreeRoll | Move | Bypass | Choose | Steal | Sell
+    NewGame | Deal | TurnOrder | Tiebreak | FreeRoll | MoveRoll | Move | Bypass | Choose
+    | Steal | Sell
     | Draw | Reup | Trade | EndTurn | Undo
 )
 
 # Protocol names of every command, for messages and for `command_name`.
 NAMES: dict[type, str] = {
     NewGame: "new_game", Deal: "deal", TurnOrder: "turn_order", Tiebreak: "tiebreak",
-    FreeRoll: "roll", Move: "move", Bypass: "bypass", Choose: "choose", Steal: "steal",
+    FreeRoll: "roll", MoveRoll: "move_roll", Move: "move", Bypass: "bypass",
+    Choose: "choose", Steal: "steal",
     Sell: "sell", Draw: "draw", Reup: "reup", Trade: "trade", EndTurn: "end_turn", Undo: "undo",
 }
 QUERIES = ("state", "catalog")
@@ -280,6 +290,8 @@ _SCHEMA: dict[str, tuple[tuple[str, ...], tuple[str, ...], Parser]] = {
         player=_text("player", r["player"]), tile=_one_of("tile", r["tile"], TILES),
         museum=None if r.get("museum") is None else _text("museum", r["museum"]),
         roll=_roll("d6", r.get("roll"), r))),
+    "move_roll": (("player",), ("roll", "via"), lambda r: MoveRoll(
+        player=_text("player", r["player"]), roll=_roll("d6", r.get("roll"), r))),
     "bypass": (("player",), ("specialist", "attribute", "roll", "via"), lambda r: Bypass(
         player=_text("player", r["player"]), specialist=_cards("specialist", r.get("specialist")),
         attribute=_cards("attribute", r.get("attribute")), roll=_roll("d100", r.get("roll"), r))),

@@ -136,8 +136,13 @@ def strikes_reset(s: GameState, e: Event) -> GameState:
     return _player(s, e["player"], strikes=0, reset_on_roll=False)
 
 
+def move_rolled(s: GameState, e: Event) -> GameState:
+    return replace(s, turn=replace(s.turn, rolled=e["roll"]))
+
+
 def moved(s: GameState, e: Event) -> GameState:
-    return replace(s, turn=TurnInfo(moved=True, tile=e["tile"], museum=e.get("museum")))
+    return replace(s, turn=TurnInfo(moved=True, rolled=e["roll"], tile=e["tile"],
+                                    museum=e.get("museum")))
 
 
 def entered(s: GameState, e: Event) -> GameState:
@@ -253,7 +258,8 @@ def _no_change(s: GameState, e: Event) -> GameState:
 HANDLERS: dict[str, Handler] = {
     "game_started": game_started, "hand_dealt": hand_dealt, "pending": pending,
     "resolved": resolved, "first_player": first_player, "turn": turn,
-    "strikes_reset": strikes_reset, "moved": moved, "entered": entered, "left": left,
+    "strikes_reset": strikes_reset, "move_rolled": move_rolled, "moved": moved,
+    "entered": entered, "left": left,
     "left_premises": left_premises, "bypass": bypass, "strike": strike,
     "art_returned": art_returned, "hand_discarded": hand_discarded, "out": out,
     "stolen": stolen, "sold": sold, "deck_reshuffled": deck_reshuffled, "drawn": drawn,

@@ -207,7 +207,8 @@ class Session:
         ((roll, card),) = rolls.values()
         if isinstance(command, cmds.Draw):
             return replace(command, pick=roll, card=card)
-        if isinstance(command, cmds.Move | cmds.Bypass | cmds.Reup | cmds.FreeRoll):
+        if isinstance(command, cmds.Move | cmds.MoveRoll | cmds.Bypass | cmds.Reup
+                      | cmds.FreeRoll):
             return replace(command, roll=roll)
         raise TypeError(f"{command_name(command)} takes no dice")
 

@@ -72,6 +72,7 @@ class TurnInfo:
     """What happened so far in the current player's turn."""
 
     moved: bool = False
+    rolled: int | None = None  # the movement roll, once made (move_roll or move)
     tile: str | None = None
     museum: str | None = None
     stolen: bool = False
@@ -162,8 +163,8 @@ def state_to_json(s: GameState) -> dict[str, Any]:
         # additions (the contract allows new fields)
         "phase": s.phase.value,
         "turn_number": s.turn_number,
-        "turn": {"moved": s.turn.moved, "tile": s.turn.tile, "museum": s.turn.museum,
-                 "stolen": s.turn.stolen},
+        "turn": {"moved": s.turn.moved, "rolled": s.turn.rolled, "tile": s.turn.tile,
+                 "museum": s.turn.museum, "stolen": s.turn.stolen},
         "first_player": s.first_player,
         "over_reason": s.over_reason,
         "decks": {deck: {"draw": sum(s.piles.get(deck, {}).values()),

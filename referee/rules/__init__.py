@@ -20,7 +20,8 @@ Decider = Callable[[GameState, Any], "list[Event] | NeedDice"]
 
 DECIDERS: dict[type, Decider] = {
     c.NewGame: setup.new_game, c.Deal: setup.deal, c.TurnOrder: setup.turn_order,
-    c.Tiebreak: setup.tiebreak, c.FreeRoll: play.free_roll, c.Move: play.move,
+    c.Tiebreak: setup.tiebreak, c.FreeRoll: play.free_roll, c.MoveRoll: play.move_roll,
+    c.Move: play.move,
     c.Bypass: obstacle.bypass, c.Choose: obstacle.choose, c.Steal: play.steal,
     c.Sell: play.sell, c.Draw: cards.draw, c.Reup: cards.reup, c.Trade: play.trade,
     c.EndTurn: play.end_turn,

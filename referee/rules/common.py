@@ -88,11 +88,12 @@ def describe(p: Pending) -> str:
         "second_strike": "choose to leave the premises or re-enter",
         "reup": "roll to re-up their hand",
         "draw": f"draw {p.info.get('count', 1)} card(s)",
+        "tile": f"say where the pawn landed (rolled {p.info.get('roll')})",
     }.get(p.decision, p.decision)
     return who + what
 
 
-PENDING_RULES = {"tiebreak": "GG-3", "obstacle": "GG-6", "caught": "GG-10",
+PENDING_RULES = {"tiebreak": "GG-3", "tile": "GG-4", "obstacle": "GG-6", "caught": "GG-10",
                  "second_strike": "GG-10", "reup": "GG-18", "draw": "GG-17"}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.commands import EndTurn, FreeRoll, Move, Sell, Steal, Trade
+from referee.commands import EndTurn, FreeRoll, Move, MoveRoll, Sell, Steal, Trade
 from referee.dice import DIE_SIDES
 from referee.evolve import Event
 from referee.rules.common import (
@@ -20,6 +20,7 @@ from referee.rules.common import (
     require_game,
     require_no_pending,
     require_turn,
+    resolved_event,
     roll_event,
     turn_start_events,
 )
@@ -61,19 +62,49 @@ def _where(s: GameState, p: PlayerState, c: Move) -> str | None:
     return c.museum
 
 
-def move(s: GameState, c: Move) -> list[Event] | NeedDice:
+def _movement_roll(s: GameState, p: PlayerState) -> None:
+    if s.turn.moved or s.turn.rolled is not None:
+        raise refuse("already_moved", "GG-4", f"{p.name} has already rolled to move this turn.")
+
+
+def move_roll(s: GameState, c: MoveRoll) -> list[Event] | NeedDice:
+    """The d6 on its own: the table sees it, moves the pawn, then says where it landed."""
     p = require_turn(s, c.player)
     require_no_pending(s)
-    if s.turn.moved:
-        raise refuse("already_moved", "GG-4", f"{p.name} has already rolled to move this turn.")
-    museum = _where(s, p, c)
+    _movement_roll(s, p)
     check_roll(s, c.roll, "d6", "GG-4", "movement (d6)")
     if c.roll is None:
         return NeedDice((DieRequest(p.name, "d6", "move", 6),))
     events: list[Event] = [roll_event(p.name, c.roll, "move")]
     if p.reset_on_roll:
         events.append({"type": "strikes_reset", "player": p.name, "rule": "GG-10"})
-    events.append({"type": "moved", "player": p.name, "roll": c.roll.value, "tile": c.tile,
+    events += [{"type": "move_rolled", "player": p.name, "roll": c.roll.value},
+               pending_event(p.name, "tile", ["move"], roll=c.roll.value)]
+    return events
+
+
+def move(s: GameState, c: Move) -> list[Event] | NeedDice:
+    p = require_turn(s, c.player)
+    require_no_pending(s, allowed=("tile",))
+    rolled = s.turn.rolled if not s.turn.moved else None
+    if rolled is None:
+        _movement_roll(s, p)
+    elif c.roll is not None:
+        raise refuse("already_rolled", "GG-4",
+                     f"{p.name} already rolled {rolled} to move; say where the pawn landed.")
+    museum = _where(s, p, c)
+    events: list[Event] = []
+    if rolled is None:
+        check_roll(s, c.roll, "d6", "GG-4", "movement (d6)")
+        if c.roll is None:
+            return NeedDice((DieRequest(p.name, "d6", "move", 6),))
+        rolled = c.roll.value
+        events.append(roll_event(p.name, c.roll, "move"))
+        if p.reset_on_roll:
+            events.append({"type": "strikes_reset", "player": p.name, "rule": "GG-10"})
+    else:
+        events.append(resolved_event(p.name, "tile"))
+    events.append({"type": "moved", "player": p.name, "roll": rolled, "tile": c.tile,
                    "museum": museum})
     if museum is not None and p.where is None:
         events.append({"type": "entered", "player": p.name, "museum": museum})

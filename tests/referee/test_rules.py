@@ -647,3 +647,50 @@ def test_gg19_bonuses_come_from_the_catalog() -> None:
     t.ok("move", player="Ann", tile="alarm", museum=M1, roll=3)
     [b] = t.events(t.ok("bypass", player="Ann", specialist=weakest.name, roll=10), "bypass")
     assert b["specialist_bonus"] == weakest.bonus and b["total"] == 10 + weakest.bonus
+
+
+def test_gg4_the_movement_roll_can_come_first_and_the_tile_after(table: Table) -> None:
+    """Electronic dice: the table sees the number, moves the pawn, then names the tile."""
+    answer = table.ok("move_roll", player="Ann")
+    [roll] = table.events(answer, "roll")
+    assert roll["purpose"] == "move" and roll["source"] == "electronic"
+    [pending] = table.state["pending"]
+    assert pending == {"player": "Ann", "decision": "tile", "options": ["move"],
+                       "roll": roll["value"]}
+    table.no("end_turn", "decision_pending", "GG-4", player="Ann")
+    table.no("move_roll", "decision_pending", "GG-4", player="Ann")
+    table.no("move", "already_rolled", "GG-4", player="Ann", tile="plain", roll=3)
+    moved = table.ok("move", player="Ann", tile="airport")
+    assert table.events(moved, "roll") == []  # the die was rolled once
+    assert table.events(moved, "moved")[0]["roll"] == roll["value"]
+    assert table.state["pending"] == [] and table.state["turn"]["rolled"] == roll["value"]
+    table.ok("end_turn", player="Ann")
+
+
+def test_gg4_undoing_the_tile_keeps_the_movement_roll() -> None:
+    t = start()
+    rolled = t.ok("move_roll", player="Ann")["state"]["turn"]["rolled"]
+    t.ok("move", player="Ann", tile="plain")
+    t.ok("undo")  # the tile was wrong: the roll stands
+    assert t.state["turn"]["rolled"] == rolled
+    t.ok("move", player="Ann", tile="recruitment")
+    t.ok("undo")
+    t.ok("undo")  # the roll itself: its die stays on the table
+    again = t.ok("move_roll", player="Ann")
+    [roll] = t.events(again, "roll")
+    assert roll["value"] == rolled and roll["kept"] is True
+
+
+def test_gg10_leaving_resets_strikes_at_the_movement_roll() -> None:
+    t = start()
+    t.ok("move", player="Ann", tile="security", museum=M1, roll=3)
+    t.ok("bypass", player="Ann", roll=1)
+    t.ok("end_turn", player="Ann")
+    pass_turn(t, "Ben")
+    t.ok("move", player="Ann", tile="security", roll=3)
+    t.ok("bypass", player="Ann", roll=1)
+    t.ok("choose", player="Ann", choice="leave")
+    t.ok("end_turn", player="Ann")
+    pass_turn(t, "Ben")
+    assert t.events(t.ok("move_roll", player="Ann", roll=2), "strikes_reset")
+    assert t.player("Ann")["strikes"] == 0
