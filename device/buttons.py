@@ -115,7 +115,7 @@ class Buttons:
             try:
                 with self._lock:
                     self.detectors[name].edge(pressed, self._clock())
-            except Exception:  # noqa: BLE001 - a raise here would kill every button
+            except Exception:
                 self.errors += 1
                 log.exception("button %s: edge handler failed", name)
         return on_edge
@@ -129,7 +129,7 @@ class Buttons:
         for name, long in found:
             try:
                 self._sink(name, long)
-            except Exception:  # noqa: BLE001 - one bad handler must not stop the buttons
+            except Exception:
                 self.errors += 1
                 log.exception("button %s: press handler failed", name)
         return found
@@ -155,7 +155,7 @@ class Buttons:
         for dev in self._devices:
             try:
                 dev.close()
-            except Exception:  # noqa: BLE001 - closing is best effort
+            except Exception:
                 log.exception("closing a button failed")
         self._devices.clear()
 

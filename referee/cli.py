@@ -4,6 +4,7 @@ their own packages and are imported only when their subcommand runs."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 
@@ -39,8 +40,24 @@ def _session_args(p: argparse.ArgumentParser) -> None:
     add_session_args(p)
 
 
+def _front_end(module: str, setup: str, run: str) -> tuple[Setup, Run]:
+    """A front end's argument setup and runner, found by name when its subcommand is built or
+    runs: `referee` itself never imports a front-end package (tests/referee/test_purity.py)."""
+
+    def add(p: argparse.ArgumentParser) -> None:
+        getattr(importlib.import_module(module), setup)(p)
+
+    def go(args: argparse.Namespace) -> int:
+        result: int = getattr(importlib.import_module(module), run)(args)
+        return result
+
+    return add, go
+
+
 COMMANDS: dict[str, tuple[str, Setup, Run]] = {
     "headless": ("the JSON-lines protocol on stdin/stdout", _session_args, cmd_headless),
+    "box": ("button-only play: four buttons and the OLED (simulated off a Pi)",
+            *_front_end("device.run", "add_box_args", "cmd_box")),
 }
 
 

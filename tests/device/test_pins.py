@@ -69,7 +69,7 @@ def test_the_reported_line_is_the_offending_one(tmp_path: Path) -> None:
 
 def test_a_missing_button_and_an_unreadable_file(tmp_path: Path) -> None:
     cut = GOOD[: GOOD.index("[buttons.MENU]")]
-    with pytest.raises(ConfigError, match="missing button.*MENU"):
+    with pytest.raises(ConfigError, match=r"missing button.*MENU"):
         parse_pins(cut, "p.toml")
     with pytest.raises(ConfigError, match="cannot read the pin map"):
         load_pins(tmp_path / "nope.toml")
