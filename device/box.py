@@ -142,7 +142,7 @@ class BoxController:
 
     def _refused(self, refusal: Refusal) -> None:
         head = " ".join(x for x in (refusal.rule, refusal.code.replace("_", " ")) if x)
-        text = "\n".join((head, *wrap(refusal.message, lines=2)))
+        text = "\n".join((head, *wrap(refusal.message, lines=3)))
         self._notice = (text, self._clock() + self._notice_s)
 
     def _say(self, text: str) -> None:

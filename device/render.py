@@ -139,9 +139,9 @@ def _notice(d: ImageDraw.ImageDraw, text: str) -> None:
     lines = text.split("\n")[:4]
     top = HINT_Y + 1 - LINE_H * len(lines) - 3
     d.rectangle((0, top, WIDTH - 1, HEIGHT - 1), fill=WHITE)
-    d.rectangle((1, top + 1, WIDTH - 2, HEIGHT - 2), outline=BLACK)
+    d.line((0, top + 1, WIDTH - 1, top + 1), fill=BLACK)
     for i, line in enumerate(lines):
-        d.text((3, top + 1 + i * LINE_H), fit(line, 20), font=font(), fill=BLACK)
+        d.text((1, top + 2 + i * LINE_H), fit(line, 21), font=font(), fill=BLACK)
 
 
 def _idle(d: ImageDraw.ImageDraw, view: BoxView) -> None:
