@@ -81,9 +81,9 @@ class PngMirror:
 
 def read_keys(stream: TextIO, put: Callable[[Press], None]) -> None:
     """Single keys from a terminal (or characters from a pipe) to presses, until q / EOF."""
-    fd = stream.fileno() if hasattr(stream, "fileno") else None
     restore: Callable[[], None] = lambda: None  # noqa: E731
-    if fd is not None and stream.isatty():
+    if stream.isatty():
+        fd = stream.fileno()
         import termios
         import tty
 
