@@ -43,8 +43,8 @@ class BoxController:
         pins: the pin map whose ``short``/``long`` actions ``press`` follows.
         names: player names for a new game (the first n are used); default P1..Pn.
         rules: house-rule overrides for new games.
-        notice_s: how long a refusal stays on screen; idle_s: quiet time before the idle
-            screen (None: never).
+        notice_s: how long a refusal or message stays on screen (or until the next press);
+            idle_s: quiet time before the idle screen (None: never).
     """
 
     def __init__(self, session: Session, *, clock: Callable[[], float] = time.monotonic,
@@ -77,6 +77,7 @@ class BoxController:
         """Do ``action`` (roll, next, select, back, undo, menu, status, none) on this screen."""
         was_idle = self._idle()
         self._last_press = self._clock()
+        self._notice = None  # a press means the message was seen
         if action != "none" and not was_idle:
             try:
                 self._dispatch(action)
