@@ -1,0 +1,242 @@
+"""What each action does on each screen of the box (the table in ``docs/box.md``).
+
+Actions come from the pin map: ``roll``, ``next``, ``select``, ``back``, ``undo``, ``menu``,
+``status``. ``roll`` and ``select`` both mean "go": roll the die that is due, or choose the
+highlighted item. Anything that changes the game is a command to the session; a refusal
+propagates to the controller, which shows it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from device import screens as sc
+from referee import commands as c
+from referee.state import Phase
+
+if TYPE_CHECKING:
+    from device.box import BoxController
+
+GO = ("roll", "select")
+CURSOR_SCREENS = ("tiles", "museums", "steal", "sell", "draw", "choice", "tiebreak")
+
+
+def handle(box: BoxController, mode: str, action: str) -> None:
+    ui = box.ui
+    if action == "undo" and mode != "confirm":
+        ui.overlay, ui.oindex = "confirm", 0
+        return
+    if action == "status" and mode != "status":
+        ui.overlay, ui.oindex = "status", 0
+        return
+    if action == "menu":
+        ui.overlay = None if ui.overlay in ("menu", "status", "confirm") else "menu"
+        ui.oindex = 0
+        return
+    handler = HANDLERS.get(mode)
+    if handler is not None:
+        handler(box, action)
+
+
+def _cycle(box: BoxController, mode: str, action: str, overlay: bool = False) -> bool:
+    """NEXT / BACK move a menu cursor; True if the action was one of those."""
+    step = {"next": 1, "back": -1}.get(action)
+    if step is None:
+        return False
+    size = max(1, len(box._items(mode)))
+    if overlay:
+        box.ui.oindex = (box.ui.oindex + step) % size
+    else:
+        box.ui.index = (box.ui.index + step) % size
+    return True
+
+
+def _chosen(box: BoxController, mode: str) -> object:
+    menu = box._items(mode)
+    return menu[box.ui.index % len(menu)][1] if menu else None
+
+
+def _player(box: BoxController) -> str:
+    p = box.session.state.current_player
+    assert p is not None
+    return p.name
+
+
+def _new(box: BoxController, action: str) -> None:
+    ui = box.ui
+    if action in ("next", "back"):
+        ui.players = (ui.players - 1 + (1 if action == "next" else -1)) % 6 + 1
+    elif action in GO:
+        box.start_game(abandon=box.session.state.phase in (Phase.SETUP, Phase.PLAYING))
+
+
+def _over(box: BoxController, action: str) -> None:
+    if action in GO:
+        box.ui.overlay = "new"
+
+
+def _status(box: BoxController, action: str) -> None:
+    if action == "next":
+        box.ui.oindex += 1
+    else:
+        box.ui.overlay = None
+
+
+def _menu(box: BoxController, action: str) -> None:
+    ui = box.ui
+    if action == "back":
+        ui.overlay = None
+    if _cycle(box, "menu", action, overlay=True) or action not in GO:
+        return
+    menu = box._items("menu")
+    choice = menu[ui.oindex % len(menu)][1]
+    ui.overlay, ui.oindex = None, 0
+    if choice in ("steal", "sell"):
+        ui.step, ui.index = str(choice), 0
+    elif choice == "end":
+        box._apply(c.EndTurn(_player(box)))
+    elif choice in ("d6", "d100"):
+        box._apply(c.FreeRoll(str(choice)))
+    elif choice == "status":
+        ui.overlay = "status"
+    elif choice == "undo":
+        ui.overlay = "confirm"
+    elif choice == "new":
+        playing = box.session.state.phase in (Phase.SETUP, Phase.PLAYING)
+        ui.overlay = "confirm_new" if playing else "new"
+
+
+def _confirm(box: BoxController, action: str) -> None:
+    if action in GO:
+        box.ui.overlay = None
+        box._apply(c.Undo())
+    elif action == "back":
+        box.ui.overlay = None
+
+
+def _confirm_new(box: BoxController, action: str) -> None:
+    if action in GO:
+        box.ui.overlay = "new"
+    elif action == "back":
+        box.ui.overlay = None
+
+
+def _ack(box: BoxController, action: str) -> None:
+    box.ui.ack = None  # any press after reading the result goes on
+
+
+def _hands(box: BoxController, action: str) -> None:
+    if action in ("next", "back"):
+        box.ui.index += 1 if action == "next" else -1
+    elif action in GO:
+        box._apply(c.TurnOrder())
+
+
+def _deal(box: BoxController, action: str) -> None:
+    if action in GO:
+        box.deal_all()
+
+
+def _tiebreak(box: BoxController, action: str) -> None:
+    tie = next(q for q in box.session.state.pending if q.decision == "tiebreak")
+    if tie.info.get("mode") == "reroll":
+        if action in GO:
+            box._apply(c.TurnOrder())
+        return
+    if not _cycle(box, "tiebreak", action) and action in GO:
+        box._apply(c.Tiebreak(str(_chosen(box, "tiebreak"))), ack=False)
+
+
+def _turn(box: BoxController, action: str) -> None:
+    s = box.session.state
+    p = s.current_player
+    assert p is not None
+    if action == "next":
+        box._apply(c.EndTurn(p.name))
+    elif action in GO:
+        if s.turn.moved and s.turn.tile == "art" and not s.turn.stolen:
+            box.ui.step, box.ui.index = "steal", 0
+        elif s.turn.moved and s.turn.tile == "black_market" and p.art:
+            box.ui.step, box.ui.index = "sell", 0
+        else:
+            box.preview_move()
+
+
+def _tiles(box: BoxController, action: str) -> None:
+    if action == "back":
+        box._say("Say where the pawn landed (hold BACK to undo the roll).")
+        return
+    if _cycle(box, "tiles", action) or action not in GO:
+        return
+    chosen = _chosen(box, "tiles")
+    assert isinstance(chosen, tuple)
+    tile, museum = chosen
+    if museum == "?":
+        box.ui.tile, box.ui.step, box.ui.index = tile, "museums", 0
+    else:
+        box.move(tile, None)
+
+
+def _museums(box: BoxController, action: str) -> None:
+    if action == "back":
+        box.ui.step, box.ui.index = "tiles", 0
+        return
+    if not _cycle(box, "museums", action) and action in GO and box.ui.tile:
+        box.move(box.ui.tile, str(_chosen(box, "museums")))
+
+
+def _steal_or_sell(box: BoxController, action: str) -> None:
+    mode = box.ui.step or ""
+    if action == "back":
+        box.ui.step, box.ui.index = None, 0
+        return
+    if _cycle(box, mode, action) or action not in GO:
+        return
+    chosen = _chosen(box, mode)
+    if mode == "steal":
+        box._apply(c.Steal(_player(box), str(chosen)))
+    else:
+        box._apply(c.Sell(_player(box), chosen if isinstance(chosen, tuple) else None))
+
+
+def _draw(box: BoxController, action: str) -> None:
+    if not _cycle(box, "draw", action) and action in GO:
+        box._apply(c.Draw(_player(box), str(_chosen(box, "draw"))), ack=True)
+
+
+def _reup(box: BoxController, action: str) -> None:
+    if action in GO:
+        box._apply(c.Reup(_player(box)))
+
+
+def _choice(box: BoxController, action: str) -> None:
+    if not _cycle(box, "choice", action) and action in GO:
+        box._apply(c.Choose(_player(box), str(_chosen(box, "choice"))))
+
+
+def _obstacle(box: BoxController, action: str) -> None:
+    ui, s = box.ui, box.session.state
+    p = s.current_player
+    assert p is not None
+    kind = "specialist" if ui.stage == 0 else "attribute"
+    if action == "next":
+        options = sc.hand_options(s, p, kind)
+        ui.picks[kind] = (ui.picks[kind] + 1) % len(options)
+    elif action == "back":
+        ui.stage = 0
+    elif action in GO and ui.stage == 0:
+        ui.stage = 1
+    elif action in GO:
+        spec = sc.hand_options(s, p, "specialist")[ui.picks["specialist"]][1]
+        attr = sc.hand_options(s, p, "attribute")[ui.picks["attribute"]][1]
+        box._apply(c.Bypass(p.name, specialist=(spec,) if spec else (),
+                            attribute=(attr,) if attr else ()), ack=True)
+
+
+HANDLERS = {
+    "new": _new, "over": _over, "status": _status, "menu": _menu, "confirm": _confirm,
+    "confirm_new": _confirm_new, "verdict": _ack, "drawn": _ack, "hands": _hands,
+    "deal": _deal, "tiebreak": _tiebreak, "turn": _turn, "tiles": _tiles,
+    "museums": _museums, "steal": _steal_or_sell, "sell": _steal_or_sell, "draw": _draw,
+    "reup": _reup, "choice": _choice, "obstacle": _obstacle,
+}

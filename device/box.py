@@ -1,0 +1,325 @@
+"""Button-only play: the box's controller.
+
+``BoxController`` turns button presses into commands for the session and describes the screen
+as a ``BoxView``. It holds no game state: every screen is built from ``session.state`` and the
+log, plus a small cursor (which menu item is highlighted, which card is picked). Refusals from
+the session are shown for a few seconds with their rule id, and nothing is lost: the cursor
+stays where it was. What each button does on each screen is in ``docs/box.md``.
+
+The console embeds the same controller (a "box panel"): call ``press`` from its event loop,
+``subscribe`` to redraw, and ``view()`` / ``device.render.render(view)`` to draw.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from device import screens as sc
+from device.dealing import balanced_hands
+from device.pins import DEFAULT_PINS, PinMap
+from device.view import BoxView, wrap
+from referee import commands as c
+from referee.errors import Refusal
+from referee.session import LogEntry, Outcome, Session
+from referee.state import Phase
+
+log = logging.getLogger(__name__)
+
+NOTICE_S = 4.0
+IDLE_S = 120.0
+BUTTONS = ("ROLL", "NEXT", "BACK", "MENU")
+
+
+class BoxController:
+    """Buttons in, commands to the session out, a ``BoxView`` to show.
+
+    Args:
+        session: the one session (``referee.app.open_session``).
+        clock: monotonic seconds, for notices and the idle screen (tests inject a fake one).
+        pins: the pin map whose ``short``/``long`` actions ``press`` follows.
+        names: player names for a new game (the first n are used); default P1..Pn.
+        rules: house-rule overrides for new games.
+        notice_s: how long a refusal or message stays on screen (or until the next press);
+            idle_s: quiet time before the idle screen (None: never).
+    """
+
+    def __init__(self, session: Session, *, clock: Callable[[], float] = time.monotonic,
+                 pins: PinMap = DEFAULT_PINS, names: Sequence[str] | None = None,
+                 rules: Mapping[str, Any] | None = None, notice_s: float = NOTICE_S,
+                 idle_s: float | None = IDLE_S) -> None:
+        self.session = session
+        self.pins = pins
+        self._clock = clock
+        self._names = list(names) if names else None
+        self._rules = dict(rules or {})
+        self._notice_s, self._idle_s = notice_s, idle_s
+        self.ui = sc.Cursor(players=min(len(names), 6) if names else 2)
+        self._notice: tuple[str, float] | None = None
+        self._last_press = clock()
+        self._subscribers: list[Callable[[BoxView], None]] = []
+        self._shown: BoxView | None = None
+        self._mine = False  # the outcome being published came from this controller
+        self._unsubscribe = session.subscribe(self._on_outcome)
+
+    # ---- the API front ends use -------------------------------------------------------------
+    def press(self, button: str, long: bool = False) -> None:
+        """A press of ``button`` (ROLL, NEXT, BACK, MENU), short or long. Never raises a
+        refusal: it is shown on the screen instead."""
+        if button not in BUTTONS:
+            raise ValueError(f"unknown button {button!r}; the box has {', '.join(BUTTONS)}")
+        self.act(self.pins.action(button, long))
+
+    def act(self, action: str) -> None:
+        """Do ``action`` (roll, next, select, back, undo, menu, status, none) on this screen."""
+        was_idle = self._idle()
+        self._last_press = self._clock()
+        self._notice = None  # a press means the message was seen
+        if action != "none" and not was_idle:
+            try:
+                self._dispatch(action)
+            except Refusal as refusal:
+                self._refused(refusal)
+        self._changed()
+
+    def view(self) -> BoxView:
+        """The screen as it stands now."""
+        v = self._view()
+        now = self._clock()
+        if self._notice is not None and now < self._notice[1]:
+            v = replace(v, notice=self._notice[0])
+        return v
+
+    def subscribe(self, callback: Callable[[BoxView], None]) -> Callable[[], None]:
+        """Call ``callback(view)`` whenever the screen changes; returns an unsubscribe."""
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback)
+
+    def tick(self) -> None:
+        """Let time pass: a notice expires, the idle screen comes. Call a few times a second."""
+        if self._notice is not None and self._clock() >= self._notice[1]:
+            self._notice = None
+        self._changed()
+
+    def close(self) -> None:
+        self._unsubscribe()
+
+    # ---- plumbing --------------------------------------------------------------------------
+    def _changed(self) -> None:
+        v = self.view()
+        if v == self._shown:
+            return
+        self._shown = v
+        for callback in list(self._subscribers):
+            try:
+                callback(v)
+            except Exception:
+                log.exception("a box view subscriber failed")
+
+    def _on_outcome(self, outcome: Outcome) -> None:
+        ack = self.ui.ack if self._mine else None
+        self.ui.reset_turn()
+        self.ui.ack = ack
+        if not self._mine:
+            self.ui.overlay = None if self.ui.overlay in ("menu", "confirm") else self.ui.overlay
+            self._changed()
+
+    def _apply(self, command: c.Command, ack: bool = False) -> Outcome:
+        self._mine = True
+        try:
+            outcome = self.session.apply(command)
+        finally:
+            self._mine = False
+        self.ui.ack = outcome.entry.seq if ack else None
+        order = next((e for e in outcome.events if e["type"] == "turn_order_rolled"), None)
+        if order is not None:
+            rolls = ", ".join(f"{n} {v}" for n, v in order["rolls"].items())
+            first = outcome.state.first_player
+            self._say(f"d6: {rolls}. " + (f"{first} goes first." if first else "A tie!"))
+        return outcome
+
+    def _refused(self, refusal: Refusal) -> None:
+        head = " ".join(x for x in (refusal.rule, refusal.code.replace("_", " ")) if x)
+        text = "\n".join((head, *wrap(refusal.message, lines=3)))
+        self._notice = (text, self._clock() + self._notice_s)
+
+    def _say(self, text: str) -> None:
+        self._notice = ("\n".join(wrap(text, lines=3)), self._clock() + self._notice_s)
+
+    def _idle(self) -> bool:
+        return (self._idle_s is not None and self.ui.ack is None
+                and self._clock() - self._last_press >= self._idle_s)
+
+    def _entry(self, seq: int | None) -> LogEntry | None:
+        return next((e for e in self.session.log if e.seq == seq and not e.undone), None)
+
+    # ---- which screen ----------------------------------------------------------------------
+    def mode(self) -> str:
+        """The screen the next press acts on."""
+        ui, s = self.ui, self.session.state
+        if ui.overlay is not None:
+            return ui.overlay
+        if ui.ack is not None:
+            entry = self._entry(ui.ack)
+            if entry is not None:
+                return "verdict" if sc.verdict_of(entry.events) else "drawn"
+            ui.ack = None
+        if s.phase is Phase.NO_GAME:
+            return "new"
+        if s.phase is Phase.OVER:
+            return "over"
+        if s.phase is Phase.SETUP:
+            if any(q.decision == "tiebreak" for q in s.pending):
+                return "tiebreak"
+            if any(not p.dealt for p in s.players):
+                return "deal"
+            return "hands"
+        p = s.current_player
+        assert p is not None
+        for q in s.pending_for(p.name):
+            if q.decision == "tile":
+                return "museums" if ui.step == "museums" else "tiles"
+            return {"caught": "choice", "second_strike": "choice"}.get(q.decision, q.decision)
+        return ui.step or "turn"
+
+    def _menu(self) -> list[sc.Item]:
+        s = self.session.state
+        out: list[sc.Item] = []
+        if s.phase is Phase.PLAYING and s.turn.moved:
+            if s.turn.tile == "art" and not s.turn.stolen:
+                out.append(("Steal art", "steal"))
+            p = s.current_player
+            if s.turn.tile == "black_market" and p is not None and p.art:
+                out.append(("Sell art", "sell"))
+        if s.phase is Phase.PLAYING:
+            out += [("End turn", "end"), ("Roll d6", "d6"), ("Roll d100", "d100")]
+        out += [("Players", "status"), ("Undo...", "undo"), ("New game", "new")]
+        return out
+
+    def _items(self, mode: str) -> list[sc.Item]:
+        return sc.items(mode, self.session.state, self.ui, self._menu())
+
+    def _view(self) -> BoxView:
+        if self._idle():
+            return sc.idle_view(self.session.state)
+        return _build(self, self.mode())
+
+    # ---- acting ----------------------------------------------------------------------------
+    def _dispatch(self, action: str) -> None:
+        from device.actions import handle
+
+        handle(self, self.mode(), action)
+
+    def start_game(self, abandon: bool = False) -> None:
+        n = self.ui.players
+        names = (self._names or [])[:n]
+        names += [f"P{i + 1}" for i in range(len(names), n)]
+        self._apply(c.NewGame(players=tuple(c.PlayerSpec(x) for x in names),
+                              rules=self._rules, abandon=abandon))
+        self.ui.overlay = None
+        self.deal_all()
+
+    def deal_all(self) -> None:
+        """Deal every player still without a hand a balanced default hand (GG-1)."""
+        s = self.session.state
+        undealt = [p.name for p in s.players if not p.dealt]
+        hands = balanced_hands(s, undealt)
+        for name in undealt:
+            h = hands[name]
+            self._apply(c.Deal(name, tuple(h["specialists"]), tuple(h["attributes"])))
+
+    def preview_move(self) -> None:
+        """ROLL on the turn screen: the movement d6 is rolled and shown (move_roll); the
+        tile menu follows as the session's pending 'tile' decision."""
+        p = self.session.state.current_player
+        if p is None:
+            return
+        self.ui.step, self.ui.index = None, 0
+        self._apply(c.MoveRoll(p.name))  # refused (GG-4) if this turn's roll is made
+
+    def move(self, tile: str, museum: str | None) -> None:
+        p = self.session.state.current_player
+        if p is not None:
+            self._apply(c.Move(p.name, tile, museum))
+            self.ui.step, self.ui.tile = None, None
+
+    def movement_roll(self) -> dict[str, Any] | None:
+        """The roll event of this turn's movement d6, once rolled."""
+        if self.session.state.turn.rolled is None:
+            return None
+        roll = sc.last_roll(self.session.log)
+        return roll if roll and roll.get("purpose") == "move" else None
+
+
+def _build(ctrl: BoxController, mode: str) -> BoxView:
+    """The view of screen ``mode``."""
+    s, ui = ctrl.session.state, ctrl.ui
+    p = s.current_player
+    menu = ctrl._items(mode)
+    labels = tuple(label for label, _ in menu)
+    if mode == "new":
+        return sc.new_view(ui, ctrl._names)
+    if mode == "over":
+        return sc.over_view(s)
+    if mode == "status":
+        return sc.status_view(s, ui.oindex)
+    if mode == "menu":
+        return BoxView("menu", title="Menu", menu=labels, cursor=ui.oindex % max(1, len(menu)),
+                       hint="NEXT:move ROLL:ok")
+    if mode == "confirm":
+        last = next((e for e in reversed(ctrl.session.log)
+                     if not e.undone and e.command.get("cmd") != "undo"), None)
+        lines = sc.describe(last.command) if last else ("nothing to undo",)
+        return BoxView("confirm", title="Undo?", lines=lines, hint="ROLL:undo BACK:no")
+    if mode == "confirm_new":
+        return BoxView("confirm", title="New game?", lines=("This game ends", "unfinished."),
+                       hint="ROLL:yes BACK:no")
+    if mode in ("verdict", "drawn"):
+        entry = ctrl._entry(ui.ack)
+        assert entry is not None
+        return sc.verdict_view(s, entry) if mode == "verdict" else sc.drawn_view(entry)
+    if mode == "hands":
+        return sc.hands_view(s, ui.index)
+    if mode == "deal":
+        who = next(q.name for q in s.players if not q.dealt)
+        return BoxView("deal", title="Deal", lines=(f"{who} has no hand.",),
+                       hint="ROLL:deal one")
+    if mode == "tiebreak":
+        tie = next(q for q in s.pending if q.decision == "tiebreak")
+        if tie.info.get("mode") == "reroll":
+            return BoxView("tiebreak", title="Tie: re-roll", lines=tuple(tie.options),
+                           hint="ROLL:re-roll")
+        return BoxView("tiebreak", title="Tie: rock-paper-sc.", menu=labels,
+                       cursor=ui.index % max(1, len(menu)), hint="NEXT:next ROLL:winner")
+    assert p is not None, mode
+    if mode == "turn":
+        return sc.turn_view(s, p, ctrl.session.log)
+    if mode == "obstacle":
+        return sc.obstacle_view(s, p, ui)
+    if mode == "reup":
+        return BoxView("reup", title=sc.title(p, s), strikes=p.strikes,
+                       lines=("No cards left:", "roll a d6 and draw", "that many cards."),
+                       hint="ROLL:roll d6")
+    rolled = ctrl.movement_roll()
+    head = {
+        "tiles": f"{p.name} moves {s.turn.rolled if s.turn.rolled is not None else '?'}",
+        "museums": "Which museum?",
+        "steal": "Steal which?",
+        "sell": "Sell at black market",
+        "draw": "Draw from which deck?",
+        "choice": "Caught!" if any(q.decision == "caught" for q in s.pending_for(p.name))
+        else "Second strike",
+    }[mode]
+    big = (str(s.turn.rolled) if mode in ("tiles", "museums") and s.turn.rolled is not None
+           else None)
+    source = sc.provenance(rolled) if big else None
+    lines: tuple[str, ...] = ()
+    if mode == "draw":
+        due = next(q for q in s.pending_for(p.name) if q.decision == "draw")
+        lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)
+    return BoxView(mode, title=head, big=big, source=source, menu=labels,
+                   cursor=ui.index % max(1, len(menu)), strikes=p.strikes, lines=lines,
+                   hint="NEXT:next ROLL:ok")

@@ -1,0 +1,192 @@
+"""The OLED: a luma.oled device behind a frame-diff strategy, that degrades instead of dying.
+
+``Oled`` takes an *opener* (a function that builds the luma device: ``ssd1306``/``sh1106`` on
+I2C on a Pi, luma's ``dummy`` in simulation) chosen once at start-up by ``device.hardware``.
+
+- Missing display: opening raises ``luma.core.error.DeviceNotFoundError`` /
+  ``DevicePermissionError`` (or an ``OSError`` from the set-up commands when nothing answers
+  at the address). A dead bus: ``display`` raises a plain ``OSError`` (errno 121 or 5). Either
+  way the box goes on with "no display" and retries with a capped exponential backoff, judged
+  by the injected clock; the last frame is sent whole when the display is back.
+- Burn-in: after ``dim_after`` seconds with no ``wake()`` the contrast drops; a static frame is
+  moved by a pixel every ``shift_every`` seconds (an orbit of four positions).
+- ``on_frame`` observers see each frame that reached the display (the PNG mirror).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+from device.framediff import FrameStrategy
+
+log = logging.getLogger(__name__)
+
+Opener = Callable[[], Any]
+ORBIT = ((0, 0), (1, 0), (1, 1), (0, 1))
+
+
+def open_errors() -> tuple[type[BaseException], ...]:
+    """What opening a luma device raises when the display is missing or not ours."""
+    from luma.core.error import DeviceNotFoundError, DevicePermissionError
+
+    return (DeviceNotFoundError, DevicePermissionError, OSError)
+
+
+class Oled:
+    """One display, with reconnection, burn-in care and only-what-changed updates.
+
+    Args:
+        opener: builds and initialises the luma device (may raise the errors above).
+        strategy: the frame-diff strategy matching the chip (``device.framediff``).
+        clock: monotonic seconds (tests inject a fake one).
+        notify: tells the table what happened to the display (a log line, a console line).
+        contrast / dim_contrast: normal and dimmed levels (0-255).
+        dim_after / shift_every: seconds; None turns the feature off.
+        backoff: first and longest wait between attempts to re-open, in seconds.
+    """
+
+    def __init__(self, opener: Opener, *, strategy: FrameStrategy,
+                 clock: Callable[[], float] = time.monotonic,
+                 notify: Callable[[str], None] = log.warning, contrast: int = 0xCF,
+                 dim_contrast: int = 0x10, dim_after: float | None = 60.0,
+                 shift_every: float | None = 300.0,
+                 backoff: tuple[float, float] = (1.0, 60.0)) -> None:
+        for name, level in (("contrast", contrast), ("dim_contrast", dim_contrast)):
+            if not 0 <= level <= 255:
+                raise ValueError(f"{name} must be 0-255, not {level}")
+        self._opener, self.strategy, self._clock, self._notify = opener, strategy, clock, notify
+        self.contrast, self.dim_contrast = contrast, dim_contrast
+        self.dim_after, self.shift_every = dim_after, shift_every
+        self._backoff_first, self._backoff_cap = backoff
+        self.device: Any = None
+        self.failures = 0  # consecutive failed attempts
+        self.retry_at = 0.0
+        self.frames = 0  # frames that reached the display
+        self.bytes_sent = 0
+        self.on_frame: list[Callable[[Image.Image], None]] = []
+        self._image: Image.Image | None = None  # the frame the box wants shown
+        self._static_since = clock()
+        self._active_at = clock()
+        self._dimmed = False
+        self._shift = 0
+
+    @property
+    def present(self) -> bool:
+        return self.device is not None
+
+    # ---- the API ---------------------------------------------------------------------------
+    def open(self) -> bool:
+        """Try to open the display now; False (and a retry scheduled) if it is not there."""
+        try:
+            device = self._opener()
+        except open_errors() as err:
+            self._lost(f"OLED not available ({type(err).__name__}: {err})")
+            return False
+        self.device = device
+        self.strategy.reset()
+        self._dimmed = False
+        if self.failures:
+            self._notify("OLED back")
+        self.failures = 0
+        try:
+            device.contrast(self.contrast)
+        except OSError as err:
+            self._lost(f"OLED bus error ({err})")
+            return False
+        return True
+
+    def show(self, image: Image.Image) -> int:
+        """Show ``image`` (mode "1", 128x64); returns the bytes sent (0: unchanged or absent)."""
+        if self._image is None or image.tobytes() != self._image.tobytes():
+            self._image = image
+            self._static_since = self._clock()
+            self._shift = 0
+        return self._send()
+
+    def wake(self) -> None:
+        """Someone pressed a button: full brightness again."""
+        self._active_at = self._clock()
+        if self._dimmed and self.present:
+            self._set_contrast(self.contrast)
+            self._dimmed = False
+
+    def tick(self) -> int:
+        """Retry a missing display, dim when idle, shift a static frame. Returns bytes sent."""
+        now = self._clock()
+        if not self.present:
+            if now < self.retry_at or not self.open():
+                return 0
+            return self._send()
+        if (self.dim_after is not None and not self._dimmed
+                and now - self._active_at >= self.dim_after):
+            self._set_contrast(self.dim_contrast)
+            self._dimmed = True
+        if (self.shift_every is not None and self._image is not None
+                and now - self._static_since >= self.shift_every):
+            self._static_since = now
+            self._shift = (self._shift + 1) % len(ORBIT)
+            return self._send()
+        return 0
+
+    def close(self) -> None:
+        if self.device is not None:
+            try:
+                self.device.cleanup()
+            except Exception:  # the bus may already be gone
+                log.debug("OLED cleanup failed", exc_info=True)
+        self.device = None
+
+    # ---- inside ----------------------------------------------------------------------------
+    def _frame(self) -> Image.Image | None:
+        if self._image is None:
+            return None
+        dx, dy = ORBIT[self._shift]
+        if (dx, dy) == (0, 0):
+            return self._image
+        moved = Image.new(self._image.mode, self._image.size, 0)
+        moved.paste(self._image, (dx, dy))
+        return moved
+
+    def _send(self) -> int:
+        frame = self._frame()
+        if frame is None:
+            return 0
+        if not self.present and (self._clock() < self.retry_at or not self.open()):
+            return 0
+        try:
+            sent = self.strategy.send(self.device, frame)
+        except OSError as err:
+            self._lost(f"OLED bus error (errno {err.errno}: {err.strerror or err})")
+            return 0
+        if sent:
+            self.frames += 1
+            self.bytes_sent += sent
+            for observer in list(self.on_frame):
+                try:
+                    observer(frame)
+                except Exception:  # a mirror must not stop the display
+                    log.exception("an OLED frame observer failed")
+        return sent
+
+    def _set_contrast(self, level: int) -> None:
+        try:
+            self.device.contrast(level)
+        except OSError as err:
+            self._lost(f"OLED bus error ({err})")
+
+    def _lost(self, why: str) -> None:
+        if self.device is not None:
+            try:
+                self.device._serial_interface.cleanup()
+            except Exception:  # closing a dead bus may fail too
+                log.debug("closing the OLED bus failed", exc_info=True)
+        self.device = None
+        self.failures += 1
+        wait = min(self._backoff_cap, self._backoff_first * 2 ** (self.failures - 1))
+        self.retry_at = self._clock() + wait
+        self._notify(f"{why}; the game goes on, retrying in {wait:g} s")

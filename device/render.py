@@ -1,0 +1,167 @@
+"""Drawing a ``BoxView`` on the 128x64 one-bit OLED: a pure function, view in, image out.
+
+It uses only Pillow's built-in bitmap font (``ImageFont.load_default_imagefont``: 6 px wide,
+about 10 px a line), so a render is the same on every machine and Pillow build; the large
+numbers are that font's glyphs scaled up pixel for pixel. Reference images live in
+``tests/device/reference``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from PIL import Image, ImageDraw, ImageFont
+
+from device.view import BoxView, fit
+
+WIDTH, HEIGHT = 128, 64
+CHAR_W, LINE_H = 6, 10
+BODY_Y = (10, 20, 30, 40)
+HINT_Y = 53
+RIGHT_X = 62  # the column beside a big number
+WHITE, BLACK = 1, 0
+
+
+@functools.cache
+def font() -> ImageFont.ImageFont:
+    return ImageFont.load_default_imagefont()
+
+
+@functools.cache
+def _big_glyphs(text: str, scale: int) -> Image.Image:
+    """``text`` in the bitmap font, cropped to its ink and scaled ``scale`` times."""
+    w = max(1, CHAR_W * len(text))
+    small = Image.new("1", (w, 12), BLACK)
+    ImageDraw.Draw(small).text((0, 0), text, font=font(), fill=WHITE)
+    box = small.getbbox() or (0, 0, 1, 1)
+    ink = small.crop(box)
+    return ink.resize((ink.width * scale, ink.height * scale), Image.Resampling.NEAREST)
+
+
+def render(view: BoxView) -> Image.Image:
+    """The view as a 128x64 mode "1" image (white = lit)."""
+    im = Image.new("1", (WIDTH, HEIGHT), BLACK)
+    d = ImageDraw.Draw(im)
+    if view.screen == "idle":
+        _idle(d, view)
+        return im
+    if view.title:
+        _title(d, view)
+    if view.big is not None:
+        _big(im, d, view)
+    x, width = (RIGHT_X, 11) if view.big is not None else (0, 21)
+    rows: list[tuple[str, bool]] = []
+    if view.verdict is not None:
+        v = view.verdict
+        sign = ">=" if v.success else "<"
+        rows = [(f"+{v.specialist:>3} spec", False), (f"+{v.attribute:>3} attr", False),
+                (f"-{v.art:>3} art", False), (f"={v.total:>3} {sign}{v.target}", True)]
+    else:
+        rows = [(line, False) for line in view.lines]
+        if view.menu:
+            rows = rows[: max(0, 4 - min(4, len(view.menu)))]
+            shown = 4 - len(rows)
+            top = BODY_Y[len(rows)]
+            rows += _window(view.menu, view.cursor, shown)
+            width -= 1 if len(view.menu) > shown else 0
+            _scrollbar(d, len(view.menu), view.cursor, shown, top)
+    for y, (text, inverted) in zip(BODY_Y, rows, strict=False):
+        _text(d, x, y, fit(text, width), inverted, width)
+    bottom = view.lines[0] if view.verdict is not None and view.lines else view.hint
+    if view.verdict is not None:
+        _text(d, 0, HINT_Y + 1, fit(bottom), True, 21)
+    else:
+        d.text((0, HINT_Y), fit(bottom), font=font(), fill=WHITE)
+    if view.notice:
+        _notice(d, view.notice)
+    return im
+
+
+def _text(d: ImageDraw.ImageDraw, x: int, y: int, text: str, inverted: bool,
+          width: int) -> None:
+    if inverted:
+        d.rectangle((x, y + 1, x + width * CHAR_W + 1, y + LINE_H), fill=WHITE)
+        d.text((x + 1, y), text, font=font(), fill=BLACK)
+    else:
+        d.text((x + 1, y), text, font=font(), fill=WHITE)
+
+
+def _window(menu: tuple[str, ...], cursor: int, rows: int) -> list[tuple[str, bool]]:
+    """At most ``rows`` menu items around the cursor, the cursor's one inverted."""
+    if rows <= 0:
+        return []
+    start = _first_shown(len(menu), cursor, rows)
+    return [(item, i == cursor) for i, item in enumerate(menu)][start: start + rows]
+
+
+def _first_shown(size: int, cursor: int, rows: int) -> int:
+    return min(max(0, cursor - rows + 1), max(0, size - rows))
+
+
+def _scrollbar(d: ImageDraw.ImageDraw, size: int, cursor: int, rows: int, top: int) -> None:
+    """A thin bar at the right edge when a menu has more items than rows."""
+    if size <= rows or rows <= 0:
+        return
+    span = BODY_Y[-1] + LINE_H - top
+    start = _first_shown(size, cursor, rows)
+    y0 = top + 1 + span * start // size
+    y1 = top + span * (start + rows) // size
+    d.line((WIDTH - 1, top + 1, WIDTH - 1, top + span), fill=WHITE)
+    d.rectangle((WIDTH - 2, y0, WIDTH - 1, y1), fill=WHITE)
+
+
+def _title(d: ImageDraw.ImageDraw, view: BoxView) -> None:
+    d.rectangle((0, 0, WIDTH - 1, 9), fill=WHITE)
+    room = 21 if view.strikes is None else 16
+    d.text((2, -1), fit(view.title, room), font=font(), fill=BLACK)
+    if view.strikes is not None:
+        for i in range(3):
+            x = 103 + i * 8
+            if i < view.strikes:
+                d.ellipse((x, 2, x + 5, 7), fill=BLACK)
+            else:
+                d.ellipse((x, 2, x + 5, 7), outline=BLACK, fill=WHITE)
+
+
+def _big(im: Image.Image, d: ImageDraw.ImageDraw, view: BoxView) -> None:
+    text = view.big or ""
+    scale = 4 if len(text) <= 2 else 3 if len(text) == 3 else 2
+    glyphs = _big_glyphs(text, scale)
+    x = max(0, (RIGHT_X - 2 - glyphs.width) // 2)
+    im.paste(glyphs, (x, 13))
+    if view.source:
+        label = fit(view.source, 10)
+        lx = max(0, (RIGHT_X - 2 - CHAR_W * len(label)) // 2)
+        d.text((lx, 41), label, font=font(), fill=WHITE)
+
+
+def _notice(d: ImageDraw.ImageDraw, text: str) -> None:
+    lines = text.split("\n")[:4]
+    top = HINT_Y + 1 - LINE_H * len(lines) - 3
+    d.rectangle((0, top, WIDTH - 1, HEIGHT - 1), fill=WHITE)
+    d.line((0, top + 1, WIDTH - 1, top + 1), fill=BLACK)
+    for i, line in enumerate(lines):
+        d.text((1, top + 2 + i * LINE_H), fit(line, 21), font=font(), fill=BLACK)
+
+
+def _idle(d: ImageDraw.ImageDraw, view: BoxView) -> None:
+    lines = [*view.lines]
+    top = (HEIGHT - LINE_H * len(lines)) // 2 - 1
+    for i, line in enumerate(lines):
+        x = (WIDTH - CHAR_W * len(line)) // 2
+        d.text((x, top + i * LINE_H), line, font=font(), fill=WHITE)
+
+
+def text_art(image: Image.Image) -> str:
+    """The image as terminal text: two pixel rows per line with half-block characters."""
+    px = image.convert("1").load()
+    assert px is not None
+    out = []
+    for y in range(0, image.height, 2):
+        row = []
+        for x in range(image.width):
+            top = px[x, y] != 0
+            low = y + 1 < image.height and px[x, y + 1] != 0
+            row.append("\u2588" if top and low else "\u2580" if top else "\u2584" if low else " ")
+        out.append("".join(row))
+    return "\n".join(out)

@@ -1,0 +1,175 @@
+"""``referee box``: a whole game from four buttons and a 128x64 OLED.
+
+One thread runs the game (the *main loop*): it takes presses off a queue, hands them to the
+``BoxController`` (which applies commands to the session) and keeps the display ticking.
+Button presses arrive on that queue from the buttons' ticker thread (gpiozero on a Pi) or, in
+simulation on a terminal, from the keyboard thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+log = logging.getLogger(__name__)
+
+KEYS = {"r": ("ROLL", False), "R": ("ROLL", True), "n": ("NEXT", False), "N": ("NEXT", True),
+        "b": ("BACK", False), "B": ("BACK", True), "m": ("MENU", False), "M": ("MENU", True)}
+QUIT = ("q", "\x03", "\x04")
+Press = tuple[str, bool] | None  # None: quit
+
+
+def add_box_args(p: argparse.ArgumentParser) -> None:
+    from referee.app import add_session_args
+
+    add_session_args(p)
+    p.add_argument("--hardware", choices=("auto", "pi", "sim"), default="auto",
+                   help="real GPIO/I2C on a Raspberry Pi, or simulated (auto: detect)")
+    p.add_argument("--pins", metavar="FILE", help="the button map (default "
+                   "firmware_config/pins.toml)")
+    p.add_argument("--settings", metavar="FILE",
+                   help="TOML with [rules] house rules and [box] players = [names]")
+    p.add_argument("--oled-png", metavar="DIR", help="also write each new OLED frame as a "
+                   "numbered PNG in DIR")
+    p.add_argument("--display", choices=("ssd1306", "sh1106"), default="ssd1306")
+    p.add_argument("--i2c-port", type=int, default=1, metavar="N", help="I2C bus (default 1)")
+    p.add_argument("--i2c-address", type=lambda t: int(t, 0), default=0x3C, metavar="ADDR",
+                   help="the display's address (default 0x3C)")
+    p.add_argument("--rotate", type=int, choices=(0, 2), default=0,
+                   help="2 turns the picture 180 degrees")
+    p.add_argument("--contrast", type=int, default=0xCF, metavar="0-255")
+    p.add_argument("--no-text-art", action="store_true",
+                   help="in simulation, do not print the OLED on the terminal")
+
+
+def box_settings(path: str | None) -> tuple[list[str] | None, dict[str, Any]]:
+    """Player names (``[box] players``) and house rules (``[rules]``) from a settings file."""
+    if path is None:
+        return None, {}
+    from referee.catalog import toml_loads
+    from referee.errors import SettingsError
+    from referee.settings import load_settings
+
+    rules = load_settings(path).to_json()
+    data = toml_loads(Path(path).read_text(encoding="utf-8"), path, SettingsError)
+    names = data.get("box", {}).get("players")
+    if names is not None and (not isinstance(names, list) or not 1 <= len(names) <= 6
+                              or not all(isinstance(n, str) and n.strip() for n in names)):
+        raise SettingsError("must be a list of 1 to 6 player names", path=path,
+                            field="box.players")
+    return names, rules
+
+
+class PngMirror:
+    """Writes each frame the display received as DIR/frame-00001.png, DIR/frame-00002.png..."""
+
+    def __init__(self, directory: str | Path) -> None:
+        self.dir = Path(directory)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.count = 0
+
+    def __call__(self, image: Any) -> None:
+        self.count += 1
+        image.save(self.dir / f"frame-{self.count:05d}.png")
+
+
+def read_keys(stream: TextIO, put: Callable[[Press], None]) -> None:
+    """Single keys from a terminal (or characters from a pipe) to presses, until q / EOF."""
+    restore: Callable[[], None] = lambda: None  # noqa: E731
+    if stream.isatty():
+        fd = stream.fileno()
+        import termios
+        import tty
+
+        saved = termios.tcgetattr(fd)
+        tty.setcbreak(fd)
+        restore = lambda: termios.tcsetattr(fd, termios.TCSADRAIN, saved)  # noqa: E731
+    try:
+        while True:
+            ch = stream.read(1)
+            if not ch or ch in QUIT:
+                break
+            if ch in KEYS:
+                put(KEYS[ch])
+    finally:
+        restore()
+        put(None)
+
+
+def cmd_box(args: argparse.Namespace) -> int:
+    from device.box import BoxController
+    from device.buttons import Buttons
+    from device.hardware import choose, oled_opener, pin_factory, strategy_for
+    from device.oled import Oled
+    from device.pins import load_pins
+    from device.render import render, text_art
+    from referee.app import session_from_args
+    from referee.errors import DeviceError
+
+    logging.basicConfig(level=logging.INFO, format="referee box: %(message)s")
+    say = lambda text: print(f"referee box: {text}", file=sys.stderr, flush=True)  # noqa: E731
+    pins = load_pins(args.pins)
+    names, rules = box_settings(args.settings)
+    choice = choose(args.hardware)
+    say(choice.why)
+    say(f"buttons: {pins.source}")
+    presses: queue.Queue[Press] = queue.Queue()
+    try:
+        buttons = Buttons(pins, pin_factory=pin_factory(choice.kind),
+                          sink=lambda b, long: presses.put((b, long)))
+    except DeviceError as err:
+        say(f"ERROR: {err}")
+        return 3
+    except Exception as err:  # gpiozero's own errors: say them loudly
+        say(f"ERROR: the buttons could not be set up ({type(err).__name__}: {err})")
+        return 3
+    session = session_from_args(args, notify=say)
+    box = BoxController(session, pins=pins, names=names, rules=rules)
+    oled = Oled(oled_opener(choice.kind, display=args.display, port=args.i2c_port,
+                            address=args.i2c_address, rotate=args.rotate),
+                strategy=strategy_for(choice.kind, args.display), notify=say,
+                contrast=args.contrast)
+    if args.oled_png:
+        oled.on_frame.append(PngMirror(args.oled_png))
+        say(f"mirroring OLED frames to {args.oled_png}/")
+    terminal = choice.kind == "sim" and not args.no_text_art
+    if terminal:
+        oled.on_frame.append(lambda im: print("\x1b[2J\x1b[H" * sys.stdout.isatty()
+                                              + text_art(im) + "\n" + "-" * 128, flush=True))
+    if not oled.open():
+        say("no display: refereeing without it")
+    box.subscribe(lambda view: oled.show(render(view)))
+    oled.show(render(box.view()))
+    stop_buttons = buttons.start()
+    if choice.kind == "sim":
+        say("keys: r=ROLL n=NEXT b=BACK B=hold BACK m=MENU M=hold MENU N=hold NEXT q=quit")
+        threading.Thread(target=read_keys, args=(sys.stdin, presses.put), daemon=True,
+                         name="keys").start()
+    try:
+        return main_loop(box, oled, presses)
+    finally:
+        stop_buttons()
+        buttons.close()
+        oled.close()
+
+
+def main_loop(box: Any, oled: Any, presses: queue.Queue[Press]) -> int:
+    """The one loop: presses to the controller, time to the controller and the display."""
+    while True:
+        try:
+            item = presses.get(timeout=0.1)
+        except queue.Empty:
+            item = ("", False)
+        if item is None:
+            return 0
+        if item[0]:
+            oled.wake()
+            box.press(*item)
+        box.tick()
+        oled.tick()

@@ -1,0 +1,301 @@
+"""The box's screens: ``BoxView`` values built from the game state and the UI cursor.
+
+Pure functions of their arguments. Menus are listed once (``items``) so the view that shows a
+menu and the controller that acts on it can never disagree about what the cursor points at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from device.view import BoxView, Verdict, fit, money, short_hex, short_museum
+from referee.commands import Roll
+from referee.session import LogEntry
+from referee.state import GameState, PlayerState
+
+MENU_CHARS = 12  # a menu beside the big number: 72 px
+
+
+@dataclass
+class Cursor:
+    """The box's own small UI state: where the cursor is, never anything about the game."""
+
+    overlay: str | None = None  # new, menu, status, confirm, confirm_new
+    oindex: int = 0  # the overlay's cursor / page
+    step: str | None = None  # tiles, museums, steal, sell: a step inside the turn
+    index: int = 0  # the cursor of the screen under the overlay
+    tile: str | None = None  # a museum tile waiting for its museum
+    stage: int = 0  # obstacle: 0 choosing the specialist, 1 the attribute
+    picks: dict[str, int] = field(default_factory=lambda: {"specialist": 0, "attribute": 0})
+    players: int = 2  # the new-game player count
+    ack: int | None = None  # log seq of a result (verdict, drawn card) waiting for a press
+
+    def reset_turn(self) -> None:
+        self.step, self.index, self.tile = None, 0, None
+        self.stage, self.picks = 0, {"specialist": 0, "attribute": 0}
+
+
+Item = tuple[str, Any]  # (label, what choosing it means)
+
+TILE_LABELS = {"plain": "plain", "airport": "airport", "recruitment": "recruitment",
+               "trading": "trading", "black_market": "black mkt", "security": "security",
+               "alarm": "alarm", "art": "art", "exit": "exit"}
+OUTSIDE = ("plain", "airport", "recruitment", "trading", "black_market")
+MUSEUM_TILES = ("security", "alarm", "art", "plain")
+INSIDE = ("plain", "security", "alarm", "art", "exit")
+CHOICE_LABELS = {"ditch": "ditch the art", "keep": "keep (2 strikes)",
+                 "leave": "leave premises", "reenter": "go back in"}
+
+
+def hand_options(state: GameState, p: PlayerState, kind: str) -> list[Item]:
+    names = p.specialists if kind == "specialist" else p.attributes
+    cards = sorted({n for n in names}, key=lambda n: (-_bonus(state, n), n))
+    return [("none", None), *((f"{n} +{_bonus(state, n)}", n) for n in cards)]
+
+
+def _bonus(state: GameState, name: str) -> int:
+    card = state.catalog.card(name)
+    return card.bonus if card else 0
+
+
+def items(mode: str, state: GameState, ui: Cursor, menu: Sequence[Item] = ()) -> list[Item]:
+    """The choices the screen ``mode`` offers, in order."""
+    p = state.current_player
+    if mode == "tiles" and p is not None:
+        if p.where is not None:
+            return [(TILE_LABELS[t], (t, None)) for t in INSIDE]
+        inside = [(f"{'museum' if t == 'plain' else TILE_LABELS[t]} >", (t, "?"))
+                  for t in MUSEUM_TILES]
+        return [*((TILE_LABELS[t], (t, None)) for t in OUTSIDE), *inside]
+    if mode == "museums":
+        return [(short_museum(m), m) for m in state.museums]
+    if mode == "steal" and state.turn.museum:
+        return [(a, a) for a in state.museums.get(state.turn.museum, ())]
+    if mode == "sell" and p is not None:
+        price = _sale(state, p.art)
+        out: list[Item] = [(f"all {len(p.art)}: {money(price)}", None)]
+        if len(p.art) > 1:
+            out += [(a.name, (a.name,)) for a in p.art]
+        return out
+    if mode == "draw":
+        return [(f"{deck} ({_left(state, deck)})", deck) for deck in ("specialist", "attribute")]
+    if mode == "choice" and p is not None:
+        pend = next((q for q in state.pending_for(p.name)
+                     if q.decision in ("caught", "second_strike")), None)
+        return [(CHOICE_LABELS.get(o, o), o) for o in (pend.options if pend else ())]
+    if mode == "tiebreak":
+        tie = next((q for q in state.pending if q.decision == "tiebreak"), None)
+        return [(n, n) for n in (tie.options if tie else ())]
+    if mode == "menu":
+        return list(menu)
+    return []
+
+
+def _left(state: GameState, deck: str) -> int:
+    return sum(state.piles.get(deck, {}).values()) + sum(state.discards.get(deck, {}).values())
+
+
+def _sale(state: GameState, art: Sequence[Any]) -> int:
+    face = sum(a.value for a in art)
+    return face + state.rules.fence_bonus_per_extra_piece * max(0, len(art) - 1)
+
+
+def provenance(roll: dict[str, Any] | Roll | None) -> str | None:
+    """electronic / kept / typed / tray: where a die's value came from."""
+    if roll is None:
+        return None
+    r = roll.to_json() if isinstance(roll, Roll) else roll
+    if r.get("kept"):
+        return "kept"
+    if r.get("source") == "physical":
+        return str(r.get("via") or "typed")
+    return "electronic"
+
+
+def last_roll(log: Sequence[LogEntry]) -> dict[str, Any] | None:
+    """The latest roll event of a step that still stands."""
+    for entry in reversed(log):
+        if entry.undone or entry.command.get("cmd") == "undo":
+            continue
+        rolls = [e for e in entry.events if e["type"] == "roll" and e["die"] != "pick"]
+        if rolls:
+            return rolls[-1]
+    return None
+
+
+def title(p: PlayerState, state: GameState, width: int = 15) -> str:
+    return fit(f"{p.name} T{state.turn_number}", width)
+
+
+def where(p: PlayerState) -> str:
+    return short_museum(p.where) if p.where else "outside"
+
+
+def player_lines(p: PlayerState) -> tuple[str, ...]:
+    deduction = f" -{p.deduction}%" if p.art else ""
+    return (money(p.money), where(p), f"art {len(p.art)}{deduction}",
+            f"cards {len(p.specialists)}+{len(p.attributes)}")
+
+
+def verdict_of(events: Sequence[dict[str, Any]]) -> Verdict | None:
+    for e in events:
+        if e["type"] == "bypass":
+            src = "kept" if e.get("roll_kept") else (
+                e.get("roll_via") or "typed" if e.get("roll_source") == "physical"
+                else "electronic")
+            return Verdict(e["roll"], e["specialist_bonus"], e["attribute_bonus"],
+                           e["art_deduction"], e["total"], e["target"], e["success"], src)
+    return None
+
+
+def summary(entry: LogEntry | None) -> str:
+    """One short line about what a step did, for the turn screen."""
+    if entry is None:
+        return ""
+    found = {e["type"]: e for e in entry.events}
+    if "undone" in found:
+        return f"undid {found['undone']['cmd'].replace('_', ' ')}"
+    if "turn_order_rolled" in found:
+        rolls = found["turn_order_rolled"]["rolls"]
+        return fit("order " + " ".join(f"{n[:4]}:{v}" for n, v in rolls.items()))
+    for kind, text in (
+        ("out", lambda e: f"{e['player']} is out"),
+        ("sold", lambda e: f"sold for {money(e['price'])}"),
+        ("stolen", lambda e: f"stole {e['art']['name']}"),
+        ("drawn", lambda e: f"drew {e['card']}"),
+        ("strike", lambda e: f"{e['player']}: strike {e['strikes']}"),
+        ("bypass", lambda e: "bypass " + ("made it" if e["success"] else "failed")),
+        ("left", lambda e: f"left {short_museum(e['museum'] or '')}"),
+        ("entered", lambda e: f"in {short_museum(e['museum'])}"),
+        ("turn", lambda e: f"{e['player']}'s turn"),
+        ("resolved", lambda e: f"chose {e.get('choice') or e.get('winner') or 'ok'}"),
+        ("moved", lambda e: f"moved to {TILE_LABELS.get(e['tile'], e['tile'])}"),
+        ("roll", lambda e: f"rolled {e['die']}"),
+    ):
+        if kind in found:
+            return fit(text(found[kind]))
+    return ""
+
+
+def describe(command: dict[str, Any]) -> tuple[str, ...]:
+    """What undoing a logged command takes back, in a few short lines."""
+    name = command.get("cmd", "?")
+    who = command.get("player") or ""
+    detail = {
+        "move": lambda c: f"to {TILE_LABELS.get(c['tile'], c['tile'])}",
+        "bypass": lambda c: f"roll {c['roll']['value']}" if c.get("roll") else "",
+        "deal": lambda c: "starting hand",
+        "draw": lambda c: f"{c.get('card') or c['deck']}",
+        "steal": lambda c: c["art"],
+        "choose": lambda c: c["choice"],
+        "tiebreak": lambda c: f"winner {c['winner']}",
+        "end_turn": lambda c: "passing the turn",
+    }.get(name, lambda c: "")(command)
+    lines = [fit(f"{name.replace('_', ' ')} {who}".strip()), fit(str(detail))]
+    if any(isinstance(v, dict) and v.get("source") == "electronic"
+           for v in command.values()):
+        lines.append("dice stay: kept")
+    return tuple(line for line in lines if line)
+
+
+def status_view(state: GameState, page: int) -> BoxView:
+    rows = [f"{'*' * p.strikes:<3}{fit(p.name, 6):<7}{money(p.money):>6} a{len(p.art)}"
+            if p.status != "out" else f"out {fit(p.name, 10)}" for p in state.players]
+    pages = max(1, (len(rows) + 2) // 3)
+    page %= pages
+    lines = (*rows[page * 3: page * 3 + 3], f"dice {short_hex(state.commitment, 5)}")
+    return BoxView("status", title=f"Players {page + 1}/{pages}", lines=lines,
+                   hint="NEXT:more BACK:close")
+
+
+def new_view(ui: Cursor, names: Sequence[str] | None) -> BoxView:
+    shown = names[: ui.players] if names else [f"P{i + 1}" for i in range(ui.players)]
+    return BoxView("new", title="Gallery Grippers", big=str(ui.players), source="players",
+                   lines=("New game", *(fit(", ".join(shown), 12),)),
+                   hint="NEXT:+1 ROLL:start")
+
+
+def over_view(state: GameState) -> BoxView:
+    reason = {"money": "reached the target", "last_player_standing": "last one standing",
+              "third_strike": "third strike"}.get(state.over_reason or "", "")
+    head = f"{state.winner} wins!" if state.winner else "Nobody wins"
+    return BoxView("over", title="Game over", lines=(fit(head), fit(reason),
+                   "seed (check dice):", short_hex(state.seed, 8)), hint="ROLL:new game")
+
+
+def hands_view(state: GameState, page: int) -> BoxView:
+    pages = 1 + 2 * len(state.players)
+    page %= pages
+    if page == 0:
+        return BoxView("hands", title="Hands dealt",
+                       lines=("Hand out the cards", "shown on each page.", "dice commitment:",
+                              short_hex(state.commitment, 8)),
+                       hint="NEXT:hands ROLL:order")
+    p = state.players[(page - 1) // 2]
+    kind = "specialist" if page % 2 else "attribute"
+    cards = p.specialists if kind == "specialist" else p.attributes
+    lines = tuple(fit(f"{_bonus(state, c):>2} {c}") for c in cards)
+    return BoxView("hands", title=fit(f"{p.name} {kind}s {page}/{pages - 1}"),
+                   lines=lines, hint="NEXT:more ROLL:order")
+
+
+def turn_view(state: GameState, p: PlayerState, log: Sequence[LogEntry]) -> BoxView:
+    roll = last_roll(log)
+    if not state.turn.moved:
+        hint = "ROLL:move MENU:more"
+    elif state.turn.tile == "art" and not state.turn.stolen:
+        hint = "ROLL:steal NEXT:end"
+    elif state.turn.tile == "black_market" and p.art:
+        hint = "ROLL:sell NEXT:end"
+    else:
+        hint = "NEXT:end turn"
+    return BoxView("turn", title=title(p, state), big=str(roll["value"]) if roll else None,
+                   source=provenance(roll), lines=player_lines(p),
+                   strikes=p.strikes, money=p.money, hint=hint)
+
+
+def obstacle_view(state: GameState, p: PlayerState, ui: Cursor) -> BoxView:
+    pend = next(q for q in state.pending_for(p.name) if q.decision == "obstacle")
+    spec = hand_options(state, p, "specialist")[ui.picks["specialist"]]
+    attr = hand_options(state, p, "attribute")[ui.picks["attribute"]]
+    bonus = sum(_bonus(state, c) for c in (spec[1], attr[1]) if c)
+    need = state.rules.bypass_target - bonus + p.deduction
+    marks = (">" if ui.stage == 0 else " ", ">" if ui.stage == 1 else " ")
+    need_text = "no roll can fail" if need <= 1 else (
+        "no roll can pass" if need > 100 else f"need {need}+ on d100")
+    return BoxView("obstacle", title=fit(f"{p.name}: {pend.info.get('tile', 'obstacle')}", 15),
+                   lines=(fit(f"{marks[0]}S {spec[0]}"), fit(f"{marks[1]}A {attr[0]}"),
+                          f"  art -{p.deduction}", need_text),
+                   strikes=p.strikes,
+                   hint="NEXT:card ROLL:" + ("ok" if ui.stage == 0 else "roll"))
+
+
+def verdict_view(state: GameState, entry: LogEntry) -> BoxView:
+    v = verdict_of(entry.events)
+    assert v is not None
+    who = entry.command.get("player", "")
+    strike = next((e for e in entry.events if e["type"] == "strike"), None)
+    outcome = "SUCCESS" if v.success else (f"FAIL: strike {strike['strikes']}" if strike
+                                           else "FAIL: caught")
+    p = state.player(who) if state.index_of(who) is not None else None
+    return BoxView("verdict", title=fit(f"{who} bypass", 15), big=str(v.roll), source=v.source,
+                   verdict=v, lines=(outcome,), strikes=p.strikes if p else None,
+                   hint="any key: go on")
+
+
+def drawn_view(entry: LogEntry) -> BoxView:
+    drawn = [e for e in entry.events if e["type"] == "drawn"]
+    who = entry.command.get("player", "")
+    lines = [fit(e["card"]) for e in drawn][:2]
+    deck = drawn[-1]["deck"] if drawn else ""
+    return BoxView("drawn", title=fit(f"{who} draws"), lines=(*lines, f"from the {deck}",
+                   "deck: hand it over"), hint="any key: go on")
+
+
+def idle_view(state: GameState) -> BoxView:
+    p = state.current_player
+    who = f"{p.name}'s turn" if p else ("Game over" if state.over else "Gallery Grippers")
+    return BoxView("idle", lines=(fit(who), f"dice {short_hex(state.commitment, 5)}"),
+                   hint="any key: wake")

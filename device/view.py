@@ -1,0 +1,127 @@
+"""What the box's screen shows, as plain data: ``BoxView``.
+
+The controller (``device.box``) builds a view from the session's state and its small UI cursor;
+``device.render`` draws it on a 128x64 image; the console can draw the same view its own way.
+Text is plain ASCII so the OLED's bitmap font has every glyph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LINE_CHARS = 21  # 128 px / 6 px per character of the bitmap font
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A bypass total, term by term (GG-8): roll + specialist + attribute - art = total."""
+
+    roll: int
+    specialist: int
+    attribute: int
+    art: int
+    total: int
+    target: int
+    success: bool
+    source: str  # electronic, kept, typed, tray
+
+    def terms(self) -> str:
+        return f"{self.roll}+{self.specialist}+{self.attribute}-{self.art}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoxView:
+    """One screen of the box.
+
+    Attributes:
+        screen: which screen (new, hands, order, tiebreak, turn, tiles, museums, obstacle,
+            verdict, drawn, choice, draw, reup, steal, sell, menu, status, confirm, over, idle).
+        title: the top line (usually the player and the turn).
+        lines: small text lines for the body.
+        big: a large number (the last roll, a player count), or None.
+        source: what ``big`` is: ``electronic``, ``kept``, ``typed``, ``tray``, ``players`` ...
+        menu: the items of an open choice; ``cursor`` is the highlighted one.
+        strikes: the player's strikes (0-3), drawn as pips; None for no pips.
+        money: the player's money in dollars, or None.
+        verdict: a bypass result with its sum, term by term.
+        hint: the bottom line: what the buttons do now.
+        notice: a refusal or a message, shown over the screen for a few seconds.
+        static: nothing on it moves by itself (the OLED may shift it against burn-in).
+    """
+
+    screen: str
+    title: str = ""
+    lines: tuple[str, ...] = ()
+    big: str | None = None
+    source: str | None = None
+    menu: tuple[str, ...] = ()
+    cursor: int = 0
+    strikes: int | None = None
+    money: int | None = None
+    verdict: Verdict | None = None
+    hint: str = ""
+    notice: str | None = None
+    static: bool = True
+
+    def text(self) -> str:
+        """The view as plain text lines (logs, tests, a terminal without graphics)."""
+        out = [self.title]
+        if self.big is not None:
+            out.append(f"[{self.big}] {self.source or ''}".rstrip())
+        out += self.lines
+        out += [("> " if i == self.cursor else "  ") + item for i, item in enumerate(self.menu)]
+        if self.verdict is not None:
+            v = self.verdict
+            out.append(f"{v.terms()} = {v.total} vs {v.target}")
+        if self.notice:
+            out.append(f"!! {self.notice}")
+        out.append(self.hint)
+        return "\n".join(out)
+
+
+def fit(text: str, width: int = LINE_CHARS) -> str:
+    """``text`` cut to ``width`` characters, a cut marked with a final '.'."""
+    return text if len(text) <= width else text[: width - 1].rstrip() + "."
+
+
+def short_museum(name: str) -> str:
+    """"The Metropolitan Museum of Art" -> "Metropolitan": the one word that names it."""
+    words = [w for w in name.split() if w.lower() not in ("the", "of", "art", "museum",
+                                                             "gallery")]
+    return words[0] if words else name
+
+
+def money(amount: int) -> str:
+    """Dollars the short way: $0, $750K, $300M, $1.2B."""
+    for size, suffix in ((10**9, "B"), (10**6, "M"), (10**3, "K")):
+        if amount >= size:
+            value = amount / size
+            text = f"{value:.1f}".rstrip("0").rstrip(".") if value < 10 else f"{value:.0f}"
+            return f"${text}{suffix}"
+    return f"${amount}"
+
+
+def short_hex(hexdigits: str | None, each: int = 6) -> str:
+    """A commitment or seed shortened for the screen: 3fa1c9..e07b12."""
+    if not hexdigits:
+        return "-"
+    return f"{hexdigits[:each]}..{hexdigits[-each:]}"
+
+
+def wrap(text: str, width: int = LINE_CHARS, lines: int = 3) -> tuple[str, ...]:
+    """Word-wrap ``text`` into at most ``lines`` lines of ``width``."""
+    out: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}".strip()
+        if len(candidate) <= width:
+            current = candidate
+            continue
+        if current:
+            out.append(current)
+        current = word if len(word) <= width else fit(word, width)
+    if current:
+        out.append(current)
+    if len(out) > lines:
+        out = [*out[: lines - 1], fit(" ".join(out[lines - 1:]), width)]
+    return tuple(out)
