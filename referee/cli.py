@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from referee.errors import ConfigError
+from referee.errors import ConfigError, StoreError
 
 
 def parse_seed(text: str) -> bytes:
@@ -25,7 +25,11 @@ def cmd_headless(args: argparse.Namespace) -> int:
     from referee.app import session_from_args
     from referee.headless import serve
 
-    return serve(session_from_args(args))
+    session = session_from_args(args)
+    try:
+        return serve(session)
+    finally:
+        session.close()
 
 
 # name -> (help, add arguments, run). Front ends add their line here.
@@ -39,8 +43,29 @@ def _session_args(p: argparse.ArgumentParser) -> None:
     add_session_args(p)
 
 
+def _records(name: str) -> tuple[Setup, Run]:
+    """The setup and run functions of a game-file subcommand (imported when it runs)."""
+    def setup(p: argparse.ArgumentParser) -> None:
+        from referee import records
+
+        getattr(records, f"setup_{name}")(p)
+
+    def run(args: argparse.Namespace) -> int:
+        from referee import records
+
+        result: int = getattr(records, f"run_{name}")(args)
+        return result
+
+    return setup, run
+
+
 COMMANDS: dict[str, tuple[str, Setup, Run]] = {
     "headless": ("the JSON-lines protocol on stdin/stdout", _session_args, cmd_headless),
+    "games": ("list the games in a game file", *_records("games")),
+    "verify": ("check a game's log and re-derive its dice from the revealed seed",
+               *_records("verify")),
+    "export": ("write a game's log as JSON lines, CSV or a BG Stats play",
+               *_records("export")),
 }
 
 
@@ -57,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command][2](args)
-    except ConfigError as err:
+    except (ConfigError, StoreError) as err:
         print(f"referee: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
