@@ -6,29 +6,39 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 from referee.session import LogEntry, Session
 
 SEED = bytes(range(32))
 
 
-def long_game(commands: int) -> Session:
+def long_game(commands: int, accepted: list[dict[str, Any]] | None = None,
+              session: Session | None = None) -> Session:
     """A 4-player game of about `commands` accepted commands that never ends.
 
     Players wander, meet obstacles (electronic rolls), steal, sell, draw, and now and then
-    undo; win_money is out of reach so the game goes on.
+    undo; win_money is out of reach so the game goes on. Every accepted request is appended
+    to `accepted` (refused ones change nothing, so replaying `accepted` gives the same game).
     """
-    s = Session(seed=SEED)
+    s = session or Session(seed=SEED)
+
+    def handle(req: dict[str, Any]) -> dict[str, Any]:
+        answer = s.handle(req)
+        if answer["ok"] and accepted is not None:
+            accepted.append(req)
+        return answer
+
     names = ["Ann", "Ben", "Cy", "Di"]
-    s.handle({"cmd": "new_game", "players": names,
-              "rules": {"win_money": 10**15, "reup_at_or_below": 2}})
+    handle({"cmd": "new_game", "players": names,
+            "rules": {"win_money": 10**15, "reup_at_or_below": 2}})
     for i, n in enumerate(names):
         st = s.state
         sp = [c for c in sorted(st.piles["specialist"]) for _ in range(st.piles["specialist"][c])]
         at = [c for c in sorted(st.piles["attribute"]) for _ in range(st.piles["attribute"][c])]
-        s.handle({"cmd": "deal", "player": n, "specialists": sp[i * 3:i * 3 + 3],
-                  "attributes": at[i * 3:i * 3 + 3]})
-    s.handle({"cmd": "turn_order", "rolls": {"Ann": 6, "Ben": 1, "Cy": 2, "Di": 3}})
+        handle({"cmd": "deal", "player": n, "specialists": sp[i * 3:i * 3 + 3],
+                "attributes": at[i * 3:i * 3 + 3]})
+    handle({"cmd": "turn_order", "rolls": {"Ann": 6, "Ben": 1, "Cy": 2, "Di": 3}})
     museums = list(s.catalog.museums)
     step = 0
     while len(s.log) < commands:
@@ -63,7 +73,7 @@ def long_game(commands: int) -> Session:
             req = {"cmd": "undo"}
         else:
             req = {"cmd": "end_turn", "player": who.name}
-        answer = s.handle(req)
+        answer = handle(req)
         if not answer["ok"] and req["cmd"] != "undo":
             raise RuntimeError(f"bench game refused {req}: {answer['error']}")
     return s
