@@ -40,7 +40,10 @@ __all__ = ["Clock", "EventStore", "GameRecord", "Reader", "StoredEntry", "catalo
            "game_problems", "quarantine", "schema_version", "utc_now"]
 
 Notify = Callable[[str], None]
-SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
+# Errors that say the file cannot be reached right now, not that it is damaged: PERM, BUSY,
+# LOCKED, NOMEM, READONLY, IOERR, FULL, CANTOPEN, AUTH. Anything else found while checking
+# a file (CORRUPT, NOTADB, a schema that no longer makes sense ...) is damage.
+NOT_DAMAGE = {3, 5, 6, 7, 8, 10, 13, 14, 23}
 
 
 def quarantine(path: Path, clock: Clock = utc_now) -> Path:
@@ -224,7 +227,7 @@ def _damage(path: Path, factory: type[sqlite3.Connection]) -> list[str]:
         return Reader(conn, path).problems()
     except sqlite3.DatabaseError as err:
         code = getattr(err, "sqlite_errorcode", None)
-        if code is not None and code & 0xFF not in (SQLITE_CORRUPT, SQLITE_NOTADB):
+        if code is not None and code & 0xFF in NOT_DAMAGE:
             raise StoreError(f"cannot open {path}: {err}") from err
         return [f"SQLite: {err}"]
     except (ValueError, KeyError, TypeError) as err:
