@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from referee.app import open_session
 from referee.session import LogEntry, Session
 
 SEED = bytes(range(32))
@@ -99,10 +106,64 @@ def bench_core() -> None:
           f"{statistics.median(times):.3f} s, worst {max(times):.3f} s (target < 0.5 s)")
 
 
-SECTIONS: dict[str, Callable[[], None]] = {"core": bench_core}
+def bench_store() -> None:
+    print("== store: durable commands, fsyncs per command, resume from disk ==")
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
+        path = Path(tmp) / "games.sqlite"
+        session = open_session(db=path, seed=SEED, notify=lambda _: None)
+        t0 = time.perf_counter()
+        long_game(10_000, session=session)
+        elapsed = time.perf_counter() - t0
+        n = len(session.log)
+        session.close()
+        print(f"durable (committed before answered): {n} commands in {elapsed:.2f} s = "
+              f"{n / elapsed:,.0f} commands/s, {1000 * elapsed / n:.2f} ms each "
+              f"(file on {path.parent}, {path.stat().st_size / 1e6:.1f} MB)")
+        times = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            resumed = open_session(db=path, seed=SEED, notify=lambda _: None)
+            times.append(time.perf_counter() - t0)
+            assert len(resumed.log) == n
+            resumed.close()
+        print(f"resume a {n}-command game from disk (quick_check + hash chain + fold): "
+              f"median {statistics.median(times):.3f} s, worst {max(times):.3f} s")
+        print(_fsyncs_per_command(Path(tmp)))
+
+
+def _fsyncs_per_command(tmp: Path) -> str:
+    """Counted by strace (SQLite syncs from C, so wrapping os.fsync would see nothing)."""
+    strace = shutil.which("strace")
+    if strace is None:
+        return "fsyncs per command: strace not found (apt-get install strace)"
+    calls = []
+    for n in (200, 1200):
+        out = tmp / f"strace-{n}.txt"
+        subprocess.run([strace, "-f", "-c", "-o", str(out), "-e", "trace=fsync,fdatasync",
+                        sys.executable, __file__, "_durable", str(n), str(tmp / f"s{n}.sqlite")],
+                       check=True, stdout=subprocess.DEVNULL)
+        calls.append(sum(int(m[1]) for m in re.finditer(
+            r"^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(?:fsync|fdatasync)$",
+            out.read_text(), flags=re.M)))
+    per = (calls[1] - calls[0]) / 1000
+    return (f"fsyncs per command (strace, fsync+fdatasync, 1200 minus 200 commands): {per:.2f} "
+            "(synchronous=FULL in WAL mode: one WAL sync per commit)")
+
+
+def _durable(n: int, path: str) -> None:
+    session = open_session(db=path, seed=SEED, notify=lambda _: None)
+    long_game(n, session=session)
+    session.close()
+
+
+SECTIONS: dict[str, Callable[[], None]] = {"core": bench_core, "store": bench_store}
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["_durable"]:  # the child process whose syncs bench_store counts
+        _durable(int(argv[1]), argv[2])
+        return 0
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help=f"which to run (default all): {', '.join(SECTIONS)}")
