@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from referee.catalog import load_catalog
+from referee.errors import CatalogError
 from referee.session import Session
 from referee.settings import load_settings
+from referee.store import Clock, EventStore, catalog_fingerprint, utc_now
 
 Notify = Callable[[str], None]
+DEFAULT_DB = "~/.local/share/tableside-referee/games.sqlite"
 
 
 def _stderr(message: str) -> None:
     print(f"referee: {message}", file=sys.stderr)
+
+
+def default_db_path() -> Path:
+    """$REFEREE_DB, else ~/.local/share/tableside-referee/games.sqlite."""
+    return Path(os.environ.get("REFEREE_DB") or DEFAULT_DB).expanduser()
 
 
 def add_session_args(parser: argparse.ArgumentParser) -> None:
@@ -29,16 +39,48 @@ def add_session_args(parser: argparse.ArgumentParser) -> None:
                         help="a settings TOML file whose [rules] table sets the house rules")
 
 
-def open_session(*, db: str | None = None, catalog: str | None = None,
+def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | None = None,
                  seed: bytes | None = None, rules: str | None = None,
-                 notify: Notify = _stderr) -> Session:
+                 notify: Notify = _stderr, clock: Clock = utc_now) -> Session:
     """The session a front end drives; `notify` tells the people at the table what happened
-    (a resumed game, a damaged file moved aside)."""
+    (a resumed game, a damaged file moved aside).
+
+    With `db`, the file is checked (a damaged one is moved aside and a clean one started) and
+    its latest game resumed exactly: turn, pending decisions, kept dice and the dice stream's
+    position. `seed` applies to games started from now on. Raises `StoreError` when the file
+    cannot be used, and `CatalogError` when a game in progress was started with another
+    catalog than `catalog`.
+    """
     cat = load_catalog(catalog)
     house_rules = load_settings(rules) if rules else None
-    if db:
-        raise NotImplementedError("--db needs the event store (issue #3)")
-    return Session(cat, seed=seed, house_rules=house_rules)
+    if not db:
+        return Session(cat, seed=seed, house_rules=house_rules)
+    path = Path(db).expanduser()
+    store = EventStore.open(path, catalog=cat, clock=clock, notify=notify)
+    try:
+        latest = store.latest_game()
+        if latest is None:
+            return Session(cat, seed=seed, store=store, house_rules=house_rules)
+        names = ", ".join(latest.players)
+        if latest.catalog_sha256 != catalog_fingerprint(cat):
+            if latest.status == "playing":
+                raise CatalogError(
+                    f"game {latest.id} ({names}) in {path} is being played with another "
+                    f"catalog (sha256 {latest.catalog_sha256[:12]}...) than this one "
+                    f"(sha256 {catalog_fingerprint(cat)[:12]}...); start the referee with the "
+                    "catalog that game began with", path=catalog or "<default catalog>")
+            notify(f"Game {latest.id} ({names}) was played with another catalog; it is kept "
+                   f"in {path}. New games use this one.")
+            return Session(cat, seed=seed, store=store, house_rules=house_rules)
+        entries = [e.log_entry() for e in store.entries(latest.id)]
+        session = Session.resume(entries, seed=bytes.fromhex(latest.seed), catalog=cat,
+                                 store=store, fixed_seed=seed, house_rules=house_rules)
+    except BaseException:
+        store.close()
+        raise
+    if latest.status == "playing":
+        notify(f"Resumed game {latest.id} ({names}) after command {len(entries)}.")
+    return session
 
 
 def session_from_args(args: argparse.Namespace, notify: Notify = _stderr) -> Session:

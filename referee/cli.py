@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 
-from referee.errors import ConfigError
+from referee.errors import ConfigError, StoreError
 
 
 def parse_seed(text: str) -> bytes:
@@ -27,7 +27,11 @@ def cmd_headless(args: argparse.Namespace) -> int:
     from referee.app import session_from_args
     from referee.headless import serve
 
-    return serve(session_from_args(args))
+    session = session_from_args(args)
+    try:
+        return serve(session)
+    finally:
+        session.close()
 
 
 @dataclass(frozen=True)
@@ -54,9 +58,29 @@ def _session_args(p: argparse.ArgumentParser) -> None:
     add_session_args(p)
 
 
+def _records(name: str, help_: str) -> CliCommand:
+    """A game-file subcommand (referee/records.py, imported when it runs)."""
+    def setup(p: argparse.ArgumentParser) -> None:
+        from referee import records
+
+        getattr(records, f"setup_{name}")(p)
+
+    def run(args: argparse.Namespace) -> int:
+        from referee import records
+
+        result: int = getattr(records, f"run_{name}")(args)
+        return result
+
+    return CliCommand(help_, run, setup)
+
+
 BUILTIN: dict[str, CliCommand] = {
     "headless": CliCommand("the JSON-lines protocol on stdin/stdout", cmd_headless,
                            _session_args),
+    "games": _records("games", "list the games in a game file"),
+    "verify": _records("verify",
+                       "check a game's log and re-derive its dice from the revealed seed"),
+    "export": _records("export", "write a game's log as JSON lines, CSV or a BG Stats play"),
 }
 
 
@@ -95,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit(f"referee: {args.command} cannot run")
     try:
         return run(args)
-    except ConfigError as err:
+    except (ConfigError, StoreError) as err:
         print(f"referee: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

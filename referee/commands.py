@@ -168,10 +168,14 @@ class Undo:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Reveal the game's dice seed now; electronic rolls stop for the rest of the game."""
+
+
 Command = (
     NewGame | Deal | TurnOrder | Tiebreak | FreeRoll | MoveRoll | Move | Bypass | Choose
-    | Steal | Sell
-    | Draw | Reup | Trade | EndTurn | Undo
+    | Steal | Sell | Draw | Reup | Trade | EndTurn | Undo | Reveal
 )
 
 # Protocol names of every command, for messages and for `command_name`.
@@ -180,6 +184,7 @@ NAMES: dict[type, str] = {
     FreeRoll: "roll", MoveRoll: "move_roll", Move: "move", Bypass: "bypass",
     Choose: "choose", Steal: "steal",
     Sell: "sell", Draw: "draw", Reup: "reup", Trade: "trade", EndTurn: "end_turn", Undo: "undo",
+    Reveal: "reveal",
 }
 QUERIES = ("state", "catalog")
 
@@ -312,6 +317,7 @@ _SCHEMA: dict[str, tuple[tuple[str, ...], tuple[str, ...], Parser]] = {
         give=_names("give", r.get("give", [])), get=_names("get", r.get("get", [])))),
     "end_turn": (("player",), (), lambda r: EndTurn(player=_text("player", r["player"]))),
     "undo": ((), (), lambda r: Undo()),
+    "reveal": ((), (), lambda r: Reveal()),
 }
 
 

@@ -47,6 +47,12 @@ class GameOver(Refusal):
     code = "game_over"
 
 
+class NotRecorded(Refusal):
+    """The event store could not make the command durable, so it was not carried out."""
+
+    code = "store_error"
+
+
 class ConfigError(RefereeError, ValueError):
     """A data or settings file is wrong; names the file, line (where known) and field."""
 

@@ -17,7 +17,7 @@ from referee import commands as cmds
 from referee.catalog import Catalog, default_catalog
 from referee.commands import Command, Roll, command_name, command_to_json, parse_command
 from referee.dice import SEED_BYTES, commitment, die_value, stream_draw
-from referee.errors import BadRequest, GameOver, Refusal, RuleViolation
+from referee.errors import BadRequest, GameOver, NotRecorded, Refusal, RuleViolation, StoreError
 from referee.evolve import Event, fold
 from referee.rules import DieRequest, NeedDice, decide
 from referee.rules.cards import draw_pile
@@ -67,7 +67,12 @@ class KeptDie:
 
 
 class Store(Protocol):
-    """Where a session makes its log durable (see referee.store)."""
+    """Where a session makes its log durable (see referee.store).
+
+    `record` returns only once `entry` is durable; `seed` comes with a game's first entry,
+    `undoing` names the entry an undo entry undoes (to be marked in the same transaction).
+    It raises `StoreError` when it could not, having kept nothing of the entry.
+    """
 
     def record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None) -> None: ...
 
@@ -124,6 +129,16 @@ class Session:
         """The game's secret seed (kept from the players until the game is over)."""
         return self._game.seed
 
+    @property
+    def store(self) -> Store | None:
+        return self._store
+
+    def close(self) -> None:
+        """Close the store, if it has a `close` (the session is not used after this)."""
+        close = getattr(self._store, "close", None)
+        if callable(close):
+            close()
+
     def subscribe(self, callback: Callable[[Outcome], None]) -> Callable[[], None]:
         """Call `callback(outcome)` after every accepted command; returns an unsubscribe."""
         self._subscribers.append(callback)
@@ -148,6 +163,8 @@ class Session:
         """Decide, record durably, then fold and tell subscribers. Raises `Refusal`."""
         if isinstance(command, cmds.Undo):
             return self._undo()
+        if isinstance(command, cmds.Reveal):
+            return self._reveal()
         game = self._game
         base = self.state
         if isinstance(command, cmds.NewGame):
@@ -172,8 +189,7 @@ class Session:
             state = fold(state, [reveal])
         seq = game.log[-1].seq + 1 if game.log else 1
         entry = LogEntry(seq=seq, command=command_to_json(command), events=events)
-        if self._store is not None:
-            self._store.record(entry, seed=game.seed if seq == 1 else None, undoing=None)
+        self._record(entry, seed=game.seed if seq == 1 else None, undoing=None)
         # Durable: now the change becomes visible.
         for k in used:
             game.kept.remove(k)
@@ -182,6 +198,16 @@ class Session:
         game.stack.append((seq, state))
         self._game = game
         return self._publish(Outcome(entry, state))
+
+    def _record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None) -> None:
+        """Make `entry` durable before anything changes; a store failure is a refusal."""
+        if self._store is None:
+            return
+        try:
+            self._store.record(entry, seed=seed, undoing=undoing)
+        except StoreError as err:
+            raise NotRecorded(f"Not saved, so not done (nothing changed): {err}. "
+                              "Check the storage and send the command again.") from err
 
     def _publish(self, outcome: Outcome) -> Outcome:
         """Tell every subscriber. The command is already durable: a subscriber that fails
@@ -226,6 +252,11 @@ class Session:
             return replace(k.roll, kept=True), k.card
         if game.seed is None:
             raise RuleViolation("No game is running: start one with new_game.", code="no_game")
+        if base.seed is not None:
+            what = "draw a card" if req.die == "pick" else f"roll the {req.die}"
+            raise RuleViolation(
+                f"The dice seed of this game is revealed, so the box no longer rolls: "
+                f"{what} yourself and enter it.", code="seed_revealed")
         index = game.position + len(fresh)
         draw = stream_draw(game.seed, index, req.sides)
         fresh.append(index)
@@ -250,21 +281,40 @@ class Session:
         entry = LogEntry(seq=game.log[-1].seq + 1, command={"cmd": "undo", "undoes": seq},
                          events=[{"type": "undone", "seq": seq, "cmd": target.command["cmd"],
                                   "kept": [_kept_json(k) for k in kept]}])
-        if self._store is not None:
-            self._store.record(entry, seed=None, undoing=seq)
+        if target.command["cmd"] == "reveal":
+            raise RuleViolation("A revealed seed cannot be hidden again.", code="reveal_is_final")
+        self._record(entry, seed=None, undoing=seq)
         target.undone = True
         game.kept[:0] = kept
         game.log.append(entry)
         game.stack.pop()
         return self._publish(Outcome(entry, self.state))
 
+    # ---- reveal --------------------------------------------------------------------------
+    def _reveal(self) -> Outcome:
+        game = self._game
+        state = self.state
+        if game.seed is None or not game.stack:
+            raise RuleViolation("No game is running: start one with new_game.", code="no_game")
+        if state.seed is not None:
+            raise RuleViolation("The dice seed of this game is already revealed.",
+                                code="already_revealed")
+        events: list[Event] = [{"type": "seed_revealed", "seed": game.seed.hex()}]
+        entry = LogEntry(seq=game.log[-1].seq + 1, command={"cmd": "reveal"}, events=events)
+        self._record(entry, seed=None, undoing=None)
+        after = fold(state, events)
+        game.log.append(entry)
+        game.stack.append((entry.seq, after))
+        return self._publish(Outcome(entry, after))
+
     # ---- rebuilding ----------------------------------------------------------------------
     @classmethod
     def resume(cls, entries: list[LogEntry], *, seed: bytes | None,
                catalog: Catalog | None = None, store: Store | None = None,
-               fixed_seed: bytes | None = None) -> Session:
+               fixed_seed: bytes | None = None,
+               house_rules: HouseRules | None = None) -> Session:
         """A session continuing a game from its log (no rule is decided again)."""
-        session = cls(catalog, seed=fixed_seed, store=store)
+        session = cls(catalog, seed=fixed_seed, store=store, house_rules=house_rules)
         game = _Game(seed=seed)
         state = session._initial
         for entry in entries:

@@ -3,32 +3,49 @@
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
+from referee.app import open_session
 from referee.session import LogEntry, Session
 
 SEED = bytes(range(32))
 
 
-def long_game(commands: int) -> Session:
+def long_game(commands: int, accepted: list[dict[str, Any]] | None = None,
+              session: Session | None = None) -> Session:
     """A 4-player game of about `commands` accepted commands that never ends.
 
     Players wander, meet obstacles (electronic rolls), steal, sell, draw, and now and then
-    undo; win_money is out of reach so the game goes on.
+    undo; win_money is out of reach so the game goes on. Every accepted request is appended
+    to `accepted` (refused ones change nothing, so replaying `accepted` gives the same game).
     """
-    s = Session(seed=SEED)
+    s = session or Session(seed=SEED)
+
+    def handle(req: dict[str, Any]) -> dict[str, Any]:
+        answer = s.handle(req)
+        if answer["ok"] and accepted is not None:
+            accepted.append(req)
+        return answer
+
     names = ["Ann", "Ben", "Cy", "Di"]
-    s.handle({"cmd": "new_game", "players": names,
-              "rules": {"win_money": 10**15, "reup_at_or_below": 2}})
+    handle({"cmd": "new_game", "players": names,
+            "rules": {"win_money": 10**15, "reup_at_or_below": 2}})
     for i, n in enumerate(names):
         st = s.state
         sp = [c for c in sorted(st.piles["specialist"]) for _ in range(st.piles["specialist"][c])]
         at = [c for c in sorted(st.piles["attribute"]) for _ in range(st.piles["attribute"][c])]
-        s.handle({"cmd": "deal", "player": n, "specialists": sp[i * 3:i * 3 + 3],
-                  "attributes": at[i * 3:i * 3 + 3]})
-    s.handle({"cmd": "turn_order", "rolls": {"Ann": 6, "Ben": 1, "Cy": 2, "Di": 3}})
+        handle({"cmd": "deal", "player": n, "specialists": sp[i * 3:i * 3 + 3],
+                "attributes": at[i * 3:i * 3 + 3]})
+    handle({"cmd": "turn_order", "rolls": {"Ann": 6, "Ben": 1, "Cy": 2, "Di": 3}})
     museums = list(s.catalog.museums)
     step = 0
     while len(s.log) < commands:
@@ -63,7 +80,7 @@ def long_game(commands: int) -> Session:
             req = {"cmd": "undo"}
         else:
             req = {"cmd": "end_turn", "player": who.name}
-        answer = s.handle(req)
+        answer = handle(req)
         if not answer["ok"] and req["cmd"] != "undo":
             raise RuntimeError(f"bench game refused {req}: {answer['error']}")
     return s
@@ -233,11 +250,67 @@ def bench_oled() -> None:
           "frames/s")
 
 
-SECTIONS: dict[str, Callable[[], None]] = {"core": bench_core, "tray": bench_tray, "box": bench_box,
-                                           "oled": bench_oled}
+def bench_store() -> None:
+    print("== store: durable commands, fsyncs per command, resume from disk ==")
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
+        path = Path(tmp) / "games.sqlite"
+        session = open_session(db=path, seed=SEED, notify=lambda _: None)
+        t0 = time.perf_counter()
+        long_game(10_000, session=session)
+        elapsed = time.perf_counter() - t0
+        n = len(session.log)
+        session.close()
+        print(f"durable (committed before answered): {n} commands in {elapsed:.2f} s = "
+              f"{n / elapsed:,.0f} commands/s, {1000 * elapsed / n:.2f} ms each "
+              f"(file on {path.parent}, {path.stat().st_size / 1e6:.1f} MB)")
+        times = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            resumed = open_session(db=path, seed=SEED, notify=lambda _: None)
+            times.append(time.perf_counter() - t0)
+            assert len(resumed.log) == n
+            resumed.close()
+        print(f"resume a {n}-command game from disk (quick_check + hash chain + fold): "
+              f"median {statistics.median(times):.3f} s, worst {max(times):.3f} s")
+        print(_fsyncs_per_command(Path(tmp)))
+
+
+def _fsyncs_per_command(tmp: Path) -> str:
+    """Counted by strace (SQLite syncs from C, so wrapping os.fsync would see nothing)."""
+    strace = shutil.which("strace")
+    if strace is None:
+        return "fsyncs per command: strace not found (apt-get install strace)"
+    calls = []
+    for n in (200, 1200):
+        out = tmp / f"strace-{n}.txt"
+        subprocess.run([strace, "-f", "-c", "-o", str(out), "-e", "trace=fsync,fdatasync",
+                        sys.executable, __file__, "_durable", str(n), str(tmp / f"s{n}.sqlite")],
+                       check=True, stdout=subprocess.DEVNULL)
+        calls.append(sum(int(m[1]) for m in re.finditer(
+            r"^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(?:fsync|fdatasync)$",
+            out.read_text(), flags=re.M)))
+    per = (calls[1] - calls[0]) / 1000
+    return (f"fsyncs per command (strace, fsync+fdatasync, 1200 minus 200 commands): {per:.2f} "
+            "(synchronous=FULL in WAL mode: one WAL sync per commit)")
+
+
+def _durable(n: int, path: str) -> None:
+    session = open_session(db=path, seed=SEED, notify=lambda _: None)
+    long_game(n, session=session)
+    session.close()
+
+
+SECTIONS: dict[str, Callable[[], None]] = {
+    "core": bench_core, "store": bench_store, "tray": bench_tray, "box": bench_box,
+    "oled": bench_oled,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["_durable"]:  # the child process whose syncs bench_store counts
+        _durable(int(argv[1]), argv[2])
+        return 0
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help=f"which to run (default all): {', '.join(SECTIONS)}")

@@ -1,0 +1,196 @@
+"""`referee verify`: is a game's log intact, and did every electronic roll follow from the seed?
+
+Checks, in order: the hash chain (and that it ends where the games table or the export header
+says), the commitment (SHA-256 of the revealed seed), and a replay of the log that re-derives
+every electronic roll: a fresh roll must be the stream's next index and show the seed's value
+there; a kept roll (reused after an undo) must equal the earlier roll with its index; a box
+draw must pick, from the sorted draw pile as it stood, the card the log says. See docs/verify.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.chain import Link, body_of, chain_problems
+from referee.dice import DIE_SIDES, die_value, stream_draw
+from referee.evolve import Event, fold
+from referee.export import GameLog, catalog_from_json
+from referee.rules.cards import draw_pile
+from referee.state import GameState, initial_state
+
+
+@dataclass
+class Verdict:
+    """What `verify` found: `problems` (empty when all good) and plain-language `notes`."""
+
+    game: int
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    revealed: bool = False
+
+    @property
+    def good(self) -> bool:
+        return not self.problems and self.revealed
+
+    def text(self, title: str) -> str:
+        lines = [title, *(f"  {n}" for n in self.notes)]
+        if self.problems:
+            lines.append(f"  VERDICT: BAD: {len(self.problems)} problem(s):")
+            lines += [f"    - {p}" for p in self.problems[:50]]
+            if len(self.problems) > 50:
+                lines.append(f"    ... and {len(self.problems) - 50} more")
+        elif not self.revealed:
+            lines.append("  VERDICT: NOT YET CHECKABLE: the log is intact, but the seed is not "
+                         "revealed (it is, when the game ends or on `reveal`), so the rolls "
+                         "cannot be re-derived yet.")
+        else:
+            lines.append("  VERDICT: GOOD: the log is intact and every electronic roll "
+                         "follows from the revealed seed.")
+        return "\n".join(lines)
+
+
+@dataclass
+class _Tally:
+    fresh: int = 0
+    kept: int = 0
+    draws: int = 0
+    physical: int = 0
+    next_index: int = 0
+    seen: dict[int, tuple[Event, str | None]] = field(default_factory=dict)
+
+
+def verify(log: GameLog) -> Verdict:
+    """Check one game's log (from the store or an export)."""
+    v = Verdict(log.game)
+    links = [Link(e.seq, body_of(e.game, e.seq, e.at, e.command, e.events), e.prev, e.hash,
+                  e.undone) for e in log.entries]
+    v.problems += chain_problems(log.game, links)
+    if any(e.game != log.game for e in log.entries):
+        v.problems.append(f"entries of another game are mixed into game {log.game}")
+    if not links:
+        v.problems.append(f"game {log.game} has no entries")
+        return v
+    if links[-1].hash != log.head or len(links) != log.count:
+        v.problems.append(f"the log has {len(links)} entries ending in {links[-1].hash[:12]}..., "
+                          f"but {log.count} ending in {log.head[:12]}... were recorded "
+                          "(entries lost or added)")
+    v.notes.append(f"chain: {len(links)} entries, each linked to the one before by SHA-256 "
+                   f"(head {links[-1].hash[:16]}...)")
+    seed = _seed(log, v)
+    tally = _Tally()
+    try:
+        _replay(log, seed, v, tally)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        v.problems.append(f"the log cannot be replayed: {type(err).__name__}: {err}")
+    what = "re-derived from the seed" if seed else "in stream order (values not yet checkable)"
+    v.notes.append(f"rolls: {tally.fresh} electronic roll(s) {what}, {tally.kept} kept "
+                   f"roll(s) equal to their first roll, {tally.draws} box draw(s) match the "
+                   f"pile, {tally.physical} physical roll(s) recorded as physical")
+    return v
+
+
+def _seed(log: GameLog, v: Verdict) -> bytes | None:
+    revealed = [e["seed"] for entry in log.entries for e in entry.events
+                if e.get("type") == "seed_revealed"]
+    if not revealed:
+        v.notes.append(f"commitment: {log.commitment[:16]}... (seed not revealed yet)")
+        return None
+    if len(set(revealed)) > 1:
+        v.problems.append("the log reveals more than one seed")
+    try:
+        seed = bytes.fromhex(revealed[0])
+    except ValueError:
+        v.problems.append("the revealed seed is not hex")
+        return None
+    if hashlib.sha256(seed).hexdigest() != log.commitment:
+        v.problems.append("the revealed seed does not match the commitment made at the start")
+        return None
+    v.revealed = True
+    v.notes.append(f"commitment: SHA-256 of the revealed seed is {log.commitment[:16]}..., "
+                   "as committed at the start")
+    return seed
+
+
+def _replay(log: GameLog, seed: bytes | None, v: Verdict, t: _Tally) -> None:
+    initial = initial_state(catalog_from_json(log.catalog))
+    stack: list[tuple[int, GameState]] = []
+    state = initial
+    for entry in log.entries:
+        where = f"entry {entry.seq} ({entry.command.get('cmd')})"
+        if entry.command.get("cmd") == "undo":
+            if not stack or stack[-1][0] != entry.command.get("undoes"):
+                v.problems.append(f"{where}: undoes an entry that is not the last one standing")
+                return
+            stack.pop()
+            state = stack[-1][1] if stack else initial
+            continue
+        _check_rolls(entry.events, state, seed, where, v, t)
+        try:
+            state = fold(state, entry.events)
+        except (ValueError, KeyError, TypeError) as err:
+            v.problems.append(f"{where}: its events do not apply to the game ({err})")
+            return
+        if entry.seq == 1 and state.commitment != log.commitment:
+            v.problems.append("the game started with another commitment than the header's")
+        stack.append((entry.seq, state))
+
+
+def _check_rolls(events: list[Event], before: GameState, seed: bytes | None, where: str,
+                 v: Verdict, t: _Tally) -> None:
+    boxed = [e for e in events if e.get("type") == "drawn" and e.get("source") == "box"]
+    for e in events:
+        if e.get("type") != "roll":
+            continue
+        if e["source"] != "electronic":
+            t.physical += 1
+            continue
+        card = deck = None
+        if e["die"] == "pick":
+            if not boxed:
+                v.problems.append(f"{where}: a box draw with no card drawn")
+                continue
+            drawn = boxed.pop(0)
+            card, deck = drawn["card"], drawn["deck"]
+        _check_roll(e, card, deck, before, seed, where, v, t)
+
+
+def _check_roll(e: Event, card: str | None, deck: str | None, before: GameState,
+                seed: bytes | None, where: str, v: Verdict, t: _Tally) -> None:
+    index, sides, die, value = e["index"], e["sides"], e["die"], e["value"]
+    who = f"{where}: {e.get('player') or 'the table'}'s {e.get('purpose')} {die} #{index}"
+    if e["kept"]:
+        first = t.seen.get(index)
+        if first is None or _key(first[0]) != _key(e) or first[1] != card:
+            v.problems.append(f"{who} is marked kept but no earlier roll #{index} matches it")
+        t.kept += 1
+        return
+    if index != t.next_index:
+        v.problems.append(f"{who}: the stream's next roll was #{t.next_index} "
+                          "(rolls may not be skipped or repeated)")
+    t.next_index = max(t.next_index, index + 1)
+    t.seen[index] = (e, card)
+    if before.seed is not None:
+        v.problems.append(f"{who}: rolled by the box after the seed was revealed")
+    if deck is not None:
+        pile = draw_pile(before, deck)
+        t.draws += 1
+        if sides != len(pile) or not 0 <= value < len(pile) or pile[value] != card:
+            v.problems.append(f"{who}: drew {card!r}, but entry {value} of the sorted "
+                              f"{deck} pile of {len(pile)} is "
+                              f"{pile[value] if 0 <= value < len(pile) else 'nothing'!r}")
+    elif sides != DIE_SIDES.get(die):
+        v.problems.append(f"{who}: a {die} has {DIE_SIDES.get(die)} sides, not {sides}")
+        return
+    t.fresh += 1
+    if seed is None:
+        return
+    draw = stream_draw(seed, index, sides)
+    want = draw if die == "pick" else die_value(die, draw, before.rules.percentile)
+    if value != want:
+        v.problems.append(f"{who} shows {value}, but the seed gives {want}")
+
+
+def _key(e: Event) -> tuple[Any, ...]:
+    return (e["die"], e["sides"], e["value"], e.get("player"))

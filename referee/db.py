@@ -1,0 +1,252 @@
+"""The game file's schema and reading it: connections, migrations, games and entries.
+
+Every connection gets the settings that are not persistent in the file: ``busy_timeout``,
+``synchronous=FULL`` (and WAL, unless read-only). `referee.store` writes; this module reads,
+for the store's start-up checks and for `referee games/verify/export`. Schema: docs/store.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from referee.chain import Link, chain_problems, fingerprint
+from referee.errors import StoreError
+from referee.session import LogEntry
+
+Clock = Callable[[], datetime]
+BUSY_TIMEOUT_MS = 5000
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
+
+# MIGRATIONS[n] takes a file from schema version n to n + 1 (forward only, one transaction).
+MIGRATIONS: list[Sequence[str]] = [
+    (
+        "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+        "INSERT INTO schema_version (version) VALUES (0)",
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            started_at TEXT NOT NULL,
+            ended_at TEXT,
+            status TEXT NOT NULL CHECK (status IN ('playing', 'over', 'abandoned')),
+            players TEXT NOT NULL,
+            winner TEXT,
+            commitment TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            revealed_at TEXT,
+            catalog_sha256 TEXT NOT NULL,
+            catalog TEXT NOT NULL,
+            head TEXT NOT NULL,
+            entries INTEGER NOT NULL)""",
+        """CREATE TABLE entries (
+            game INTEGER NOT NULL REFERENCES games (id),
+            seq INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            cmd TEXT NOT NULL,
+            body TEXT NOT NULL,
+            prev TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            undone INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game, seq)) WITHOUT ROWID""",
+    ),
+]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def timestamp(clock: Clock) -> str:
+    """ISO 8601 in UTC with milliseconds, e.g. ``2025-05-01T19:04:05.123+00:00``."""
+    return clock().astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def schema_version() -> int:
+    return len(MIGRATIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of a file, as the games table keeps it."""
+
+    id: int
+    started_at: str
+    ended_at: str | None
+    status: str  # playing, over, abandoned
+    players: list[str]
+    winner: str | None
+    commitment: str
+    seed: str  # hex: the box's secret until the game reveals it
+    revealed_at: str | None
+    catalog_sha256: str
+    catalog: dict[str, Any]
+    head: str
+    entries: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEntry:
+    """One log entry as stored: its chain link and its parsed body."""
+
+    game: int
+    seq: int
+    at: str
+    command: dict[str, Any]
+    events: list[dict[str, Any]]
+    prev: str
+    hash: str
+    undone: bool
+
+    def log_entry(self) -> LogEntry:
+        return LogEntry(self.seq, self.command, self.events, self.undone)
+
+
+def connect(path: str | Path, *, readonly: bool = False,
+            factory: type[sqlite3.Connection] = sqlite3.Connection) -> sqlite3.Connection:
+    """A connection with the settings every connection needs (they are not persistent)."""
+    if readonly:
+        uri = Path(path).resolve().as_uri() + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, factory=factory,
+                               check_same_thread=False)
+    else:
+        conn = sqlite3.connect(str(path), isolation_level=None, factory=factory,
+                               check_same_thread=False)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not readonly:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{path}: cannot use WAL mode (journal_mode is {mode})")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def file_version(conn: sqlite3.Connection) -> int:
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                          "AND name = 'schema_version'").fetchone()
+    if not exists:
+        return 0
+    row = conn.execute("SELECT version FROM schema_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(conn: sqlite3.Connection, path: str | Path) -> None:
+    """Bring the file forward to this program's schema; refuse a newer file."""
+    version = file_version(conn)
+    if version > len(MIGRATIONS):
+        raise StoreError(f"{path} was written by a newer referee (schema {version}; this one "
+                         f"knows up to {len(MIGRATIONS)}): upgrade the referee")
+    for n in range(version, len(MIGRATIONS)):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[n]:
+                conn.execute(statement)
+            conn.execute("UPDATE schema_version SET version = ?", (n + 1,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+
+def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
+    (gid, started, ended, status, players, winner, commitment, seed, revealed, cat_sha, cat,
+     head, entries) = row
+    return GameRecord(gid, started, ended, status, json.loads(players), winner, commitment, seed,
+                      revealed, cat_sha, json.loads(cat), head, entries)
+
+
+_GAME_COLUMNS = ("id, started_at, ended_at, status, players, winner, commitment, seed, "
+                 "revealed_at, catalog_sha256, catalog, head, entries")
+
+
+class Reader:
+    """Reading games and entries from an open connection (shared by the store and the CLI)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str | Path) -> None:
+        self._conn = conn
+        self.path = Path(path)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def games(self) -> list[GameRecord]:
+        rows = self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id").fetchall()
+        return [_game(r) for r in rows]
+
+    def game(self, game_id: int) -> GameRecord | None:
+        row = self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?",
+                                 (game_id,)).fetchone()
+        return _game(row) if row else None
+
+    def latest_game(self) -> GameRecord | None:
+        row = self._conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        return _game(row) if row else None
+
+    def links(self, game_id: int) -> list[Link]:
+        rows = self._conn.execute(
+            "SELECT seq, body, prev, hash, undone FROM entries WHERE game = ? ORDER BY seq",
+            (game_id,)).fetchall()
+        return [Link(seq, body, prev, h, bool(undone)) for seq, body, prev, h, undone in rows]
+
+    def entries(self, game_id: int) -> list[StoredEntry]:
+        out = []
+        for ln in self.links(game_id):
+            body = json.loads(ln.body)
+            out.append(StoredEntry(game_id, ln.seq, body["at"], body["command"], body["events"],
+                                   ln.prev, ln.hash, ln.undone))
+        return out
+
+    def sqlite_check(self, *, full: bool = False) -> list[str]:
+        """SQLite's own check of the file: ``["ok"]`` or what is wrong."""
+        pragma = "integrity_check" if full else "quick_check"
+        return [str(r[0]) for r in self._conn.execute(f"PRAGMA {pragma}").fetchall()]
+
+    def problems(self, *, full: bool = False) -> list[str]:
+        """What is wrong with the file: SQLite's own check, then every game's chain."""
+        pragma = "integrity_check" if full else "quick_check"
+        found = self.sqlite_check(full=full)
+        if found != ["ok"]:
+            return [f"{pragma}: {'; '.join(str(f) for f in found[:5])}"]
+        out: list[str] = []
+        for g in self.games():
+            out += game_problems(g, self.links(g.id))
+        return out
+
+
+def game_problems(g: GameRecord, links: list[Link]) -> list[str]:
+    """A game row against its chain: the chain itself, its head, and the row's facts."""
+    out = chain_problems(g.id, links)
+    if not links:
+        return [*out, f"game {g.id} has no entries"]
+    if g.head != links[-1].hash or g.entries != len(links):
+        out.append(f"game {g.id}: the games table expects {g.entries} entries ending in "
+                   f"{g.head[:12]}..., the log has {len(links)} ending in {links[-1].hash[:12]}...")
+    try:
+        started = json.loads(links[0].body)["events"][0]
+        if started["type"] != "game_started":
+            raise ValueError
+    except (ValueError, KeyError, IndexError, TypeError):
+        return [*out, f"game {g.id}: its first entry does not start a game"]
+    if [p["name"] for p in started["players"]] != g.players:
+        out.append(f"game {g.id}: players differ from the log")
+    if started["commitment"] != g.commitment:
+        out.append(f"game {g.id}: commitment differs from the log")
+    try:
+        seed_ok = hashlib.sha256(bytes.fromhex(g.seed)).hexdigest() == g.commitment
+    except ValueError:
+        seed_ok = False
+    if not seed_ok:
+        out.append(f"game {g.id}: the stored seed does not match the commitment")
+    if fingerprint(g.catalog) != g.catalog_sha256:
+        out.append(f"game {g.id}: the stored catalog does not match its fingerprint")
+    return out

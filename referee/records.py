@@ -1,0 +1,165 @@
+"""`referee games`, `referee verify` and `referee export`: reading the game file.
+
+These only read (the file is opened read-only, so they are safe beside a running box); a file
+that needs repair or an upgrade is left to the referee itself, which checks it at start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+from pathlib import Path
+
+from referee.audit import Verdict, verify
+from referee.db import GameRecord, Reader, connect, file_version, game_problems, schema_version
+from referee.errors import StoreError
+from referee.export import from_store, read_jsonl, render
+
+FORMATS = ("jsonl", "csv", "bgstats")
+EXIT_GOOD, EXIT_BAD, EXIT_UNCHECKED = 0, 1, 3
+
+
+def open_reader(db: str | None) -> Reader:
+    """The game file, read-only; `db` None means the default path."""
+    from referee.app import default_db_path
+
+    path = Path(db).expanduser() if db else default_db_path()
+    if not path.is_file():
+        raise StoreError(f"no game file at {path} (give one with --db PATH or $REFEREE_DB)")
+    try:
+        conn = connect(path, readonly=True)
+        version = file_version(conn)
+    except sqlite3.Error as err:
+        raise StoreError(f"cannot read {path}: {err}") from err
+    if version != schema_version():
+        conn.close()
+        raise StoreError(f"{path} has schema version {version}, this referee reads "
+                         f"{schema_version()}: start the referee on it once to upgrade it"
+                         if version < schema_version() else
+                         f"{path} was written by a newer referee (schema {version})")
+    return Reader(conn, path)
+
+
+def describe(g: GameRecord) -> str:
+    if g.status == "over":
+        return f"over: {g.winner} won" if g.winner else "over: nobody won"
+    return g.status
+
+
+def _db_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", metavar="PATH",
+                   help="the game file (default: $REFEREE_DB or "
+                        "~/.local/share/tableside-referee/games.sqlite)")
+
+
+def setup_games(p: argparse.ArgumentParser) -> None:
+    _db_arg(p)
+
+
+def run_games(args: argparse.Namespace) -> int:
+    reader = open_reader(args.db)
+    try:
+        games = reader.games()
+    except sqlite3.Error as err:
+        raise StoreError(f"cannot read {reader.path}: {err}") from err
+    finally:
+        reader.close()
+    if not games:
+        print(f"No games in {reader.path}.")
+        return 0
+    rows = [("id", "players", "started (UTC)", "commands", "state")]
+    rows += [(str(g.id), ", ".join(g.players), g.started_at[:16].replace("T", " "),
+              str(g.entries), describe(g)) for g in games]
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[4])
+    return 0
+
+
+def setup_verify(p: argparse.ArgumentParser) -> None:
+    _db_arg(p)
+    p.add_argument("game", nargs="?", metavar="GAME",
+                   help="a game id in the file (default: every game), or an exported .jsonl")
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    if args.game is not None and not args.game.isdigit():
+        try:
+            log = read_jsonl(args.game)
+        except OSError as err:
+            raise StoreError(f"cannot read {args.game}: {err.strerror or err}") from err
+        except ValueError as err:
+            print(f"referee verify: {err}", file=sys.stderr)
+            return EXIT_BAD
+        v = verify(log)
+        print(v.text(f"Game {log.game} ({', '.join(log.players)}), exported, {log.status}"))
+        return _exit([v])
+    reader = open_reader(args.db)
+    try:
+        return _verify_file(reader, None if args.game is None else int(args.game))
+    finally:
+        reader.close()
+
+
+def _verify_file(reader: Reader, only: int | None) -> int:
+    try:
+        found = reader.sqlite_check(full=True)
+        games = reader.games()
+    except (sqlite3.Error, ValueError) as err:
+        print(f"{reader.path}: VERDICT: BAD: the file cannot be read ({err})")
+        return EXIT_BAD
+    if found != ["ok"]:
+        print(f"{reader.path}: VERDICT: BAD: SQLite integrity_check: {'; '.join(found[:5])}")
+        return EXIT_BAD
+    print(f"{reader.path}: SQLite integrity_check ok")
+    if only is not None:
+        games = [g for g in games if g.id == only]
+        if not games:
+            raise StoreError(f"there is no game {only} in {reader.path} "
+                             "(`referee games` lists them)")
+    verdicts = []
+    for g in games:
+        try:
+            v = verify(from_store(reader, g))
+        except (ValueError, KeyError, TypeError) as err:
+            v = Verdict(g.id, problems=[f"the log cannot be read: {err}"])
+        v.problems += [p for p in game_problems(g, reader.links(g.id)) if p not in v.problems]
+        verdicts.append(v)
+        print(v.text(f"Game {g.id} ({', '.join(g.players)}), started {g.started_at[:16]}, "
+                     f"{describe(g)}"))
+    return _exit(verdicts)
+
+
+def _exit(verdicts: list[Verdict]) -> int:
+    if any(v.problems for v in verdicts):
+        return EXIT_BAD
+    return EXIT_GOOD if all(v.good for v in verdicts) else EXIT_UNCHECKED
+
+
+def setup_export(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME", type=int, help="the game's id (`referee games`)")
+    _db_arg(p)
+    p.add_argument("--format", choices=FORMATS, default="jsonl",
+                   help="jsonl: the whole verifiable log; csv: one row per event; bgstats: a "
+                        "play record for BG Stats")
+    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+
+
+def run_export(args: argparse.Namespace) -> int:
+    reader = open_reader(args.db)
+    try:
+        g = reader.game(args.game)
+        if g is None:
+            raise StoreError(f"there is no game {args.game} in {reader.path} "
+                             "(`referee games` lists them)")
+        text = render(from_store(reader, g), args.format)
+    except sqlite3.Error as err:
+        raise StoreError(f"cannot read {reader.path}: {err}") from err
+    finally:
+        reader.close()
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,277 @@
+"""`referee verify` and `referee export`, and the standalone snippet of docs/verify.md."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.app import open_session
+from referee.audit import verify
+from referee.chain import GENESIS, body_of, link
+from referee.export import read_jsonl
+from tests.referee.conftest import SEED
+from tests.referee.storehelp import ROOT, Clock, long_stream, referee
+
+Line = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def game_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Game 1: 400 commands (undos, kept dice, box draws), then `reveal`. Game 2: unrevealed."""
+    path = tmp_path_factory.mktemp("verify") / "g.sqlite"
+    session = open_session(db=path, seed=SEED, clock=Clock())
+    for request in long_stream(400):
+        assert session.handle(request)["ok"]
+    assert session.handle({"cmd": "reveal"})["ok"]
+    assert session.handle({"cmd": "new_game", "players": ["Zoe"], "abandon": True})["ok"]
+    session.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def export(game_file: Path) -> list[Line]:
+    out = referee("export", "1", "--db", str(game_file), "--format", "jsonl")
+    assert out.returncode == 0, out.stderr
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def write(path: Path, lines: list[Line]) -> Path:
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines),
+                    encoding="utf-8")
+    return path
+
+
+def rechain(lines: list[Line]) -> list[Line]:
+    """What a careful forger does after editing: recompute every hash and the header's head."""
+    prev = GENESIS
+    for x in lines[1:]:
+        x["prev"] = prev
+        x["hash"] = prev = link(prev, body_of(x["game"], x["seq"], x["at"], x["command"],
+                                              x["events"]))
+    lines[0]["head"] = prev
+    return lines
+
+
+def edit(export: list[Line], change: Callable[[Line], bool]) -> list[Line]:
+    """A deep copy with the first event `change` accepts (and changes)."""
+    lines = json.loads(json.dumps(export))
+    for x in lines[1:]:
+        for e in x["events"]:
+            if change(e):
+                return lines
+    raise AssertionError("no event to change")
+
+
+def electronic(kind: str, kept: bool = False) -> Callable[[Line], bool]:
+    def pick(e: Line) -> bool:
+        if e["type"] == "roll" and e["source"] == "electronic" and e["die"] == kind \
+                and e["kept"] == kept:
+            e["value"] = e["value"] % 6 + 1
+            return True
+        return False
+    return pick
+
+
+def other_card(e: Line) -> bool:
+    """A box draw that names another card than the one the roll picked."""
+    if e["type"] == "drawn" and e["source"] == "box":
+        e["card"] = "Hacker" if e["card"] != "Hacker" else "Lookout"
+        return True
+    return False
+
+
+# ---- referee verify -------------------------------------------------------------------
+
+def test_an_honest_game_verifies(game_file: Path, export: list[Line]) -> None:
+    out = referee("verify", "--db", str(game_file), "1")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "integrity_check ok" in out.stdout and "VERDICT: GOOD" in out.stdout
+    counts = re.search(r"(\d+) electronic roll\(s\) re-derived.*?(\d+) kept.*?(\d+) box draw",
+                       out.stdout)
+    assert counts and all(int(n) > 0 for n in counts.groups())  # all three kinds were checked
+    v = verify(read_jsonl(write(game_file.parent / "ok.jsonl", export)))
+    assert v.good and v.problems == []
+
+
+def test_an_unrevealed_game_is_not_yet_checkable(game_file: Path) -> None:
+    out = referee("verify", "--db", str(game_file), "2")
+    assert out.returncode == 3 and "NOT YET CHECKABLE" in out.stdout
+    every = referee("verify", "--db", str(game_file))
+    assert every.returncode == 3 and every.stdout.count("VERDICT") == 2
+
+
+def test_an_edited_roll_breaks_the_chain(export: list[Line], tmp_path: Path) -> None:
+    lines = edit(export, electronic("d100"))
+    out = referee("verify", str(write(tmp_path / "x.jsonl", lines)))
+    assert out.returncode == 1 and "VERDICT: BAD" in out.stdout
+    assert "content does not match its hash" in out.stdout
+    assert "but the seed gives" in out.stdout
+
+
+@pytest.mark.parametrize(("change", "finding"), [
+    (electronic("d100"), "but the seed gives"),
+    (electronic("d6"), "but the seed gives"),
+    (electronic("d6", kept=True), "is marked kept but no earlier roll"),
+    (other_card, "of the sorted"),
+])
+def test_a_rechained_forgery_is_caught_by_the_seed_or_the_replay(
+        export: list[Line], tmp_path: Path, change: Callable[[Line], bool], finding: str) -> None:
+    lines = rechain(edit(export, change))
+    v = verify(read_jsonl(write(tmp_path / "x.jsonl", lines)))
+    assert not v.good and any(finding in p for p in v.problems), v.problems
+    assert not any("hash" in p for p in v.problems)  # the chain itself is consistent
+
+
+def test_a_skipped_roll_is_caught(export: list[Line], tmp_path: Path) -> None:
+    lines = json.loads(json.dumps(export))
+    rolls = [e for x in lines[1:] for e in x["events"]
+             if e["type"] == "roll" and e["source"] == "electronic" and not e["kept"]]
+    assert [e["index"] for e in rolls] == list(range(len(rolls)))
+    later = rolls[5]  # a box that re-rolled until it liked the result would skip indexes
+    later["index"] += 1
+    v = verify(read_jsonl(write(tmp_path / "x.jsonl", rechain(lines))))
+    assert any("rolls may not be skipped" in p for p in v.problems), v.problems
+
+
+def test_a_truncated_export_is_caught(export: list[Line], tmp_path: Path) -> None:
+    v = verify(read_jsonl(write(tmp_path / "x.jsonl", export[:-3])))
+    assert any("entries lost or added" in p for p in v.problems)
+
+
+def test_an_edit_inside_the_database_is_caught(game_file: Path, tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite"
+    conn = sqlite3.connect(game_file)
+    conn.execute(f"VACUUM INTO '{path}'")
+    conn.close()
+    conn = sqlite3.connect(path)
+    body = conn.execute("SELECT body FROM entries WHERE game = 1 AND seq = 50").fetchone()[0]
+    conn.execute("UPDATE entries SET body = ? WHERE game = 1 AND seq = 50",
+                 (body.replace('"Ann"', '"Eve"', 1),))
+    conn.commit()
+    conn.close()
+    out = referee("verify", "--db", str(path), "1")
+    assert out.returncode == 1 and "game 1 entry 50: content does not match its hash" in out.stdout
+
+
+def test_verify_says_clearly_when_it_cannot_read(tmp_path: Path) -> None:
+    (tmp_path / "junk.jsonl").write_text("{not json\n")
+    out = referee("verify", str(tmp_path / "junk.jsonl"))
+    assert out.returncode == 1 and "junk.jsonl:1" in out.stderr
+    out = referee("verify", "--db", str(tmp_path / "none.sqlite"))
+    assert out.returncode == 2 and "no game file" in out.stderr
+
+
+# ---- the snippet ----------------------------------------------------------------------
+
+def snippet() -> str:
+    doc = (ROOT / "docs" / "verify.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", doc, flags=re.S)
+    assert len(blocks) == 1
+    return str(blocks[0])
+
+
+def run_snippet(tmp_path: Path, export_file: Path) -> subprocess.CompletedProcess[str]:
+    script = tmp_path / "check_rolls.py"
+    script.write_text(snippet(), encoding="utf-8")
+    return subprocess.run([sys.executable, "-I", str(script), str(export_file)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_snippet_is_at_most_15_lines_of_plain_python() -> None:
+    code = snippet()
+    assert len(code.strip().splitlines()) <= 15
+    imported = set(re.findall(r"^import (.*)$", code, flags=re.M)[0].replace(" ", "").split(","))
+    assert imported <= set(sys.stdlib_module_names)
+    assert not re.search(r"^from ", code, flags=re.M)
+
+
+def test_the_snippet_passes_an_honest_export(export: list[Line], tmp_path: Path) -> None:
+    out = run_snippet(tmp_path, write(tmp_path / "game.jsonl", export))
+    assert out.returncode == 0, out.stdout + out.stderr
+    total = sum(1 for x in export[1:] for e in x["events"]
+                if e["type"] == "roll" and e["source"] == "electronic")
+    assert out.stdout.strip() == (f"commitment OK; {total} of {total} electronic rolls "
+                                  "follow from the seed")
+
+
+def test_the_snippet_reports_a_tampered_roll(export: list[Line], tmp_path: Path) -> None:
+    lines = edit(export, electronic("d100"))
+    [changed] = [e for x, y in zip(lines[1:], export[1:], strict=True)
+                 for e, f in zip(x["events"], y["events"], strict=True) if e != f]
+    out = run_snippet(tmp_path, write(tmp_path / "game.jsonl", lines))
+    assert out.returncode == 1
+    assert f"BAD roll #{changed['index']} ({changed['player']}, bypass): d100 shows " \
+           f"{changed['value']}, the seed gives" in out.stdout
+
+
+def test_the_snippet_reports_a_seed_that_is_not_the_committed_one(
+        export: list[Line], tmp_path: Path) -> None:
+    lines = json.loads(json.dumps(export))
+    for x in lines[1:]:
+        for e in x["events"]:
+            if e["type"] == "game_started":
+                e["commitment"] = "0" * 64
+    out = run_snippet(tmp_path, write(tmp_path / "game.jsonl", lines))
+    assert out.returncode == 1 and "commitment BAD" in out.stdout
+
+
+# ---- export ---------------------------------------------------------------------------
+
+def test_the_jsonl_export_holds_no_secret_before_the_reveal(game_file: Path) -> None:
+    seed = SEED.hex()
+    out = referee("export", "2", "--db", str(game_file))
+    assert out.returncode == 0 and seed not in out.stdout
+    header = json.loads(out.stdout.splitlines()[0])
+    assert header["format"] == "tableside-referee/game-log" and header["status"] == "playing"
+
+
+def test_the_csv_export_has_every_event_with_roll_provenance_and_undo_marks(
+        game_file: Path, export: list[Line]) -> None:
+    out = referee("export", "1", "--db", str(game_file), "--format", "csv")
+    assert out.returncode == 0, out.stderr
+    table = list(csv.DictReader(io.StringIO(out.stdout)))
+    assert len(table) == sum(len(x["events"]) for x in export[1:])
+    rolls = [r for r in table if r["type"] == "roll" and r["source"] == "electronic"]
+    assert rolls and all(r["roll_index"] and r["sides"] and r["kept"] for r in rolls)
+    assert any(r["kept"] == "true" for r in rolls)
+    undone = {int(r["seq"]) for r in table if r["undone"] == "1"}
+    assert undone == {x["seq"] for x in export[1:] if x["undone"]} and undone
+    assert {int(r["undoes"]) for r in table if r["cmd"] == "undo"} == undone
+
+
+def test_the_bgstats_export_is_a_play_with_money_scores(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite"
+    game = (ROOT / "tests" / "referee" / "games" / "three_players.jsonl").read_text()
+    ran = referee("headless", "--db", str(db), "--seed", "a5" * 32, stdin=game)
+    assert ran.returncode == 0
+    out = referee("export", "1", "--db", str(db), "--format", "bgstats")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    [play] = data["plays"]
+    names = {p["id"]: p["name"] for p in data["players"]}
+    scores = {names[s["playerRefId"]]: s for s in play["playerScores"]}
+    final = json.loads(ran.stdout.splitlines()[-1])["state"]
+    assert {n: int(s["score"]) for n, s in scores.items()} == {
+        p["name"]: p["money"] for p in final["players"]}
+    assert [n for n, s in scores.items() if s["winner"]] == [final["winner"]]
+    assert [n for n, s in scores.items() if s["startPlayer"]] == [final["first_player"]]
+    assert scores[final["winner"]]["rank"] == 1
+    assert data["games"][0]["name"] == "Gallery Grippers" and play["gameRefId"] == 1
+    assert play["ignored"] is False and play["durationMin"] >= 0
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
+    assert final["seed"] in play["comments"]
+
+
+def test_export_of_a_missing_game_says_so(game_file: Path) -> None:
+    out = referee("export", "9", "--db", str(game_file))
+    assert out.returncode == 2 and "no game 9" in out.stderr
