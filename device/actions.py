@@ -206,7 +206,18 @@ def _draw(box: BoxController, action: str) -> None:
 
 def _reup(box: BoxController, action: str) -> None:
     if action in GO:
-        box._apply(c.Reup(_player(box)))
+        who = _player(box)
+        box.roll(who, "d6", lambda r: c.Reup(who, roll=r), answers=("reup",))
+
+
+def _tray(box: BoxController, action: str) -> None:
+    """Waiting for the tray: BACK lets the box roll instead; anything else reminds."""
+    if action == "back":
+        waiting = box.dice.give_up()
+        if waiting is not None:
+            box._apply(waiting.make(None), ack=waiting.ack)
+    else:
+        box._say("Roll the dice in the tray (BACK: the box rolls).")
 
 
 def _choice(box: BoxController, action: str) -> None:
@@ -229,8 +240,10 @@ def _obstacle(box: BoxController, action: str) -> None:
     elif action in GO:
         spec = sc.hand_options(s, p, "specialist")[ui.picks["specialist"]][1]
         attr = sc.hand_options(s, p, "attribute")[ui.picks["attribute"]][1]
-        box._apply(c.Bypass(p.name, specialist=(spec,) if spec else (),
-                            attribute=(attr,) if attr else ()), ack=True)
+        name = p.name
+        box.roll(name, "d100", lambda r: c.Bypass(name, specialist=(spec,) if spec else (),
+                                                  attribute=(attr,) if attr else (), roll=r),
+                 answers=("obstacle",), ack=True)
 
 
 HANDLERS = {
@@ -238,5 +251,5 @@ HANDLERS = {
     "confirm_new": _confirm_new, "verdict": _ack, "drawn": _ack, "hands": _hands,
     "deal": _deal, "tiebreak": _tiebreak, "turn": _turn, "tiles": _tiles,
     "museums": _museums, "steal": _steal_or_sell, "sell": _steal_or_sell, "draw": _draw,
-    "reup": _reup, "choice": _choice, "obstacle": _obstacle,
+    "reup": _reup, "choice": _choice, "obstacle": _obstacle, "tray": _tray,
 }

@@ -21,8 +21,10 @@ from typing import Any
 from device import screens as sc
 from device.dealing import balanced_hands
 from device.pins import DEFAULT_PINS, PinMap
+from device.traydice import Bridge, TrayDice, Waiting
 from device.view import BoxView, wrap
 from referee import commands as c
+from referee.commands import Roll
 from referee.errors import Refusal
 from referee.session import LogEntry, Outcome, Session
 from referee.state import Phase
@@ -43,6 +45,7 @@ class BoxController:
         pins: the pin map whose ``short``/``long`` actions ``press`` follows.
         names: player names for a new game (the first n are used); default P1..Pn.
         rules: house-rule overrides for new games.
+        tray: the dice tray's bridge; while a tray is connected, rolls wait for it.
         notice_s: how long a refusal or message stays on screen (or until the next press);
             idle_s: quiet time before the idle screen (None: never).
     """
@@ -50,8 +53,9 @@ class BoxController:
     def __init__(self, session: Session, *, clock: Callable[[], float] = time.monotonic,
                  pins: PinMap = DEFAULT_PINS, names: Sequence[str] | None = None,
                  rules: Mapping[str, Any] | None = None, notice_s: float = NOTICE_S,
-                 idle_s: float | None = IDLE_S) -> None:
+                 idle_s: float | None = IDLE_S, tray: Bridge | None = None) -> None:
         self.session = session
+        self.dice = TrayDice(session, tray)
         self.pins = pins
         self._clock = clock
         self._names = list(names) if names else None
@@ -107,6 +111,31 @@ class BoxController:
     def close(self) -> None:
         self._unsubscribe()
 
+    # ---- dice: the tray when there is one --------------------------------------------------
+    def roll(self, player: str, die: str, make: Callable[[Roll | None], c.Command], *,
+             answers: tuple[str, ...] = (), ack: bool = False) -> None:
+        """Apply `make(roll)`: wait for the tray if one is connected, else the box rolls."""
+        if not self.dice.wait_for(Waiting(player, die, make, answers, ack)):
+            self._apply(make(None), ack=ack)
+
+    def notify(self, text: str) -> None:
+        """Show a message from outside the game (the dice tray's state) for a few seconds."""
+        self._say(text)
+        self._changed()
+
+    def tray_roll(self, player: str, die: str, value: int) -> None:
+        """A roll from the tray (on this controller's loop): completes the waiting command."""
+        found = self.dice.arrived(player, die, value)
+        if found is None:
+            self._say(f"Tray rolled {value} ({die}) but no roll was asked for: not used.")
+        else:
+            waiting, roll = found
+            try:
+                self._apply(waiting.make(roll), ack=waiting.ack)
+            except Refusal as refusal:
+                self._refused(refusal)
+        self._changed()
+
     # ---- plumbing --------------------------------------------------------------------------
     def _changed(self) -> None:
         v = self.view()
@@ -120,6 +149,7 @@ class BoxController:
                 log.exception("a box view subscriber failed")
 
     def _on_outcome(self, outcome: Outcome) -> None:
+        self.dice.settled()
         ack = self.ui.ack if self._mine else None
         self.ui.reset_turn()
         self.ui.ack = ack
@@ -162,6 +192,8 @@ class BoxController:
         ui, s = self.ui, self.session.state
         if ui.overlay is not None:
             return ui.overlay
+        if self.dice.waiting is not None:
+            return "tray"
         if ui.ack is not None:
             entry = self._entry(ui.ack)
             if entry is not None:
@@ -238,7 +270,8 @@ class BoxController:
         if p is None:
             return
         self.ui.step, self.ui.index = None, 0
-        self._apply(c.MoveRoll(p.name))  # refused (GG-4) if this turn's roll is made
+        name = p.name
+        self.roll(name, "d6", lambda r: c.MoveRoll(name, roll=r))  # GG-4: once a turn
 
     def move(self, tile: str, museum: str | None) -> None:
         p = self.session.state.current_player
@@ -262,6 +295,11 @@ def _build(ctrl: BoxController, mode: str) -> BoxView:
     labels = tuple(label for label, _ in menu)
     if mode == "new":
         return sc.new_view(ui, ctrl._names)
+    if mode == "tray" and ctrl.dice.waiting is not None:
+        w = ctrl.dice.waiting
+        return BoxView("tray", title=f"{w.player}: roll {w.die}", big=w.die,
+                       source="tray", lines=("Roll the dice", "in the tray."),
+                       hint="BACK:box rolls")
     if mode == "over":
         return sc.over_view(s)
     if mode == "status":

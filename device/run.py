@@ -22,7 +22,9 @@ log = logging.getLogger(__name__)
 KEYS = {"r": ("ROLL", False), "R": ("ROLL", True), "n": ("NEXT", False), "N": ("NEXT", True),
         "b": ("BACK", False), "B": ("BACK", True), "m": ("MENU", False), "M": ("MENU", True)}
 QUIT = ("q", "\x03", "\x04")
-Press = tuple[str, bool] | None  # None: quit
+# What the main loop takes off its queue: a press, a function to run on the loop (from the
+# tray's thread), or None to quit.
+Press = tuple[str, bool] | Callable[[], None] | None
 
 
 def add_box_args(p: argparse.ArgumentParser) -> None:
@@ -46,6 +48,9 @@ def add_box_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--contrast", type=int, default=0xCF, metavar="0-255")
     p.add_argument("--no-text-art", action="store_true",
                    help="in simulation, do not print the OLED on the terminal")
+    p.add_argument("--tray", metavar="PATH",
+                   help="the dice tray's serial device (e.g. /dev/dice-tray, or the link of "
+                   "`referee tray-sim --link PATH`); it may be plugged in later")
 
 
 def box_settings(path: str | None) -> tuple[list[str] | None, dict[str, Any]]:
@@ -109,6 +114,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     from device.oled import Oled
     from device.pins import load_pins
     from device.render import render, text_art
+    from device.watchdog import Watchdog
     from referee.app import session_from_args
     from referee.errors import DeviceError
 
@@ -142,6 +148,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     if terminal:
         oled.on_frame.append(lambda im: print("\x1b[2J\x1b[H" * sys.stdout.isatty()
                                               + text_art(im) + "\n" + "-" * 128, flush=True))
+    tray = start_tray(args.tray, box, presses.put, say)
     if not oled.open():
         say("no display: refereeing without it")
     box.subscribe(lambda view: oled.show(render(view)))
@@ -151,24 +158,76 @@ def cmd_box(args: argparse.Namespace) -> int:
         say("keys: r=ROLL n=NEXT b=BACK B=hold BACK m=MENU M=hold MENU N=hold NEXT q=quit")
         threading.Thread(target=read_keys, args=(sys.stdin, presses.put), daemon=True,
                          name="keys").start()
+    wd = Watchdog()
+    wd.ready("refereeing")
     try:
-        return main_loop(box, oled, presses)
+        return main_loop(box, oled, presses, wd)
     finally:
+        wd.stopping()
+        wd.close()
+        if tray is not None:
+            tray.close()
         stop_buttons()
         buttons.close()
         oled.close()
+        box.close()
+        session.close()
 
 
-def main_loop(box: Any, oled: Any, presses: queue.Queue[Press]) -> int:
-    """The one loop: presses to the controller, time to the controller and the display."""
+def start_tray(path: str | None, box: Any, post: Callable[[Press], None],
+               say: Callable[[str], None]) -> Any:
+    """The dice tray's driver, wired to `box` through the bridge; None without --tray.
+
+    Results arrive on the driver's thread and are posted onto the main loop. The tray may be
+    unplugged now and plugged in later: the driver keeps trying, with backoff."""
+    if not path:
+        say("no dice tray (--tray): electronic dice")
+        return None
+    from device.tray.bridge import PhysicalRoll, TrayBridge
+    from device.tray.driver import TrayDriver
+    from device.tray.messages import die_value
+
+    def arrived(roll: PhysicalRoll) -> None:
+        def on_loop() -> None:
+            # the faces read in this game's percentile mode (a house rule, per game)
+            value = die_value(roll.die, tuple(roll.faces), box.session.state.rules.percentile)
+            box.tray_roll(roll.player, roll.die, value)
+        post(on_loop)
+
+    def status(st: Any) -> None:
+        kind = getattr(st.kind, "value", st.kind)
+        if kind in ("connected", "disconnected", "reset", "incompatible", "handshake_failed"):
+            say(f"dice tray {kind}" + (f": {st.detail}" if st.detail else ""))
+            post(lambda: box.notify(f"Dice tray {kind}."))
+
+    driver = TrayDriver(path, on_status=status)
+    box.dice.bridge = TrayBridge(driver, deliver=arrived, blocker=box.dice.blocker,
+                                 on_unexpected=lambda r: post(lambda: box.notify(
+                                     f"Tray rolled {r.value} ({r.die}) unasked: not used.")),
+                                 on_held=lambda h: post(lambda: box.notify(
+                                     f"Tray roll {h.roll.value} held: {h.reason}.")))
+    say(f"dice tray: {path} (rolls wait for it while it is connected; BACK lets the box roll)")
+    return driver.start()
+
+
+def main_loop(box: Any, oled: Any, presses: queue.Queue[Press], wd: Any = None) -> int:
+    """The one loop: presses to the controller, time to the controller and the display.
+
+    Each turn of the loop is a heartbeat for systemd's watchdog: if the loop stalls, the
+    pings stop and systemd restarts the box."""
     while True:
+        if wd is not None:
+            wd.beat()
+            wd.tick()
         try:
             item = presses.get(timeout=0.1)
         except queue.Empty:
             item = ("", False)
         if item is None:
             return 0
-        if item[0]:
+        if callable(item):
+            item()
+        elif item[0]:
             oled.wake()
             box.press(*item)
         box.tick()

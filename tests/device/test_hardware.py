@@ -101,3 +101,44 @@ def test_referee_box_in_simulation_plays_from_keys_and_mirrors_png(tmp_path: Pat
     assert "hardware: simulated buttons and OLED" in done.stderr
     assert "\u2588" in done.stdout  # the OLED drawn with half blocks
     assert len(sorted(out.glob("frame-*.png"))) >= 5
+
+
+def test_the_services_command_line_is_one_the_box_accepts() -> None:
+    """The systemd unit's ExecStart must parse: a typo there would crash-loop the box."""
+    import shlex
+
+    unit = (Path(__file__).resolve().parents[2] / "systemd" / "tableside-referee.service")
+    line = next(x for x in unit.read_text().splitlines() if x.startswith("ExecStart="))
+    argv = shlex.split(line.removeprefix("ExecStart="))[1:]
+    args = build_parser().parse_args(argv)
+    assert (args.command, args.hardware, args.tray) == ("box", "pi", "/dev/dice-tray")
+
+
+def test_every_turn_of_the_main_loop_is_a_watchdog_heartbeat() -> None:
+    import queue
+
+    from device.run import main_loop
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.calls: list[str] = []
+
+        def beat(self) -> None:
+            self.calls.append("beat")
+
+        def tick(self) -> None:
+            self.calls.append("tick")
+
+        def press(self, button: str, long: bool) -> None:
+            self.calls.append(f"press {button}")
+
+        def wake(self) -> None:
+            pass
+
+    rec = Recorder()
+    presses: queue.Queue[object] = queue.Queue()
+    for item in (("ROLL", False), lambda: rec.calls.append("posted"), None):
+        presses.put(item)
+    assert main_loop(rec, rec, presses, rec) == 0  # type: ignore[arg-type]
+    assert rec.calls.count("beat") == 3  # one heartbeat per turn of the loop
+    assert rec.calls.index("press ROLL") < rec.calls.index("posted")
