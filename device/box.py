@@ -298,7 +298,7 @@ def _build(ctrl: BoxController, mode: str) -> BoxView:
     if mode == "tray" and ctrl.dice.waiting is not None:
         w = ctrl.dice.waiting
         return BoxView("tray", title=f"{w.player}: roll {w.die}", big=w.die,
-                       source="tray", lines=("Roll the dice", "in the tray."),
+                       source="tray", lines=("Roll in", "the tray."),
                        hint="BACK:box rolls")
     if mode == "over":
         return sc.over_view(s)
