@@ -275,3 +275,9 @@ def test_the_bgstats_export_is_a_play_with_money_scores(tmp_path: Path) -> None:
 def test_export_of_a_missing_game_says_so(game_file: Path) -> None:
     out = referee("export", "9", "--db", str(game_file))
     assert out.returncode == 2 and "no game 9" in out.stderr
+
+
+def test_the_readme_shows_the_same_tested_snippet() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    assert snippet() in blocks
