@@ -28,6 +28,12 @@ def cmd_headless(args: argparse.Namespace) -> int:
     return serve(session_from_args(args))
 
 
+def cmd_console(args: argparse.Namespace) -> int:
+    from ui.app import cmd_console as run_console
+
+    return run_console(args)
+
+
 # name -> (help, add arguments, run). Front ends add their line here.
 Setup = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
@@ -41,6 +47,8 @@ def _session_args(p: argparse.ArgumentParser) -> None:
 
 COMMANDS: dict[str, tuple[str, Setup, Run]] = {
     "headless": ("the JSON-lines protocol on stdin/stdout", _session_args, cmd_headless),
+    "console": ("the Textual console: play a whole game from the keyboard", _session_args,
+                cmd_console),
 }
 
 
