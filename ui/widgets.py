@@ -75,7 +75,7 @@ class Scoreboard(VerticalScroll):
 class TurnBanner(Static):
     """Whose turn it is, and what has happened in it so far."""
 
-    state: reactive[GameState | None] = reactive(None)
+    state: reactive[GameState | None] = reactive(None, layout=True)
 
     def render(self) -> str:
         s = self.state
@@ -126,7 +126,7 @@ class DicePanel(Vertical):
 class EventLog(Static):
     """The game's log, newest first; undone steps struck through and marked."""
 
-    entries: reactive[tuple[tuple[int, bool, str], ...]] = reactive(())
+    entries: reactive[tuple[tuple[int, bool, str], ...]] = reactive((), layout=True)
 
     @staticmethod
     def lines_for(log: Sequence[LogEntry], limit: int = 60) -> tuple[tuple[int, bool, str], ...]:

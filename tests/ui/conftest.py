@@ -56,3 +56,26 @@ async def move(pilot: Pilot[Any], value: int, tile_index: int,
     await keys(pilot, "r", str(value), *["down"] * tile_index, "enter")
     if museum_index is not None:
         await keys(pilot, *["down"] * museum_index, "enter")
+
+
+def played(s: Session | None = None) -> Session:
+    """A game in play, driven straight through the session: Ann holds the Mona Lisa inside
+    the Louvre and it is her turn again (turn 3), not yet moved."""
+    from ui.screens.hands import balanced_hands
+
+    s = s or session()
+
+    def ok(**request: Any) -> None:
+        answer = s.handle(request)
+        assert answer["ok"], answer
+
+    ok(cmd="new_game", players=["Ann", "Ben"])
+    for name, hand in balanced_hands(s.state, ["Ann", "Ben"]).items():
+        ok(cmd="deal", player=name, **hand)
+    ok(cmd="turn_order", rolls={"Ann": 6, "Ben": 1})
+    ok(cmd="move", player="Ann", tile="art", museum="The Louvre", roll=3)
+    ok(cmd="steal", player="Ann", art="Mona Lisa")
+    ok(cmd="end_turn", player="Ann")
+    ok(cmd="move", player="Ben", tile="plain", roll=2)
+    ok(cmd="end_turn", player="Ben")
+    return s
