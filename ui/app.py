@@ -11,7 +11,6 @@ import argparse
 from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
-from PIL import Image
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -22,8 +21,6 @@ from referee.errors import Refusal
 from referee.session import Outcome, Session
 from referee.state import GameState, Phase
 from ui.base import PendingDialog, SessionView
-from ui.screens.info import BoxScreen, GameOverScreen, RulesScreen, UndoConfirm
-from ui.screens.pending import DIALOGS, VerdictScreen
 from ui.screens.setup import (
     GameStartScreen,
     HandsScreen,
@@ -31,7 +28,9 @@ from ui.screens.setup import (
     StartScreen,
     TurnOrderScreen,
 )
-from ui.screens.table import TableScreen
+
+# The table and its dialogs (and the rules' Markdown, and Pillow for the box) are imported
+# when first needed: the console's first screen comes up sooner (see scripts/bench.py).
 
 
 class Box(Protocol):
@@ -39,7 +38,7 @@ class Box(Protocol):
 
     def press(self, button: str, long: bool) -> None: ...
 
-    def render_image(self) -> Image.Image | None: ...
+    def render_image(self) -> Any: ...  # a 1-bit PIL.Image.Image, or None
 
     def subscribe(self, callback: Callable[..., None]) -> Any: ...
 
@@ -104,12 +103,16 @@ class RefereeApp(App[None]):
             self._announce.clear()
         types = {e["type"] for e in entry.events}
         if "bypass" in types:
+            from ui.screens.pending import VerdictScreen
+
             self._announce.append(lambda: VerdictScreen(entry))
         if "first_player" in types:
             self._announce.append(GameStartScreen)
         self.sync()
 
     def on_box_changed(self, _: BoxChanged) -> None:
+        from ui.screens.info import BoxScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, BoxScreen):
                 screen.refresh_image()
@@ -146,11 +149,16 @@ class RefereeApp(App[None]):
             return NewGameScreen
         if s.phase is Phase.SETUP:
             return HandsScreen if any(not p.dealt for p in s.players) else TurnOrderScreen
+        from ui.screens.table import TableScreen
+
         return TableScreen
 
     def sync(self) -> None:
         """Make the screens match the session: the right base screen, every screen redrawn,
         stale decision dialogs closed, the next announcement or pending decision opened."""
+        from ui.screens.info import GameOverScreen
+        from ui.screens.pending import DIALOGS
+
         s = self.session.state
         want = self._base_class(s)
         stack = self.screen_stack
@@ -193,14 +201,20 @@ class RefereeApp(App[None]):
 
     # ---- actions (keys that work everywhere) ----------------------------------------------
     def action_rules(self) -> None:
+        from ui.screens.info import RulesScreen
+
         if not isinstance(self.screen, RulesScreen):
             self.open(RulesScreen())
 
     def action_undo(self) -> None:
+        from ui.screens.info import UndoConfirm
+
         if not isinstance(self.screen, UndoConfirm):
             self.open(UndoConfirm())
 
     def action_box(self) -> None:
+        from ui.screens.info import BoxScreen
+
         if self.box is None:
             self.notify("No box is connected to this console.", severity="warning")
             return

@@ -130,3 +130,45 @@ class Choices(OptionList):
     def _first(self) -> None:
         if self.highlighted is None and self.option_count:
             self.highlighted = 0
+
+
+class Cycle(Static, can_focus=True):
+    """A value picked from a short list: Enter, Space or → steps on, ← steps back; a click
+    steps on. Much lighter than a Select (the new-game form has up to nine of them)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,right", "step(1)", "Next value", show=False),
+        Binding("left", "step(-1)", "Previous value", show=False),
+    ]
+
+    def __init__(self, choices: list[tuple[str, Any]], value: Any, *, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.choices = choices
+        self.index = next((i for i, (_, v) in enumerate(choices) if v == value), 0)
+
+    @property
+    def value(self) -> Any:
+        return self.choices[self.index][1]
+
+    @value.setter
+    def value(self, value: Any) -> None:
+        self.index = next(i for i, (_, v) in enumerate(self.choices) if v == value)
+        self.refresh()
+
+    def render(self) -> str:
+        return f"‹ {self.choices[self.index][0]} ›"
+
+    def action_step(self, by: int) -> None:
+        self.index = (self.index + by) % len(self.choices)
+        self.refresh()
+
+    def on_click(self) -> None:
+        self.action_step(1)
+
+
+class TitleBar(Static):
+    """The app's name along the top (a plain line: lighter than Textual's Header)."""
+
+    def __init__(self) -> None:
+        super().__init__("Tableside Referee — Gallery Grippers", classes="title-bar")

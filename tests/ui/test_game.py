@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from referee.state import Phase
-from tests.ui.conftest import SIZE, keys, move, new_game, session, typed
+from tests.ui.conftest import SIZE, keys, move, new_game, played, session, typed
 from ui.app import make_app
 from ui.screens.info import GameOverScreen, UndoConfirm
 from ui.screens.pending import ChoiceDialog, ObstacleDialog, VerdictScreen
@@ -107,3 +107,27 @@ async def test_two_player_game_to_a_win_with_keys_only() -> None:
 
 
 SEED_HEX = bytes(range(32)).hex()
+
+
+async def test_new_game_form_three_players_colours_and_house_rules() -> None:
+    s = session()
+    app = make_app(s)
+    async with app.run_test(size=SIZE) as pilot:
+        await keys(pilot, *typed("Ann"), "enter", *typed("Ben"), "ctrl+n", *typed("Cy"))
+        await keys(pilot, "tab", "enter")  # Cy's colour: one step on from bluish green
+        await keys(pilot, "ctrl+s")
+        st = s.state
+        assert [(p.name, p.color) for p in st.players] == [
+            ("Ann", "orange"), ("Ben", "sky blue"), ("Cy", "yellow")]
+        assert st.rules.win_money == 1_000_000_000
+
+
+async def test_refusals_are_shown_inline_with_the_rule() -> None:
+    app = make_app(played())
+    async with app.run_test(size=SIZE) as pilot:
+        await keys(pilot, "r", "e")  # resume; end the turn before moving
+        error = app.screen.query_one("#error", Static)
+        assert "GG-4" in str(error.render()) and "must_move" in str(error.render())
+        assert error.has_class("-shown")
+        await keys(pilot, "l")  # selling away from the black market
+        assert "GG-13" in str(app.screen.query_one("#error", Static).render())

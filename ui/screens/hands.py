@@ -7,14 +7,14 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Header, Input, OptionList, Static
+from textual.widgets import Button, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from referee.commands import Deal, Roll, Tiebreak, TurnOrder
 from referee.rules.setup import HAND
 from referee.state import GameState, pile_list
 from ui import format as fmt
-from ui.base import BaseScreen, Choices
+from ui.base import BaseScreen, Choices, TitleBar
 
 DECKS = ("specialist", "attribute")
 
@@ -60,7 +60,7 @@ class HandsScreen(BaseScreen):
         self.picked: list[str] = []  # the hand being chosen: a form draft, not game state
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static("", id="hands-title", classes="screen-title")
         with Horizontal(id="hands"):
             with Vertical(classes="deck-column"):
@@ -170,7 +170,7 @@ class TurnOrderScreen(BaseScreen):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static("[b]Turn order (GG-3)[/b]: every player rolls a d6; the highest "
                      "goes first.", classes="screen-title")
         yield Static("", id="order-status")

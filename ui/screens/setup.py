@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
 from referee.commands import NewGame, PlayerSpec
 from referee.rules.setup import MAX_PLAYERS, PALETTE
@@ -15,7 +15,7 @@ from referee.session import Session
 from referee.settings import RULE_SETTINGS, HouseRules
 from referee.state import Phase
 from ui import format as fmt
-from ui.base import BaseScreen, Dialog
+from ui.base import BaseScreen, Cycle, Dialog, TitleBar
 from ui.screens.hands import HandsScreen, TurnOrderScreen
 
 __all__ = ["GameStartScreen", "HandsScreen", "NewGameScreen", "StartScreen", "TurnOrderScreen"]
@@ -82,21 +82,14 @@ class NewGameScreen(BaseScreen):
         self.count = 2
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="newgame"):
             with VerticalScroll(id="players-form"):
-                yield Static("[b]Players[/b] in seating order (clockwise)", classes="panel-title")
-                for i in range(MAX_PLAYERS):
-                    with Horizontal(classes="player-form", id=f"seat-{i}"):
-                        yield Label(f"{i + 1}.", classes="seat-number")
-                        yield Input(placeholder=f"name of player {i + 1}", max_length=24,
-                                    id=f"name-{i}", classes="name-input", compact=True)
-                        yield Select([(c, c) for c in PALETTE], value=PALETTE[i],
-                                     allow_blank=False, id=f"colour-{i}",
-                                     classes="colour-select", compact=True)
-                        yield Button("▲", id=f"up-{i}", classes="seat-up",
-                                     tooltip="move this player one seat earlier", compact=True)
-                with Horizontal(classes="buttons"):
+                yield Static("[b]Players[/b], clockwise from the first seat",
+                             classes="panel-title")
+                for i in range(self.count):
+                    yield self._seat(i, PALETTE[i])
+                with Horizontal(classes="buttons", id="seat-buttons"):
                     yield Button("+ player \\[^N]", id="add", compact=True)
                     yield Button("− player \\[^R]", id="remove", compact=True)
             with VerticalScroll(id="rules-form"):
@@ -105,11 +98,11 @@ class NewGameScreen(BaseScreen):
                     with Horizontal(classes="rule-form"):
                         yield Label(RULE_LABELS[name], classes="rule-label")
                         if name in RULE_CHOICES:
-                            yield Select([(c, c) for c in RULE_CHOICES[name]], value=value,
-                                         allow_blank=False, id=f"rule-{name}", compact=True)
+                            yield Cycle([(c, c) for c in RULE_CHOICES[name]], value,
+                                        id=f"rule-{name}", classes="rule-cycle")
                         elif isinstance(value, bool):
-                            yield Select([("no", False), ("yes", True)], value=value,
-                                         allow_blank=False, id=f"rule-{name}", compact=True)
+                            yield Cycle([("no", False), ("yes", True)], value,
+                                        id=f"rule-{name}", classes="rule-cycle")
                         else:
                             yield Input(f"{value:,}", id=f"rule-{name}", classes="rule-input",
                                         compact=True)
@@ -119,25 +112,33 @@ class NewGameScreen(BaseScreen):
         yield Footer()
         yield Footer()
 
+    def _seat(self, i: int, colour: str) -> Horizontal:
+        """One player's row: seat number, name, colour, and a button to move up a seat."""
+        up = Button("▲", id=f"up-{i}", classes="seat-up", compact=True, disabled=i == 0,
+                    tooltip="move this player one seat earlier")
+        return Horizontal(
+            Label(f"{i + 1}.", classes="seat-number"),
+            Input(placeholder=f"name of player {i + 1}", max_length=24, id=f"name-{i}",
+                  classes="name-input", compact=True),
+            Cycle([(c, c) for c in PALETTE], colour, id=f"colour-{i}", classes="colour-cycle"),
+            up, classes="player-form", id=f"seat-{i}")
+
     def on_mount(self) -> None:
-        self._show_seats()
         self.query_one("#name-0", Input).focus()
 
-    def _show_seats(self) -> None:
-        for i in range(MAX_PLAYERS):
-            self.query_one(f"#seat-{i}").display = i < self.count
-        self.query_one("#up-0").disabled = True
-
-    def action_add(self) -> None:
+    async def action_add(self) -> None:
         if self.count < MAX_PLAYERS:
+            taken = {str(c.value) for c in self.query(".colour-cycle").results(Cycle)}
+            colour = next(c for c in PALETTE if c not in taken)
+            await self.query_one("#players-form").mount(self._seat(self.count, colour),
+                                                        before="#seat-buttons")
             self.count += 1
-            self._show_seats()
             self.query_one(f"#name-{self.count - 1}", Input).focus()
 
     def action_remove(self) -> None:
         if self.count > 1:
             self.count -= 1
-            self._show_seats()
+            self.query_one(f"#seat-{self.count}").remove()
 
     def action_back(self) -> None:
         self.referee.cancel_new_game()
@@ -156,7 +157,7 @@ class NewGameScreen(BaseScreen):
         if bid == "start":
             self.action_start()
         elif bid == "add":
-            self.action_add()
+            self.run_worker(self.action_add(), exclusive=True)
         elif bid == "remove":
             self.action_remove()
         elif bid.startswith("up-"):
@@ -166,8 +167,8 @@ class NewGameScreen(BaseScreen):
         """Move the player in seat i one seat earlier."""
         a, b = self.query_one(f"#name-{i - 1}", Input), self.query_one(f"#name-{i}", Input)
         a.value, b.value = b.value, a.value
-        ca = self.query_one(f"#colour-{i - 1}", Select)
-        cb = self.query_one(f"#colour-{i}", Select)
+        ca = self.query_one(f"#colour-{i - 1}", Cycle)
+        cb = self.query_one(f"#colour-{i}", Cycle)
         ca.value, cb.value = cb.value, ca.value
         a.focus()
 
@@ -193,7 +194,7 @@ class NewGameScreen(BaseScreen):
         players = []
         for i in range(self.count):
             name = self.query_one(f"#name-{i}", Input).value.strip()
-            colour = self.query_one(f"#colour-{i}", Select).value
+            colour = self.query_one(f"#colour-{i}", Cycle).value
             if not name:
                 self.say_error(f"✗ Player {i + 1} needs a name.")
                 self.query_one(f"#name-{i}", Input).focus()

@@ -7,11 +7,11 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from referee.commands import EndTurn, Sell, Steal, Trade
 from ui import format as fmt
-from ui.base import BaseScreen
+from ui.base import BaseScreen, TitleBar
 from ui.screens.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
 from ui.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
 
@@ -32,7 +32,7 @@ class TableScreen(BaseScreen):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield TurnBanner(id="turn-banner")
         with Horizontal(id="table"):
             yield Scoreboard(id="scoreboard")
