@@ -300,9 +300,96 @@ def _durable(n: int, path: str) -> None:
     session.close()
 
 
+# ---- console -------------------------------------------------------------------------------
+
+MINIMAL_APP = """
+import sys, time
+from textual.app import App
+from textual.widgets import Static
+
+class Minimal(App):
+    def compose(self):
+        yield Static("hello")
+
+async def stop(pilot):
+    print(time.perf_counter() - float(sys.argv[1]))
+    pilot.app.exit()
+
+Minimal().run(headless=True, size=(100, 32), auto_pilot=stop)
+"""
+
+CONSOLE_APP = """
+import sys, time
+from referee.session import Session
+from ui.app import make_app
+
+async def stop(pilot):
+    print(time.perf_counter() - float(sys.argv[1]))
+    pilot.app.exit()
+
+make_app(Session()).run(headless=True, size=(100, 32), auto_pilot=stop)
+"""
+
+
+def _first_paint(script: str) -> float:
+    """Seconds from launching a fresh Python to the app's first painted screen (the
+    auto-pilot runs once the first screen is up), measured inside the child."""
+    import subprocess
+    import sys
+
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", script, repr(t0)], capture_output=True,
+                          text=True, check=True, timeout=120)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def bench_console() -> None:
+    import asyncio
+
+    print("== console: cold start and key latency (textual, headless) ==")
+    repeats = 5
+    minimal = [_first_paint(MINIMAL_APP) for _ in range(repeats)]
+    console = [_first_paint(CONSOLE_APP) for _ in range(repeats)]
+    ratio = statistics.median(console) / statistics.median(minimal)
+    print(f"cold start to first screen: console median {statistics.median(console):.3f} s, "
+          f"minimal Textual app {statistics.median(minimal):.3f} s, ratio {ratio:.2f}x "
+          f"(target <= 1.5x; {repeats} runs each, separate processes)")
+
+    async def latency() -> list[float]:
+        from ui.app import make_app
+        from ui.screens.hands import balanced_hands
+        from ui.screens.table import TableScreen
+        from ui.screens.turn import MoveDialog
+
+        s = Session(seed=SEED)
+        s.handle({"cmd": "new_game", "players": ["Ann", "Ben"]})
+        for name, hand in balanced_hands(s.state, ["Ann", "Ben"]).items():
+            s.handle({"cmd": "deal", "player": name, **hand})
+        if not s.handle({"cmd": "turn_order", "rolls": {"Ann": 6, "Ben": 1}})["ok"]:
+            raise RuntimeError("bench game did not start")
+        app = make_app(s)
+        times: list[float] = []
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.press("r")  # resume
+            await pilot.pause()
+            for _ in range(40):
+                for key, screen in (("r", MoveDialog), ("escape", TableScreen)):
+                    t0 = time.perf_counter()
+                    await pilot.press(key)
+                    while not isinstance(app.screen, screen):
+                        await pilot.pause()
+                    times.append(time.perf_counter() - t0)
+        return times
+
+    times = asyncio.run(latency())
+    print(f"key press -> screen updated (open/close the move dialog, run_test, {len(times)} "
+          f"presses): median {statistics.median(times) * 1000:.1f} ms, "
+          f"p99 {_percentile(times, 0.99) * 1000:.1f} ms")
+
+
 SECTIONS: dict[str, Callable[[], None]] = {
     "core": bench_core, "store": bench_store, "tray": bench_tray, "box": bench_box,
-    "oled": bench_oled,
+    "oled": bench_oled, "console": bench_console,
 }
 
 

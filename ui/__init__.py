@@ -1,0 +1,1 @@
+"""The Textual console (issue #4): see docs/console.md."""

@@ -1,0 +1,250 @@
+"""The console app: one session, the screens that draw it, the dialogs that send commands.
+
+The app keeps no game state. After every accepted command (from the console, the box or any
+other front end on the same session) it redraws every screen from `session.state` and
+`session.log`, and it opens a modal dialog for each decision the rules hold pending.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+
+from referee.commands import Command, NewGame
+from referee.errors import Refusal
+from referee.session import Outcome, Session
+from referee.state import GameState, Phase
+from ui.base import PendingDialog, SessionView
+from ui.screens.setup import (
+    GameStartScreen,
+    HandsScreen,
+    NewGameScreen,
+    StartScreen,
+    TurnOrderScreen,
+)
+
+# The table and its dialogs (and the rules' Markdown, and Pillow for the box) are imported
+# when first needed: the console's first screen comes up sooner (see scripts/bench.py).
+
+
+class Box(Protocol):
+    """What the console needs of the box controller (device/): buttons in, picture out."""
+
+    def press(self, button: str, long: bool) -> None: ...
+
+    def render_image(self) -> Any: ...  # a 1-bit PIL.Image.Image, or None
+
+    def subscribe(self, callback: Callable[..., None]) -> Any: ...
+
+
+class SessionChanged(Message):
+    """The session accepted a command (posted from whichever thread applied it)."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__()
+        self.outcome = outcome
+
+
+class BoxChanged(Message):
+    """The box says its picture changed."""
+
+
+class RefereeApp(App[None]):
+    """Gallery Grippers at the table: see docs/console.md."""
+
+    CSS_PATH = "console.tcss"
+    TITLE = "Tableside Referee"
+    SUB_TITLE = "Gallery Grippers"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "rules", "Rules"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, session: Session, *, box: Box | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.box = box
+        self._announce: list[Callable[[], Screen[Any]]] = []
+        self._want_new = False
+        self._over_shown: str | None = None
+        self._unsubscribe: list[Callable[[], Any]] = []
+
+    # ---- life cycle ------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self._unsubscribe.append(self.session.subscribe(self._on_outcome))
+        if self.box is not None:
+            undo = self.box.subscribe(lambda *_: self.post_message(BoxChanged()))
+            if callable(undo):
+                self._unsubscribe.append(undo)
+        state = self.session.state
+        self.sync()
+        if state.phase in (Phase.SETUP, Phase.PLAYING):
+            self.open(StartScreen(), self._start_choice)
+
+    def on_unmount(self) -> None:
+        for undo in self._unsubscribe:
+            undo()
+        self._unsubscribe.clear()
+
+    def _on_outcome(self, outcome: Outcome) -> None:
+        # Runs in whichever thread applied the command; post_message is thread-safe.
+        self.post_message(SessionChanged(outcome))
+
+    def on_session_changed(self, message: SessionChanged) -> None:
+        entry = message.outcome.entry
+        if entry.command["cmd"] == "new_game":
+            self._want_new = False
+            self._announce.clear()
+        types = {e["type"] for e in entry.events}
+        if "bypass" in types:
+            from ui.screens.pending import VerdictScreen
+
+            self._announce.append(lambda: VerdictScreen(entry))
+        if "first_player" in types:
+            self._announce.append(GameStartScreen)
+        self.sync()
+
+    def on_box_changed(self, _: BoxChanged) -> None:
+        from ui.screens.info import BoxScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, BoxScreen):
+                screen.refresh_image()
+
+    # ---- commands --------------------------------------------------------------------------
+    def send(self, command: Command) -> Refusal | None:
+        """Apply a command; a refusal is returned for the screen to show inline. Anything
+        else that goes wrong is a bug: it ends the app with a non-zero status."""
+        try:
+            self.session.apply(command)
+        except Refusal as refusal:
+            return refusal
+        return None
+
+    def new_game(self, command: NewGame) -> Refusal | None:
+        phase = self.session.state.phase
+        if phase in (Phase.SETUP, Phase.PLAYING):
+            command = NewGame(players=command.players, rules=command.rules, abandon=True)
+        return self.send(command)
+
+    # ---- screens ---------------------------------------------------------------------------
+    def open(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> None:
+        """Push a screen; when it closes, run `callback` and bring the screens up to date."""
+
+        def closed(result: Any) -> None:
+            if callback is not None:
+                callback(result)
+            self.sync()
+
+        self.push_screen(screen, closed)
+
+    def _base_class(self, s: GameState) -> type[Screen[Any]]:
+        if self._want_new or s.phase is Phase.NO_GAME:
+            return NewGameScreen
+        if s.phase is Phase.SETUP:
+            return HandsScreen if any(not p.dealt for p in s.players) else TurnOrderScreen
+        from ui.screens.table import TableScreen
+
+        return TableScreen
+
+    def sync(self) -> None:
+        """Make the screens match the session: the right base screen, every screen redrawn,
+        stale decision dialogs closed, the next announcement or pending decision opened."""
+        from ui.screens.info import GameOverScreen
+        from ui.screens.pending import DIALOGS
+
+        s = self.session.state
+        want = self._base_class(s)
+        stack = self.screen_stack
+        if len(stack) < 2 or type(stack[1]) is not want:
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
+            self.push_screen(want())
+        for screen in self.screen_stack:
+            if isinstance(screen, SessionView) and screen.is_mounted:
+                screen.show()
+        open_keys = {(p.player, p.decision) for p in s.pending
+                     if s.phase is Phase.PLAYING and p.player and p.decision in DIALOGS}
+        top = self.screen
+        if isinstance(top, PendingDialog) and top.key not in open_keys:
+            self.pop_screen()
+            top = self.screen
+        modal = isinstance(top, ModalScreen)
+        if self._announce and (not modal or isinstance(top, PendingDialog)):
+            self.open(self._announce.pop(0)())
+            return
+        if modal:
+            return
+        for pend in s.pending:
+            if (pend.player, pend.decision) in open_keys:
+                self.open(DIALOGS[pend.decision](pend.player))
+                return
+        if s.over and self._over_shown != s.commitment:
+            self._over_shown = s.commitment
+            self.open(GameOverScreen())
+
+    def _start_choice(self, choice: str | None) -> None:
+        if choice == "new":
+            self._want_new = True
+
+    def cancel_new_game(self) -> None:
+        """Back from the new-game form to the game that is still there."""
+        if self.session.state.phase is not Phase.NO_GAME:
+            self._want_new = False
+            self.sync()
+
+    # ---- actions (keys that work everywhere) ----------------------------------------------
+    def action_rules(self) -> None:
+        from ui.screens.info import RulesScreen
+
+        if not isinstance(self.screen, RulesScreen):
+            self.open(RulesScreen())
+
+    def action_undo(self) -> None:
+        from ui.screens.info import UndoConfirm
+
+        if not isinstance(self.screen, UndoConfirm):
+            self.open(UndoConfirm())
+
+    def action_box(self) -> None:
+        from ui.screens.info import BoxScreen
+
+        if self.box is None:
+            self.notify("No box is connected to this console.", severity="warning")
+            return
+        if not isinstance(self.screen, BoxScreen):
+            box = self.box
+            self.open(BoxScreen(box.render_image, box.press))
+
+    def action_new_game(self) -> None:
+        self._want_new = True
+        self.sync()
+
+
+def make_app(session: Session, *, box: Box | None = None) -> RefereeApp:
+    """The console on `session`; `box` (optional) is shown as an on-screen OLED and buttons."""
+    return RefereeApp(session, box=box)
+
+
+def run_app(app: App[Any], **run_kwargs: Any) -> int:
+    """Run the app and give the process's exit status: non-zero if the app ended on an error.
+
+    Textual ends the app on an unhandled exception but its `run()` returns normally; the
+    status is in `return_code` (1 after an exception, None if the app never got going).
+    """
+    app.run(**run_kwargs)
+    code = app.return_code
+    return 1 if code is None else code
+
+
+def cmd_console(args: argparse.Namespace) -> int:
+    """`referee console`: the console on a session built from the shared options."""
+    from referee.app import session_from_args
+
+    return run_app(make_app(session_from_args(args)))

@@ -1,0 +1,202 @@
+"""Screens that inform: the rules reference, undo's confirmation, the result, the box."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from PIL import Image
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Footer, Markdown, Static
+
+from referee.commands import Undo
+from referee.settings import HouseRules
+from ui import format as fmt
+from ui.base import Dialog
+from ui.boxpanel import BoxPanel
+
+PLAYER_AID = """\
+# Gallery Grippers — player aid
+
+*The box's own summary. Rule numbers (GG-n) match what the box says when it refuses a step.*
+
+## Getting ready (GG-1 – GG-3)
+- One to six crews, each with a name and a colour, seated clockwise.
+- Every crew picks **three specialists and three attributes** to start; what is left
+  becomes the two draw decks.
+- All the art starts in its museum; every pawn starts at the black market, outside.
+- Everyone rolls a d6. The highest roll starts; a tie for highest is settled by
+  rock-paper-scissors (or a re-roll, if the table prefers). Play goes clockwise.
+
+## Your turn (GG-4, GG-5)
+1. **Roll the d6 and move.** Tell the box the tile you ended on:
+   - *airport*: fly to another airport (nothing to record);
+   - *recruitment*: draw a card from the deck you choose;
+   - *security* or *alarm*: an **obstacle**;
+   - *trading post*: swap attribute cards with a willing player;
+   - *art quadrant*: you may take one piece still hanging in that museum;
+   - *exit*: you step out of the museum;
+   - *black market*: you may sell art.
+   Stepping onto a museum's tiles puts you inside it.
+2. Do what the tile offers, then **end your turn**.
+
+## Obstacles: the sum (GG-6 – GG-9)
+Play up to one specialist and up to one attribute from your hand, then roll the
+percentile dice (1–100). Add it up:
+
+**roll + specialist + attribute − every carried piece's deduction**
+
+Reach the target (100 unless the table changed it) and you slip past. The cards you played
+are discarded either way. The box always shows the whole sum.
+
+## Strikes (GG-10, GG-15)
+- **First strike:** carry on.
+- **Second strike:** go to the nearest exit, then choose: walk away (strikes clear at your
+  next roll) or head back in with two strikes.
+- **Third strike:** you are out; your art returns to the museums, your cards to the discards.
+- **Caught holding art:** with no strikes yet, choose to *ditch* the art (one strike) or *keep*
+  it (two strikes, and you stay where you are). With one strike already, the art goes back
+  and you take the second strike. With two, you are out.
+
+## Art and money (GG-11 – GG-13)
+- One piece per visit to an art quadrant. Each piece you carry makes every obstacle harder.
+- Walking out through an exit keeps what you carry.
+- At the black market sell some or all of it: face value, plus a fence bonus for every piece
+  beyond the first sold together.
+
+## Winning (GG-14, GG-16)
+- The first crew to bank the win money wins on the spot.
+- With two or more crews, the last crew still in wins. Alone, you win by the money and lose
+  on the third strike.
+
+## Cards (GG-17 – GG-19)
+- Draw from whichever deck you name; an empty deck is rebuilt by shuffling its discards.
+- With an empty hand (or the table's threshold) you must re-up at the start of your turn:
+  roll a d6 and draw that many.
+- Cards differ in strength; the numbers on the cards are the ones that count.
+
+## Fair dice
+The box's own dice come from a secret seed. Its fingerprint (the commitment) is shown when
+play starts; the seed is revealed at the end, so anyone can re-check every roll. Undo fixes a
+mistake but never re-rolls: dice already rolled stay on the table.
+"""
+
+
+def house_rules_markdown(rules: HouseRules) -> str:
+    lines = ["## House rules in force"]
+    for name, value, text in rules.describe():
+        shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
+        lines.append(f"- `{name}` = **{shown}** — {text}")
+    return "\n".join(lines)
+
+
+class RulesScreen(Dialog[None]):
+    """The player aid, in the project's own words, and the house rules in force."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Close"), Binding("f1", "cancel", "Close"),
+        Binding("q", "cancel", "Close", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="rules"):
+            yield Markdown(PLAYER_AID + "\n" + house_rules_markdown(self.state.rules))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#rules").focus()
+
+
+class UndoConfirm(Dialog[None]):
+    """Says exactly which step undo would take back, and asks."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "undo", "Yes, undo"), Binding("n", "cancel", "No"),
+        Binding("escape", "cancel", "No", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        target = fmt.undo_target(self.referee.session.log)
+        with Vertical(classes="dialog", id="undo-dialog"):
+            yield Static("[b]Undo?[/b]", classes="dialog-title")
+            if target is None:
+                yield Static("There is nothing to undo.")
+            else:
+                rolled = any(e["type"] == "roll" and e["source"] == "electronic"
+                             for e in target.events)
+                yield Static(f"This takes back step #{target.seq}:\n  "
+                             f"[b]{fmt.escape(fmt.describe(target))}[/b]", id="undo-what")
+                if rolled:
+                    yield Static("The box's dice from that step stay on the table: the next "
+                                 "roll of the same die uses them again.", classes="hint")
+            yield Static("[b]Y[/b] undo · [b]N[/b] keep it")
+            yield self.error_line()
+        yield Footer()
+
+    def action_undo(self) -> None:
+        if self.send(Undo()):
+            self.dismiss(None)
+
+
+class GameOverScreen(Dialog[None]):
+    """The winner, how the game went, and the revealed seed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "app.new_game", "New game"), Binding("q", "app.quit", "Quit"),
+        Binding("escape", "cancel", "See the table"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        s = self.state
+        log = [e for e in self.referee.session.log if not e.undone]
+        reason = (s.over_reason or "").replace("_", " ")
+        winner = s.player(s.winner) if s.winner else None
+        head = (f"{fmt.swatch(winner)} wins" if winner else "Nobody wins") + f" ({reason})"
+        rows = []
+        for p in sorted(s.players, key=lambda q: -q.money):
+            sold = sum(len(e.events[0]["pieces"]) for e in log
+                       if e.command["cmd"] == "sell" and e.command.get("player") == p.name)
+            rows.append(f"{fmt.swatch(p)}  {fmt.money(p.money):>16}  strikes "
+                        f"{fmt.pips(p.strikes)}  {fmt.status_text(p)}  · sold {sold} piece(s)")
+        bypasses = [ev for e in log for ev in e.events if ev["type"] == "bypass"]
+        won = sum(1 for b in bypasses if b["success"])
+        with Vertical(classes="dialog", id="game-over"):
+            yield Static(f"[b]Game over[/b] — {head}", classes="dialog-title")
+            yield Static("\n".join(rows))
+            yield Static(f"{s.turn_number} turns · {len(bypasses)} obstacles "
+                         f"({won} bypassed, {len(bypasses) - won} failed)")
+            yield Static("\n[b]Seed revealed[/b] (check: SHA-256 of it = the commitment):")
+            yield Static(s.seed or "–", id="seed", markup=False)
+            yield Static(f"commitment {s.commitment or '–'}", classes="hint", markup=False)
+            yield Static("[b]N[/b] new game · [b]Q[/b] quit · [b]Esc[/b] see the table "
+                         "([b]G[/b] brings this back)")
+
+
+class BoxScreen(Dialog[None]):
+    """The box on screen: its OLED and its buttons."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Close"),
+        Binding("o", "cancel", "Close")
+    ]
+
+    def __init__(self, image_source: Callable[[], Image.Image | None],
+                 press: Callable[[str, bool], None]) -> None:
+        super().__init__()
+        self._image_source = image_source
+        self._press = press
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="box-dialog"):
+            yield Static("[b]The box[/b] — its display and buttons (keys in brackets)",
+                         classes="dialog-title")
+            yield BoxPanel(self._image_source, self._press, id="box-panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(BoxPanel).focus()
+
+    def refresh_image(self) -> None:
+        self.query_one(BoxPanel).refresh_image()

@@ -1,0 +1,290 @@
+"""Decisions the rules hold open (obstacle, caught, second strike, re-up, draw) and the
+verdict of a bypass. A pending dialog closes only when its decision is answered or undone."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from referee.commands import Bypass, Choose, Draw, Reup, Roll
+from referee.dice import die_range
+from referee.session import LogEntry
+from ui import format as fmt
+from ui.base import Choices, Dialog, PendingDialog
+
+NONE = "(none)"
+
+
+class ObstacleDialog(PendingDialog):
+    """Meet an obstacle: at most one specialist and one attribute, then the percentile roll."""
+
+    decision = "obstacle"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *PendingDialog.BINDINGS, Binding("ctrl+r", "roll", "Box rolls", priority=True)
+    ]
+
+    def compose(self) -> ComposeResult:
+        s = self.state
+        p = s.player(self.player)
+        pend = next(q for q in s.pending if q.player == self.player and q.decision == "obstacle")
+        tile = fmt.TILE_LABELS.get(str(pend.info.get("tile")), "Obstacle")
+        museum = pend.info.get("museum") or ""
+        with Vertical(classes="dialog", id="obstacle-dialog"):
+            yield Static(f"[b]Obstacle[/b]: {tile} in {fmt.escape(str(museum))} — "
+                         f"{fmt.swatch(p)} (GG-6)", classes="dialog-title")
+            yield Static("Play at most one specialist and one attribute (↑↓ picks, Tab moves):")
+            with Horizontal(id="obstacle-cards"):
+                yield Choices(
+                    Option(NONE, id=NONE),
+                    *[Option(f"{c} +{fmt.card_bonus(s, c)}", id=c) for c in p.specialists],
+                    id="specialist")
+                yield Choices(
+                    Option(NONE, id=NONE),
+                    *[Option(f"{c} +{fmt.card_bonus(s, c)}", id=c) for c in p.attributes],
+                    id="attribute")
+            yield Static("", id="obstacle-sum")
+            with Horizontal(id="obstacle-roll"):
+                yield Input(placeholder="type the real d100 roll, Enter", id="d100",
+                            restrict=r"[0-9]*", max_length=3, compact=True)
+                yield Button("…or the box rolls \\[^R]", id="roll", variant="primary",
+                             compact=True)
+            yield self.error_line()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for wid in ("#specialist", "#attribute"):
+            self.query_one(wid, OptionList).highlighted = 0
+        self._sum()
+        self.query_one("#specialist", OptionList).focus()
+
+    def _card(self, wid: str) -> tuple[str, ...]:
+        lst = self.query_one(wid, OptionList)
+        if lst.highlighted is None:
+            return ()
+        name = lst.get_option_at_index(lst.highlighted).id or NONE
+        return () if name == NONE else (name,)
+
+    def _sum(self) -> None:
+        s = self.state
+        p = s.player(self.player)
+        terms = [f"{c} {fmt.card_bonus(s, c)}" for c in self._card("#specialist")
+                 + self._card("#attribute")]
+        bonus = sum(fmt.card_bonus(s, c) for c in self._card("#specialist")
+                    + self._card("#attribute"))
+        base = bonus - p.deduction
+        need = s.rules.bypass_target - base
+        low, high = (lambda r: (r.start, r.stop - 1))(die_range("d100", s.rules.percentile))
+        if need <= low:
+            chance = "any roll bypasses"
+        elif need > high:
+            chance = "no roll can bypass"
+        else:
+            chance = f"needs a roll of {need} or more ({low}-{high})"
+        shown = " + ".join(terms) or "no cards"
+        self.query_one("#obstacle-sum", Static).update(
+            f"roll + {fmt.escape(shown)} − art {p.deduction} = roll {base:+d};  "
+            f"target {s.rules.bypass_target}: [b]{chance}[/b]")
+
+    def on_option_list_option_highlighted(self, _: OptionList.OptionHighlighted) -> None:
+        self._sum()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.focus_next()
+
+    def _bypass(self, roll: Roll | None) -> None:
+        self.send(Bypass(player=self.player, specialist=self._card("#specialist"),
+                         attribute=self._card("#attribute"), roll=roll))
+
+    def action_roll(self) -> None:
+        self._bypass(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if not event.value.strip():
+            self._bypass(None)
+            return
+        self._bypass(Roll.physical("d100", int(event.value)))
+
+    def on_button_pressed(self, _: Button.Pressed) -> None:
+        self.action_roll()
+
+
+CHOICES: dict[str, tuple[str, list[tuple[str, str]]]] = {
+    "caught": ("Caught carrying art (GG-10)", [
+        ("ditch", "Ditch: all held art goes back to its museums; take 1 strike"),
+        ("keep", "Keep: keep the art and go to 2 strikes"),
+    ]),
+    "second_strike": ("Second strike (GG-10): back at the nearest exit", [
+        ("leave", "Leave the premises: strikes go back to 0 at the next roll"),
+        ("reenter", "Go back into the same museum, keeping 2 strikes"),
+    ]),
+}
+
+
+class ChoiceDialog(PendingDialog):
+    """Caught with art (ditch / keep) or the second strike (leave / re-enter)."""
+
+    def __init__(self, player: str, decision: str) -> None:
+        super().__init__(player)
+        self.decision = decision
+
+    def compose(self) -> ComposeResult:
+        title, options = CHOICES[self.decision]
+        p = self.state.player(self.player)
+        with Vertical(classes="dialog"):
+            yield Static(f"[b]{title}[/b] — {fmt.swatch(p)} chooses (Enter)",
+                         classes="dialog-title")
+            yield Choices(*[Option(text, id=key) for key, text in options], id="choices")
+            yield self.error_line()
+        yield Footer()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.send(Choose(player=self.player, choice=event.option.id or ""))
+
+
+class DrawDialog(PendingDialog):
+    """Draw a card: the box draws from a deck, or record the real card drawn (GG-17)."""
+
+    decision = "draw"
+    BINDINGS: ClassVar[list[BindingType]] = [*PendingDialog.BINDINGS,
+                Binding("ctrl+s", "box('specialist')", "Box draws specialist", priority=True),
+                Binding("ctrl+a", "box('attribute')", "Box draws attribute", priority=True)]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("", id="draw-title", classes="dialog-title")
+            with Horizontal(classes="buttons"):
+                yield Button("Box draws a specialist \\[^S]", id="box-specialist", compact=True)
+                yield Button("Box draws an attribute \\[^A]", id="box-attribute", compact=True)
+            yield Static("…or pick the real card drawn (Enter):")
+            yield Choices(id="cards")
+            yield self.error_line()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+        self.query_one("#box-specialist", Button).focus()
+
+    def show(self) -> None:
+        s = self.state
+        pend = next((q for q in s.pending if q.player == self.player
+                     and q.decision == "draw"), None)
+        if pend is None:
+            return
+        count = pend.info.get("count", 1)
+        reason = str(pend.info.get("reason", "")).replace("reup", "re-up")
+        p = s.player(self.player)
+        self.query_one("#draw-title", Static).update(
+            f"[b]Draw {count} card{'s' if count != 1 else ''}[/b] ({reason}) — "
+            f"{fmt.swatch(p)}")
+        cards = self.query_one("#cards", OptionList)
+        cards.clear_options()
+        for deck in ("specialist", "attribute"):
+            pile = s.piles.get(deck, {}) if sum(s.piles.get(deck, {}).values()) else \
+                s.discards.get(deck, {})
+            for c in sorted(pile):
+                cards.add_option(Option(f"{deck[:4]}.  {c} +{fmt.card_bonus(s, c)}  "
+                                        f"({pile[c]} in deck)", id=f"{deck}:{c}"))
+
+    def action_box(self, deck: str) -> None:
+        self.send(Draw(player=self.player, deck=deck))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        deck, card = (event.option.id or ":").split(":", 1)
+        self.send(Draw(player=self.player, deck=deck, card=card))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_box((event.button.id or "box-specialist").removeprefix("box-"))
+
+
+class ReupDialog(PendingDialog):
+    """An empty hand: roll a d6 and draw that many cards (GG-18)."""
+
+    decision = "reup"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *PendingDialog.BINDINGS, Binding("r", "roll", "Box rolls"),
+                *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1)
+                  for n in range(1, 7)]]
+
+    def compose(self) -> ComposeResult:
+        p = self.state.player(self.player)
+        with Vertical(classes="dialog"):
+            yield Static(f"[b]Re-up (GG-18)[/b] — {fmt.swatch(p)} has "
+                         f"{p.hand_size} card(s): roll a d6 and draw that many.",
+                         classes="dialog-title")
+            yield Static("[b]R[/b]: the box rolls  ·  [b]1-6[/b]: type the real die")
+            yield self.error_line()
+        yield Footer()
+
+    def action_roll(self) -> None:
+        self.send(Reup(player=self.player))
+
+    def action_typed(self, value: int) -> None:
+        self.send(Reup(player=self.player, roll=Roll.physical("d6", value)))
+
+
+def _choice(decision: str) -> Any:
+    return lambda player: ChoiceDialog(player, decision)
+
+
+def _tile(player: str) -> Any:
+    from ui.screens.turn import TileDialog
+
+    return TileDialog(player)
+
+
+DIALOGS: dict[str, Any] = {
+    "tile": _tile, "obstacle": ObstacleDialog, "caught": _choice("caught"),
+    "second_strike": _choice("second_strike"), "reup": ReupDialog, "draw": DrawDialog,
+}
+
+
+class VerdictScreen(Dialog[None]):
+    """A bypass, term by term, and what follows from it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "cancel", "Continue"),
+        Binding("escape", "cancel", "")
+    ]
+
+    def __init__(self, entry: LogEntry) -> None:
+        super().__init__()
+        self.entry = entry
+
+    def compose(self) -> ComposeResult:
+        events = self.entry.events
+        b = next(e for e in events if e["type"] == "bypass")
+        roll = next(e for e in events if e["type"] == "roll")
+        rows = [(f"roll ({fmt.provenance(roll)})", f"{b['roll']:>4}")]
+        if b.get("specialist"):
+            rows.append((f"+ {b['specialist']} (specialist)", f"{b['specialist_bonus']:>+4}"))
+        if b.get("attribute"):
+            rows.append((f"+ {b['attribute']} (attribute)", f"{b['attribute_bonus']:>+4}"))
+        art = ", ".join(b.get("art") or []) or "none carried"
+        rows.append((f"− art ({art})", f"{-b['art_deduction']:>+4}"))
+        width = max(len(label) for label, _ in rows) + 2
+        lines = [f"{fmt.escape(label):<{width}}{value}" for label, value in rows]
+        lines.append("─" * (width + 4))
+        sign = "≥" if b["success"] else "<"
+        lines.append(f"{'= total':<{width}}{b['total']:>4}  {sign} {b['target']}")
+        verdict = ("[b reverse green] BYPASSED [/]" if b["success"]
+                   else "[b reverse red] FAILED [/]")
+        after = fmt.consequences(events) or (["The turn goes on."] if b["success"] else [])
+        with Vertical(classes="dialog", id="verdict"):
+            yield Static(f"[b]{fmt.escape(b['player'])} at the obstacle[/b] (GG-8)  {verdict}",
+                         classes="dialog-title")
+            yield Static("\n".join(lines), id="verdict-sum")
+            yield Static("\n".join(fmt.escape(line) for line in after), id="verdict-after")
+            yield Button("Continue \\[Enter]", id="ok", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#ok", Button).focus()
+
+    def on_button_pressed(self, _: Button.Pressed) -> None:
+        self.dismiss(None)

@@ -1,0 +1,237 @@
+"""Starting a game: resume or new, the new-game form, and the game-start announcement."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Footer, Input, Label, Static
+
+from referee.commands import NewGame, PlayerSpec
+from referee.rules.setup import MAX_PLAYERS, PALETTE
+from referee.session import Session
+from referee.settings import RULE_SETTINGS, HouseRules
+from referee.state import Phase
+from ui import format as fmt
+from ui.base import BaseScreen, Cycle, Dialog, TitleBar
+from ui.screens.hands import HandsScreen, TurnOrderScreen
+
+__all__ = ["GameStartScreen", "HandsScreen", "NewGameScreen", "StartScreen", "TurnOrderScreen"]
+
+RULE_LABELS = {
+    "tiebreak": "Tie for first (GG-3)", "percentile": "Percentile (GG-7)",
+    "bypass_target": "Bypass target (GG-8)", "caught_keep_forces_exit": "Kept art→exit (GG-10)",
+    "fence_bonus_per_extra_piece": "Fence bonus $ (GG-13)", "win_money": "Win money $ (GG-14)",
+    "reup_at_or_below": "Re-up hand ≤ (GG-18)",
+}
+RULE_CHOICES = {"tiebreak": ("rps", "reroll"), "percentile": ("1-100", "0-99")}
+
+
+def table_rules(session: Session) -> HouseRules:
+    """The house rules a new game starts from: the table's settings file if the session has
+    one, else the defaults."""
+    rules = getattr(session, "house_rules", None)
+    return rules if isinstance(rules, HouseRules) else HouseRules()
+
+
+class StartScreen(Dialog[str]):
+    """A game is already in progress: resume it, or start a new one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "choose('resume')", "Resume"),
+        Binding("n", "choose('new')", "New game"),
+        Binding("escape", "choose('resume')", "Resume", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        s = self.state
+        cur = s.current_player
+        if s.phase is Phase.PLAYING and cur is not None:
+            where = f"turn {s.turn_number}, {cur.name} to play"
+        else:
+            where = "still being set up"
+        names = ", ".join(p.name for p in s.players)
+        with Vertical(classes="dialog"):
+            yield Static("[b]A game is in progress[/b]", classes="dialog-title")
+            yield Static(f"{fmt.escape(names)} — {fmt.escape(where)}.")
+            with Horizontal(classes="buttons"):
+                yield Button("Resume \\[R]", id="resume", variant="primary", compact=True)
+                yield Button("New game \\[N]", id="new", compact=True)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+
+class NewGameScreen(BaseScreen):
+    """Players (1-6) in seating order with their colours, and the house rules."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start game", priority=True),
+        Binding("ctrl+n", "add", "Add player"),
+        Binding("ctrl+r", "remove", "Remove last"),
+        Binding("escape", "back", "Back to the game", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 2
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar()
+        with Horizontal(id="newgame"):
+            with VerticalScroll(id="players-form"):
+                yield Static("[b]Players[/b], clockwise from the first seat",
+                             classes="panel-title")
+                for i in range(self.count):
+                    yield self._seat(i, PALETTE[i])
+                with Horizontal(classes="buttons", id="seat-buttons"):
+                    yield Button("+ player \\[^N]", id="add", compact=True)
+                    yield Button("− player \\[^R]", id="remove", compact=True)
+            with VerticalScroll(id="rules-form"):
+                yield Static("[b]House rules[/b] (defaults shown)", classes="panel-title")
+                for name, value, _ in table_rules(self.referee.session).describe():
+                    with Horizontal(classes="rule-form"):
+                        yield Label(RULE_LABELS[name], classes="rule-label")
+                        if name in RULE_CHOICES:
+                            yield Cycle([(c, c) for c in RULE_CHOICES[name]], value,
+                                        id=f"rule-{name}", classes="rule-cycle")
+                        elif isinstance(value, bool):
+                            yield Cycle([("no", False), ("yes", True)], value,
+                                        id=f"rule-{name}", classes="rule-cycle")
+                        else:
+                            yield Input(f"{value:,}", id=f"rule-{name}", classes="rule-input",
+                                        compact=True)
+        with Horizontal(id="newgame-bar"):
+            yield Button("Start game \\[^S]", id="start", variant="primary", compact=True)
+            yield self.error_line()
+        yield Footer()
+        yield Footer()
+
+    def _seat(self, i: int, colour: str) -> Horizontal:
+        """One player's row: seat number, name, colour, and a button to move up a seat."""
+        up = Button("▲", id=f"up-{i}", classes="seat-up", compact=True, disabled=i == 0,
+                    tooltip="move this player one seat earlier")
+        return Horizontal(
+            Label(f"{i + 1}.", classes="seat-number"),
+            Input(placeholder=f"name of player {i + 1}", max_length=24, id=f"name-{i}",
+                  classes="name-input", compact=True),
+            Cycle([(c, c) for c in PALETTE], colour, id=f"colour-{i}", classes="colour-cycle"),
+            up, classes="player-form", id=f"seat-{i}")
+
+    def on_mount(self) -> None:
+        self.query_one("#name-0", Input).focus()
+
+    async def action_add(self) -> None:
+        if self.count < MAX_PLAYERS:
+            taken = {str(c.value) for c in self.query(".colour-cycle").results(Cycle)}
+            colour = next(c for c in PALETTE if c not in taken)
+            await self.query_one("#players-form").mount(self._seat(self.count, colour),
+                                                        before="#seat-buttons")
+            self.count += 1
+            self.query_one(f"#name-{self.count - 1}", Input).focus()
+
+    def action_remove(self) -> None:
+        if self.count > 1:
+            self.count -= 1
+            self.query_one(f"#seat-{self.count}").remove()
+
+    def action_back(self) -> None:
+        self.referee.cancel_new_game()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter on a name goes to the next name, and from the last one to Start."""
+        event.stop()
+        wid = event.input.id or ""
+        if wid.startswith("name-") and int(wid[5:]) + 1 < self.count:
+            self.query_one(f"#name-{int(wid[5:]) + 1}", Input).focus()
+        else:
+            self.query_one("#start", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid == "start":
+            self.action_start()
+        elif bid == "add":
+            self.run_worker(self.action_add(), exclusive=True)
+        elif bid == "remove":
+            self.action_remove()
+        elif bid.startswith("up-"):
+            self._swap(int(bid[3:]))
+
+    def _swap(self, i: int) -> None:
+        """Move the player in seat i one seat earlier."""
+        a, b = self.query_one(f"#name-{i - 1}", Input), self.query_one(f"#name-{i}", Input)
+        a.value, b.value = b.value, a.value
+        ca = self.query_one(f"#colour-{i - 1}", Cycle)
+        cb = self.query_one(f"#colour-{i}", Cycle)
+        ca.value, cb.value = cb.value, ca.value
+        a.focus()
+
+    def _rules(self) -> dict[str, Any] | str:
+        """The house rules that differ from the defaults shown, or what is wrong."""
+        defaults = table_rules(self.referee.session).to_json()
+        out: dict[str, Any] = {}
+        for name in RULE_SETTINGS:
+            widget = self.query_one(f"#rule-{name}")
+            value: Any
+            if isinstance(widget, Input):
+                text = widget.value.replace(",", "").replace("_", "").replace("$", "").strip()
+                if not text.isdigit():
+                    return f"{RULE_LABELS[name]}: a whole number, please (not {widget.value!r})"
+                value = int(text)
+            else:
+                value = getattr(widget, "value", None)
+            if value != defaults[name]:
+                out[name] = value
+        return out
+
+    def action_start(self) -> None:
+        players = []
+        for i in range(self.count):
+            name = self.query_one(f"#name-{i}", Input).value.strip()
+            colour = self.query_one(f"#colour-{i}", Cycle).value
+            if not name:
+                self.say_error(f"✗ Player {i + 1} needs a name.")
+                self.query_one(f"#name-{i}", Input).focus()
+                return
+            players.append(PlayerSpec(name=name, color=str(colour)))
+        rules = self._rules()
+        if isinstance(rules, str):
+            self.say_error(f"✗ {rules}")
+            return
+        self.refused(self.referee.new_game(NewGame(players=tuple(players), rules=rules)))
+
+
+class GameStartScreen(Dialog[None]):
+    """Play begins: the turn order and the dice commitment."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "cancel", "Start playing"),
+        Binding("escape", "cancel", "")
+    ]
+
+    def compose(self) -> ComposeResult:
+        s = self.state
+        first = s.first_player or "?"
+        order = []
+        if s.first_player is not None:
+            i = s.index_of(first) or 0
+            order = [p.name for p in s.players[i:] + s.players[:i]]
+        with Vertical(classes="dialog"):
+            yield Static("[b]The game begins[/b]", classes="dialog-title")
+            yield Static(f"{fmt.escape(first)} goes first; then clockwise: "
+                         f"{fmt.escape(' → '.join(order))}.")
+            yield Static("\n[b]Dice commitment[/b] (SHA-256 of this game's secret seed):")
+            yield Static(s.commitment or "–", id="commitment", markup=False)
+            yield Static("Note it down: when the game ends the box reveals the seed, and "
+                         "anyone can check it against this and re-derive every electronic "
+                         "roll.", classes="hint")
+            yield Button("Start playing \\[Enter]", id="ok", variant="primary", compact=True)
+
+    def on_button_pressed(self, _: Button.Pressed) -> None:
+        self.dismiss(None)

@@ -1,0 +1,113 @@
+"""The table: the main screen while a game is played."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Static
+
+from referee.commands import EndTurn, Sell, Steal, Trade
+from ui import format as fmt
+from ui.base import BaseScreen, TitleBar
+from ui.screens.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
+from ui.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
+
+
+class TableScreen(BaseScreen):
+    """Scoreboard, whose turn it is, the last roll, the log; keys for every turn step."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "move", "Roll to move"),
+        Binding("s", "steal", "Steal"),
+        Binding("l", "sell", "Sell"),
+        Binding("t", "trade", "Trade"),
+        Binding("e", "end_turn", "End turn"),
+        Binding("ctrl+z", "app.undo", "Undo"),
+        Binding("o", "app.box", "Box"),
+        Binding("g", "game_over", "Result", show=False),
+        Binding("ctrl+n", "app.new_game", "New game", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar()
+        yield TurnBanner(id="turn-banner")
+        with Horizontal(id="table"):
+            yield Scoreboard(id="scoreboard")
+            with Vertical(id="side"):
+                yield DicePanel(id="dice")
+                with VerticalScroll(id="log-scroll"):
+                    yield Static("Log (newest first)", classes="panel-title")
+                    yield EventLog(id="log")
+        yield self.error_line()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        session = self.referee.session
+        s = session.state
+        self.query_one(TurnBanner).state = s
+        self.query_one(Scoreboard).state = s
+        self.query_one(DicePanel).roll = fmt.last_roll(session.log)
+        self.query_one(EventLog).entries = EventLog.lines_for(session.log)
+
+    # ---- the turn's steps ------------------------------------------------------------------
+    def _player(self) -> str | None:
+        p = self.state.current_player
+        if p is None or self.state.over:
+            self.refused(None)
+            self.notify("The game is over." if self.state.over else "No turn is running.")
+            return None
+        return p.name
+
+    def action_move(self) -> None:
+        who = self._player()
+        if who is not None:
+            self.refused(None)
+            self.referee.open(MoveDialog(who))
+
+    def action_steal(self) -> None:
+        who = self._player()
+        if who is None:
+            return
+        t = self.state.turn
+        if t.tile != "art" or t.stolen or not self.state.museums.get(t.museum or "", ()):
+            self.send(Steal(player=who, art="?"))  # the rules say why not (GG-11)
+            return
+        self.refused(None)
+        self.referee.open(StealDialog(who))
+
+    def action_sell(self) -> None:
+        who = self._player()
+        if who is None:
+            return
+        if self.state.turn.tile != "black_market" or not self.state.player(who).art:
+            self.send(Sell(player=who))  # refused: the rules say why (GG-13)
+            return
+        self.refused(None)
+        self.referee.open(SellDialog(who))
+
+    def action_trade(self) -> None:
+        who = self._player()
+        if who is None:
+            return
+        if self.state.turn.tile != "trading":
+            self.send(Trade(giver=who, taker=who))  # refused: the rules say why (GG-4)
+            return
+        self.refused(None)
+        self.referee.open(TradeDialog(who))
+
+    def action_end_turn(self) -> None:
+        who = self._player()
+        if who is not None:
+            self.send(EndTurn(player=who))
+
+    def action_game_over(self) -> None:
+        if self.state.over:
+            from ui.screens.info import GameOverScreen
+
+            self.referee.open(GameOverScreen())

@@ -1,0 +1,257 @@
+"""The dialogs of a turn that the player opens: move, steal, sell, trade."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Digits, Footer, OptionList, SelectionList, Static
+from textual.widgets.option_list import Option
+
+from referee.commands import Move, MoveRoll, Roll, Sell, Steal, Trade
+from ui import format as fmt
+from ui.base import Choices, Dialog, PendingDialog
+
+OUTSIDE = ("airport", "recruitment", "trading", "black_market", "security", "alarm", "art",
+           "plain")
+INSIDE = ("security", "alarm", "art", "exit", "plain")
+
+
+class MoveDialog(Dialog[None]):
+    """Roll the movement d6: the box rolls, or type the real die. The roll is recorded at
+    once (move_roll), so the table sees it before the pawn moves; the session then holds a
+    'tile' decision, answered in `TileDialog`."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "roll", "Box rolls"),
+        *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1)
+          for n in range(1, 7)],
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, player: str) -> None:
+        super().__init__()
+        self.player = player
+
+    def compose(self) -> ComposeResult:
+        p = self.state.player(self.player)
+        with Vertical(classes="dialog", id="move-dialog"):
+            yield Static(f"[b]Roll to move[/b] — {fmt.swatch(p)}, {fmt.escape(fmt.where(p))}",
+                         classes="dialog-title")
+            yield Static("[b]R[/b]: the box rolls  ·  [b]1-6[/b]: type the real die",
+                         id="move-how")
+            yield self.error_line()
+        yield Footer()
+
+    def _roll(self, roll: Roll | None) -> None:
+        if self.send(MoveRoll(player=self.player, roll=roll)):
+            self.dismiss(None)  # the app opens the tile decision next
+
+    def action_roll(self) -> None:
+        self._roll(None)
+
+    def action_typed(self, value: int) -> None:
+        self._roll(Roll.physical("d6", value))
+
+
+class TileDialog(PendingDialog):
+    """The movement roll is made: say where the pawn landed (GG-4), and in which museum when
+    an outside pawn lands on a museum's tile (GG-5)."""
+
+    decision = "tile"
+
+    def __init__(self, player: str) -> None:
+        super().__init__(player)
+        self.tile: str | None = None
+
+    def compose(self) -> ComposeResult:
+        p = self.state.player(self.player)
+        rolled = fmt.last_roll(self.referee.session.log)
+        with Vertical(classes="dialog", id="move-dialog"):
+            yield Static(f"[b]Move[/b] — {fmt.swatch(p)}, {fmt.escape(fmt.where(p))}",
+                         classes="dialog-title")
+            with Horizontal(id="move-roll"):
+                yield Digits(str(self.state.turn.rolled or "?"), id="move-value")
+                yield Static(fmt.provenance(rolled) if rolled else "", id="move-provenance")
+            yield Static("Where did the pawn land? (↑↓, Enter)", id="tile-title")
+            yield Choices(id="tiles")
+            yield Static("Which museum? (↑↓, Enter)", id="museum-title")
+            yield Choices(id="museums")
+            yield self.error_line()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        p = self.state.player(self.player)
+        tiles = INSIDE if p.where else OUTSIDE
+        lst = self.query_one("#tiles", OptionList)
+        lst.add_options([Option(fmt.TILE_LABELS[t], id=t) for t in tiles])
+        self._steps()
+        lst.focus()
+
+    def _steps(self) -> None:
+        museum = self.tile is not None
+        for wid in ("#museum-title", "#museums"):
+            self.query_one(wid).display = museum
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        p = self.state.player(self.player)
+        if event.option_list.id == "tiles":
+            self.tile = event.option.id
+            if p.where is None and self.tile in fmt.MUSEUM_TILES:
+                museums = self.query_one("#museums", OptionList)
+                museums.clear_options()
+                museums.add_options([Option(m, id=m) for m in self.state.museums])
+                self._steps()
+                museums.focus()
+                return
+            self._move(None)
+        else:
+            self._move(event.option.id)
+
+    def _move(self, museum: str | None) -> None:
+        if self.tile is not None:
+            self.send(Move(player=self.player, tile=self.tile, museum=museum))
+
+
+class StealDialog(Dialog[None]):
+    """Pick one piece still in the museum (GG-11)."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__()
+        self.player = player
+
+    def compose(self) -> ComposeResult:
+        s = self.state
+        museum = s.turn.museum or ""
+        with Vertical(classes="dialog"):
+            yield Static(f"[b]Steal[/b] from {fmt.escape(museum)} — one piece (Enter)",
+                         classes="dialog-title")
+            options = []
+            for name in s.museums.get(museum, ()):
+                art = s.catalog.art(name)
+                if art is not None:
+                    options.append(Option(f"{name}  {fmt.money(art.value)}  "
+                                          f"−{art.deduction}% on bypasses", id=name))
+            yield Choices(*options, id="art-list")
+            yield Static(f"Carrying now: −{s.player(self.player).deduction}% ", classes="hint")
+            yield self.error_line()
+        yield Footer()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self.send(Steal(player=self.player, art=event.option.id or "")):
+            self.dismiss(None)
+
+
+class SellDialog(Dialog[None]):
+    """Sell held art at the black market, with the price and the fence bonus (GG-13)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "sell", "Sell"),
+        Binding("escape", "cancel", "Cancel")
+    ]
+
+    def __init__(self, player: str) -> None:
+        super().__init__()
+        self.player = player
+
+    def compose(self) -> ComposeResult:
+        p = self.state.player(self.player)
+        with Vertical(classes="dialog"):
+            yield Static(f"[b]Sell art[/b] — {fmt.swatch(p)} (Space ticks a piece, S sells)",
+                         classes="dialog-title")
+            yield SelectionList[str](
+                *[(f"{a.name}  {fmt.money(a.value)}", a.name, True) for a in p.art],
+                id="sell-list")
+            yield Static("", id="price")
+            yield Button("Sell \\[S]", id="sell", variant="primary", compact=True)
+            yield self.error_line()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._price()
+
+    def on_selection_list_selected_changed(self, _: SelectionList.SelectedChanged[str]) -> None:
+        self._price()
+
+    def _chosen(self) -> list[str]:
+        return list(self.query_one("#sell-list", SelectionList).selected)
+
+    def _price(self) -> None:
+        s = self.state
+        p = s.player(self.player)
+        names = self._chosen()
+        face = sum(a.value for a in p.art if a.name in names)
+        bonus = s.rules.fence_bonus_per_extra_piece * max(len(names) - 1, 0)
+        after = p.money + face + bonus
+        lines = [f"Face value {fmt.money(face)} + fence bonus {fmt.money(bonus)} "
+                 f"({max(len(names) - 1, 0)} extra piece(s)) = [b]{fmt.money(face + bonus)}[/b]",
+                 f"Money after: {fmt.money(after)} of {fmt.money(s.rules.win_money)}"]
+        if after >= s.rules.win_money:
+            lines.append("[b green]That reaches the win money: the game ends (GG-14).[/]")
+        self.query_one("#price", Static).update("\n".join(lines))
+
+    def action_sell(self) -> None:
+        if self.send(Sell(player=self.player, art=tuple(self._chosen()))):
+            self.dismiss(None)
+
+    def on_button_pressed(self, _: Button.Pressed) -> None:
+        self.action_sell()
+
+
+class TradeDialog(Dialog[None]):
+    """Swap attribute cards with another player; both must agree (GG-4)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+t", "trade", "Trade", priority=True),
+                Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, player: str) -> None:
+        super().__init__()
+        self.player = player
+        self.partner: str | None = None
+
+    def compose(self) -> ComposeResult:
+        s = self.state
+        others = [q for q in s.active_players() if q.name != self.player]
+        with Vertical(classes="dialog", id="trade-dialog"):
+            yield Static("[b]Trade attribute cards[/b] — with whom? (Enter)",
+                         classes="dialog-title")
+            yield Choices(*[Option(q.name, id=q.name) for q in others], id="partners")
+            with Horizontal(id="trade-hands"):
+                yield SelectionList[str](id="give")
+                yield SelectionList[str](id="get")
+            yield Button("Both agree: trade \\[^T]", id="trade", variant="primary", compact=True)
+            yield self.error_line()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#trade-hands").display = False
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.partner = event.option.id
+        s = self.state
+        for wid, who in (("#give", self.player), ("#get", self.partner or "")):
+            lst = self.query_one(wid, SelectionList)
+            lst.clear_options()
+            lst.add_options([(f"{c} +{fmt.card_bonus(s, c)}", f"{i}:{c}")
+                             for i, c in enumerate(s.player(who).attributes)])
+            lst.border_title = f"{who} gives"
+        self.query_one("#trade-hands").display = True
+        self.query_one("#give", SelectionList).focus()
+
+    def action_trade(self) -> None:
+        if self.partner is None:
+            return
+
+        def cards(wid: str) -> tuple[str, ...]:
+            lst = self.query_one(wid, SelectionList)
+            return tuple(str(v).split(":", 1)[1] for v in lst.selected)
+
+        if self.send(Trade(giver=self.player, taker=self.partner, give=cards("#give"),
+                           get=cards("#get"))):
+            self.dismiss(None)
+
+    def on_button_pressed(self, _: Button.Pressed) -> None:
+        self.action_trade()
