@@ -14,6 +14,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -30,7 +31,7 @@ Press = tuple[str, bool] | Callable[[], None] | None
 def add_box_args(p: argparse.ArgumentParser) -> None:
     from referee.app import add_session_args
 
-    add_session_args(p)
+    add_session_args(p, durable=True)
     p.add_argument("--hardware", choices=("auto", "pi", "sim"), default="auto",
                    help="real GPIO/I2C on a Raspberry Pi, or simulated (auto: detect)")
     p.add_argument("--pins", metavar="FILE", help="the button map (default "
@@ -107,35 +108,67 @@ def read_keys(stream: TextIO, put: Callable[[Press], None]) -> None:
         put(None)
 
 
-def cmd_box(args: argparse.Namespace) -> int:
+class BoxSetupError(Exception):
+    """The box's buttons could not be set up (exit status 3: on a Pi that is never faked)."""
+
+
+@dataclass
+class BoxRig:
+    """The box's parts on one session: controller, display, buttons and tray.
+
+    `post(fn)` runs `fn` on the front end's loop (the box's main loop, or the console's event
+    loop); presses and tray results arrive through it from other threads."""
+
+    box: Any
+    oled: Any
+    buttons: Any
+    tray: Any
+    kind: str  # "pi" or "sim"
+    _stop_buttons: Callable[[], None] | None = None
+
+    def start(self) -> None:
+        """Start listening to the buttons (after the loop that takes their presses runs)."""
+        self._stop_buttons = self.buttons.start()
+
+    def tick(self) -> None:
+        self.box.tick()
+        self.oled.tick()
+
+    def close(self) -> None:
+        if self.tray is not None:
+            self.tray.close()
+        if self._stop_buttons is not None:
+            self._stop_buttons()
+        self.buttons.close()
+        self.oled.close()
+        self.box.close()
+
+
+def build_box(args: argparse.Namespace, session: Any, *,
+              post: Callable[[Callable[[], None]], None],
+              press: Callable[[str, bool], None], say: Callable[[str], None],
+              pins: Any = None) -> BoxRig:
+    """Choose the hardware once (and say which), and put the box together on `session`."""
     from device.box import BoxController
     from device.buttons import Buttons
     from device.hardware import choose, oled_opener, pin_factory, strategy_for
     from device.oled import Oled
     from device.pins import load_pins
-    from device.render import render, text_art
-    from device.watchdog import Watchdog
-    from referee.app import session_from_args
+    from device.render import render
     from referee.errors import DeviceError
 
-    logging.basicConfig(level=logging.INFO, format="referee box: %(message)s")
-    say = lambda text: print(f"referee box: {text}", file=sys.stderr, flush=True)  # noqa: E731
-    pins = load_pins(args.pins)
-    names, rules = box_settings(args.settings)
+    pins = pins or load_pins(args.pins)
+    names, rules = box_settings(getattr(args, "settings", None))
     choice = choose(args.hardware)
     say(choice.why)
     say(f"buttons: {pins.source}")
-    presses: queue.Queue[Press] = queue.Queue()
     try:
-        buttons = Buttons(pins, pin_factory=pin_factory(choice.kind),
-                          sink=lambda b, long: presses.put((b, long)))
+        buttons = Buttons(pins, pin_factory=pin_factory(choice.kind), sink=press)
     except DeviceError as err:
-        say(f"ERROR: {err}")
-        return 3
+        raise BoxSetupError(str(err)) from err
     except Exception as err:  # gpiozero's own errors: say them loudly
-        say(f"ERROR: the buttons could not be set up ({type(err).__name__}: {err})")
-        return 3
-    session = session_from_args(args, notify=say)
+        raise BoxSetupError(f"the buttons could not be set up ({type(err).__name__}: {err})"
+                            ) from err
     box = BoxController(session, pins=pins, names=names, rules=rules)
     oled = Oled(oled_opener(choice.kind, display=args.display, port=args.i2c_port,
                             address=args.i2c_address, rotate=args.rotate),
@@ -144,33 +177,47 @@ def cmd_box(args: argparse.Namespace) -> int:
     if args.oled_png:
         oled.on_frame.append(PngMirror(args.oled_png))
         say(f"mirroring OLED frames to {args.oled_png}/")
-    terminal = choice.kind == "sim" and not args.no_text_art
-    if terminal:
-        oled.on_frame.append(lambda im: print("\x1b[2J\x1b[H" * sys.stdout.isatty()
-                                              + text_art(im) + "\n" + "-" * 128, flush=True))
-    tray = start_tray(args.tray, box, presses.put, say)
+    tray = start_tray(args.tray, box, post, say)
     if not oled.open():
         say("no display: refereeing without it")
     box.subscribe(lambda view: oled.show(render(view)))
     oled.show(render(box.view()))
-    stop_buttons = buttons.start()
-    if choice.kind == "sim":
+    return BoxRig(box, oled, buttons, tray, choice.kind)
+
+
+def cmd_box(args: argparse.Namespace) -> int:
+    from device.render import text_art
+    from device.watchdog import Watchdog
+    from referee.app import session_from_args
+
+    logging.basicConfig(level=logging.INFO, format="referee box: %(message)s")
+    say = lambda text: print(f"referee box: {text}", file=sys.stderr, flush=True)  # noqa: E731
+    presses: queue.Queue[Press] = queue.Queue()
+    session = session_from_args(args, notify=say)
+    try:
+        rig = build_box(args, session, post=presses.put,
+                        press=lambda b, long: presses.put((b, long)), say=say)
+    except BoxSetupError as err:
+        say(f"ERROR: {err}")
+        session.close()
+        return 3
+    if rig.kind == "sim" and not args.no_text_art:
+        rig.oled.on_frame.append(lambda im: print("\x1b[2J\x1b[H" * sys.stdout.isatty()
+                                                  + text_art(im) + "\n" + "-" * 128,
+                                                  flush=True))
+    rig.start()
+    if rig.kind == "sim":
         say("keys: r=ROLL n=NEXT b=BACK B=hold BACK m=MENU M=hold MENU N=hold NEXT q=quit")
         threading.Thread(target=read_keys, args=(sys.stdin, presses.put), daemon=True,
                          name="keys").start()
     wd = Watchdog()
     wd.ready("refereeing")
     try:
-        return main_loop(box, oled, presses, wd)
+        return main_loop(rig.box, rig.oled, presses, wd)
     finally:
         wd.stopping()
         wd.close()
-        if tray is not None:
-            tray.close()
-        stop_buttons()
-        buttons.close()
-        oled.close()
-        box.close()
+        rig.close()
         session.close()
 
 

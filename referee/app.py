@@ -27,11 +27,22 @@ def default_db_path() -> Path:
     return Path(os.environ.get("REFEREE_DB") or DEFAULT_DB).expanduser()
 
 
-def add_session_args(parser: argparse.ArgumentParser) -> None:
-    """The options every front end shares: --db, --catalog, --seed."""
+def add_session_args(parser: argparse.ArgumentParser, *, durable: bool = False) -> None:
+    """The options every front end shares: --db, --catalog, --seed, --rules.
+
+    With `durable` (the console and the box), games are kept on disk by default: in --db, else
+    in $REFEREE_DB or ~/.local/share/tableside-referee/games.sqlite; `--memory` opts out.
+    Without it (headless), no --db means in memory, as the protocol says."""
     from referee.cli import parse_seed
 
-    parser.add_argument("--db", metavar="PATH", help="SQLite file that keeps the games")
+    if durable:
+        parser.add_argument("--db", metavar="PATH",
+                            help="SQLite file that keeps the games (default: $REFEREE_DB or "
+                            f"{DEFAULT_DB})")
+        parser.add_argument("--memory", action="store_true",
+                            help="keep nothing on disk (a pulled plug loses the game)")
+    else:
+        parser.add_argument("--db", metavar="PATH", help="SQLite file that keeps the games")
     parser.add_argument("--catalog", metavar="FILE", help="a catalog TOML file (cards, art)")
     parser.add_argument("--seed", metavar="HEX", type=parse_seed,
                         help="32-byte seed in hex for reproducible electronic dice")
@@ -84,5 +95,9 @@ def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | Non
 
 
 def session_from_args(args: argparse.Namespace, notify: Notify = _stderr) -> Session:
-    return open_session(db=args.db, catalog=args.catalog, seed=args.seed,
+    db = args.db
+    if db is None and hasattr(args, "memory") and not args.memory:
+        db = default_db_path()
+        db.parent.mkdir(parents=True, exist_ok=True)
+    return open_session(db=db, catalog=args.catalog, seed=args.seed,
                         rules=getattr(args, "rules", None), notify=notify)

@@ -10,7 +10,7 @@ from referee.cli import CliCommand
 def _console_args(parser: argparse.ArgumentParser) -> None:
     from referee.app import add_session_args
 
-    add_session_args(parser)
+    add_session_args(parser, durable=True)
 
 
 def _console(args: argparse.Namespace) -> int:
@@ -21,3 +21,19 @@ def _console(args: argparse.Namespace) -> int:
 
 console = CliCommand("the Textual console: play a whole game from the keyboard",
                      run=_console, setup=_console_args)
+
+
+def _run_args(parser: argparse.ArgumentParser) -> None:
+    from device.run import add_box_args
+
+    add_box_args(parser)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ui.run import cmd_run
+
+    return cmd_run(args)
+
+
+run = CliCommand("the console and the box together on one session (what scripts/run starts)",
+                 run=_run, setup=_run_args)

@@ -103,15 +103,18 @@ def test_referee_box_in_simulation_plays_from_keys_and_mirrors_png(tmp_path: Pat
     assert len(sorted(out.glob("frame-*.png"))) >= 5
 
 
-def test_the_services_command_line_is_one_the_box_accepts() -> None:
-    """The systemd unit's ExecStart must parse: a typo there would crash-loop the box."""
+@pytest.mark.parametrize(("unit", "command"), [("tableside-referee.service", "box"),
+                                               ("tableside-referee-console.service", "run")])
+def test_the_services_command_line_is_one_the_program_accepts(unit: str, command: str) -> None:
+    """The systemd units' ExecStart must parse: a typo there would crash-loop the box."""
     import shlex
 
-    unit = (Path(__file__).resolve().parents[2] / "systemd" / "tableside-referee.service")
-    line = next(x for x in unit.read_text().splitlines() if x.startswith("ExecStart="))
+    path = Path(__file__).resolve().parents[2] / "systemd" / unit
+    line = next(x for x in path.read_text().splitlines() if x.startswith("ExecStart="))
     argv = shlex.split(line.removeprefix("ExecStart="))[1:]
     args = build_parser().parse_args(argv)
-    assert (args.command, args.hardware, args.tray) == ("box", "pi", "/dev/dice-tray")
+    assert (args.command, args.hardware, args.tray) == (command, "pi", "/dev/dice-tray")
+    assert args.db == "/var/lib/tableside-referee/games.sqlite"
 
 
 def test_every_turn_of_the_main_loop_is_a_watchdog_heartbeat() -> None:

@@ -111,3 +111,22 @@ def test_front_ends_plug_in_their_subcommands_without_referee_importing_them() -
     proc = subprocess.run([sys.executable, "-m", "referee", "tray-sim", "--help"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "--link" in proc.stdout  # the simulator's own help
+
+
+def test_front_ends_keep_games_on_disk_by_default_and_headless_in_memory(
+        tmp_path: Path) -> None:
+    import argparse
+    import os
+
+    from referee.app import add_session_args, session_from_args
+
+    for durable, argv, on_disk in ((True, [], True), (True, ["--memory"], False),
+                                   (False, [], False)):
+        parser = argparse.ArgumentParser()
+        add_session_args(parser, durable=durable)
+        session = session_from_args(parser.parse_args(argv), notify=lambda _: None)
+        try:
+            assert (session.store is not None) is on_disk
+        finally:
+            session.close()
+    assert Path(os.environ["REFEREE_DB"]).exists()  # the conftest's private file, not ~

@@ -1,0 +1,115 @@
+"""`referee run`: the console and the box together, on one session.
+
+The console's event loop is the one loop: the box's buttons (their own thread on a Pi) and
+the dice tray (its driver's thread) post onto it with `call_from_thread`; a timer lets the box
+and the display keep time and beats systemd's watchdog, so a stalled loop gets the service
+restarted. On a laptop the buttons and the OLED are simulated and the console's box panel
+(key O) shows the OLED and presses the buttons.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from device.run import BoxRig, BoxSetupError, build_box
+from device.watchdog import Watchdog
+from referee.session import Session
+from ui.app import RefereeApp, run_app
+
+log = logging.getLogger(__name__)
+TICK_S = 0.1
+
+
+class BoxOnScreen:
+    """The box as the console's panel sees it (`ui.app.Box`): buttons in, picture out."""
+
+    def __init__(self, rig: BoxRig) -> None:
+        self.rig = rig
+
+    def press(self, button: str, long: bool) -> None:
+        self.rig.box.press(button.upper(), long)
+
+    def render_image(self) -> Any:
+        from device.render import render
+
+        return render(self.rig.box.view())
+
+    def subscribe(self, callback: Callable[..., None]) -> Callable[[], None]:
+        unsubscribe: Callable[[], None] = self.rig.box.subscribe(lambda view: callback())
+        return unsubscribe
+
+
+class ConsoleAndBox(RefereeApp):
+    """The console with the box running beside it on the same session."""
+
+    def __init__(self, session: Session, rig: BoxRig, watchdog: Watchdog) -> None:
+        super().__init__(session, box=BoxOnScreen(rig))
+        self.rig = rig
+        self.watchdog = watchdog
+
+    def on_mount(self) -> None:
+        # Textual also runs RefereeApp.on_mount (handlers are dispatched along the MRO):
+        # calling super() here would open the start screen twice.
+        self.rig.start()
+        self.set_interval(TICK_S, self._tick)
+        self.watchdog.ready("console and box up")
+
+    def _tick(self) -> None:
+        self.watchdog.beat()
+        self.watchdog.tick()
+        self.rig.tick()
+
+    def post_to_loop(self, fn: Callable[[], None]) -> None:
+        """Run `fn` on the console's loop (from the buttons' or the tray's thread)."""
+        if self.is_running:
+            self.call_from_thread(fn)
+
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from referee.app import session_from_args
+
+    said: list[str] = []
+    holder: list[ConsoleAndBox] = []
+    journal = not sys.stdout.isatty()  # under systemd stdout is the journal, not the screen
+    if journal:
+        logging.basicConfig(level=logging.INFO, stream=sys.stdout,
+                            format="referee run: %(message)s")
+
+    def post(fn: Callable[[], None]) -> None:
+        if holder:
+            holder[0].post_to_loop(fn)
+
+    def say(text: str) -> None:
+        """The console owns the screen: a message is a notification there (and a journal
+        line under systemd); all of them are printed again when the console closes."""
+        said.append(text)
+        log.info("%s", text)
+        post(lambda: holder[0].notify(text, timeout=8))
+
+    session = session_from_args(args, notify=say)
+
+    try:
+        rig = build_box(args, session, post=post, say=say,
+                        press=lambda b, long: post(lambda: rig.box.press(b, long)))
+    except BoxSetupError as err:
+        print(f"referee run: ERROR: {err}", file=sys.stderr)
+        session.close()
+        return 3
+    wd = Watchdog()
+    app = ConsoleAndBox(session, rig, wd)
+    holder.append(app)
+    try:
+        return run_app(app)
+    finally:
+        wd.stopping()
+        wd.close()
+        rig.close()
+        session.close()
+        if not journal:
+            for line in said:
+                print(f"referee run: {line}", file=sys.stderr)
