@@ -8,6 +8,7 @@ from referee.rules.common import (
     DieRequest,
     NeedDice,
     cards_available,
+    catalog_card,
     check_roll,
     draws_due_events,
     pending_of,
@@ -41,11 +42,7 @@ def draw(s: GameState, c: Draw) -> list[Event] | NeedDice:
         if c.pick is None:
             return NeedDice((DieRequest(p.name, "pick", "draw", len(pile), deck=c.deck),))
         raise refuse("bad_pick", "GG-17", "A box draw must name the card it drew (session).")
-    card = s.catalog.card(c.card)
-    if card is None:
-        raise refuse("unknown_card", "GG-19", f"There is no card called {c.card!r}.")
-    if card.kind != c.deck:
-        raise refuse("wrong_deck", "GG-17", f"{card.name} is in the {card.kind} deck.")
+    card = catalog_card(s, c.card, c.deck, code="wrong_deck", rule="GG-17")
     if card.name not in pile:
         raise refuse("card_not_in_deck", "GG-17",
                      f"No {card.name} card is left in the {c.deck} deck.")

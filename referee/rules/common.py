@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee.catalog import Card
 from referee.commands import Roll
 from referee.dice import die_range
 from referee.errors import GameOver, RuleViolation
@@ -110,6 +111,16 @@ def pending_of(s: GameState, player: str | None, decision: str) -> Pending | Non
         if p.player == player and p.decision == decision:
             return p
     return None
+
+
+def catalog_card(s: GameState, name: str, kind: str, *, code: str, rule: str) -> Card:
+    """The catalog's card `name`, which must be of `kind` (GG-19: the catalog decides)."""
+    card = s.catalog.card(name)
+    if card is None:
+        raise refuse("unknown_card", "GG-19", f"There is no card called {name!r}.")
+    if card.kind != kind:
+        raise refuse(code, rule, f"{card.name} is a {card.kind} card, not a {kind}.")
+    return card
 
 
 def check_roll(s: GameState, roll: Roll | None, die: str, rule: str, what: str) -> None:

@@ -8,6 +8,7 @@ from referee.evolve import Event, fold
 from referee.rules.common import (
     DieRequest,
     NeedDice,
+    catalog_card,
     check_roll,
     next_active,
     pending_event,
@@ -27,11 +28,7 @@ def _card(s: GameState, p: PlayerState, names: tuple[str, ...], kind: str) -> tu
         raise refuse(f"two_{kind}s", "GG-6", f"At most one {kind} card per obstacle.")
     if not names:
         return "", 0
-    card = s.catalog.card(names[0])
-    if card is None:
-        raise refuse("unknown_card", "GG-19", f"There is no card called {names[0]!r}.")
-    if card.kind != kind:
-        raise refuse(f"not_a_{kind}", "GG-6", f"{card.name} is a {card.kind} card, not a {kind}.")
+    card = catalog_card(s, names[0], kind, code=f"not_a_{kind}", rule="GG-6")
     hand = p.specialists if kind == "specialist" else p.attributes
     if card.name not in hand:
         raise refuse("card_not_in_hand", "GG-6", f"{p.name} does not hold {card.name}.")

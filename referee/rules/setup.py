@@ -10,6 +10,7 @@ from referee.evolve import Event
 from referee.rules.common import (
     DieRequest,
     NeedDice,
+    catalog_card,
     check_roll,
     known_player,
     pending_event,
@@ -74,11 +75,7 @@ def deal(s: GameState, c: Deal) -> list[Event]:
             raise refuse("bad_hand", "GG-1",
                          f"A starting hand has {HAND[field]} {field}, not {len(names)}.")
         for name, wanted in Counter(names).items():
-            card = s.catalog.card(name)
-            if card is None:
-                raise refuse("unknown_card", "GG-19", f"There is no card called {name!r}.")
-            if card.kind != kind:
-                raise refuse("wrong_deck", "GG-1", f"{name} is a {card.kind} card, not a {kind}.")
+            catalog_card(s, name, kind, code="wrong_deck", rule="GG-1")
             left = s.piles[kind].get(name, 0)
             if wanted > left:
                 raise refuse("not_enough_copies", "GG-1",
