@@ -7,14 +7,14 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from referee.commands import Deal, Roll, Tiebreak, TurnOrder
 from referee.rules.setup import HAND
 from referee.state import GameState, pile_list
 from ui import format as fmt
-from ui.base import BaseScreen, Choices, TitleBar
+from ui.base import BaseScreen, Choices, KeyBar, TitleBar
 
 DECKS = ("specialist", "attribute")
 
@@ -75,7 +75,7 @@ class HandsScreen(BaseScreen):
                 yield Button("Deal balanced hands to everyone \\[^B]", id="balanced", compact=True)
                 yield Static("", id="dealt-list")
         yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show()
@@ -186,7 +186,7 @@ class TurnOrderScreen(BaseScreen):
         yield Static("", id="tie-title")
         yield Choices(id="tie-winner")
         yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show()

@@ -7,12 +7,12 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Digits, Footer, OptionList, SelectionList, Static
+from textual.widgets import Button, Digits, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
 from referee.commands import Move, MoveRoll, Roll, Sell, Steal, Trade
 from ui import format as fmt
-from ui.base import Choices, Dialog, PendingDialog
+from ui.base import Choices, Dialog, KeyBar, PendingDialog
 
 OUTSIDE = ("airport", "recruitment", "trading", "black_market", "security", "alarm", "art",
            "plain")
@@ -26,7 +26,8 @@ class MoveDialog(Dialog[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "roll", "Box rolls"),
-        *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1)
+        *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1,
+                  key_display="1-6")
           for n in range(1, 7)],
         Binding("escape", "cancel", "Cancel"),
     ]
@@ -43,7 +44,7 @@ class MoveDialog(Dialog[None]):
             yield Static("[b]R[/b]: the box rolls  ·  [b]1-6[/b]: type the real die",
                          id="move-how")
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def _roll(self, roll: Roll | None) -> None:
         if self.send(MoveRoll(player=self.player, roll=roll)):
@@ -80,7 +81,7 @@ class TileDialog(PendingDialog):
             yield Static("Which museum? (↑↓, Enter)", id="museum-title")
             yield Choices(id="museums")
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         p = self.state.player(self.player)
@@ -138,7 +139,7 @@ class StealDialog(Dialog[None]):
             yield Choices(*options, id="art-list")
             yield Static(f"Carrying now: −{s.player(self.player).deduction}% ", classes="hint")
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.send(Steal(player=self.player, art=event.option.id or "")):
@@ -168,7 +169,7 @@ class SellDialog(Dialog[None]):
             yield Static("", id="price")
             yield Button("Sell \\[S]", id="sell", variant="primary", compact=True)
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._price()
@@ -224,7 +225,7 @@ class TradeDialog(Dialog[None]):
                 yield SelectionList[str](id="get")
             yield Button("Both agree: trade \\[^T]", id="trade", variant="primary", compact=True)
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#trade-hands").display = False
