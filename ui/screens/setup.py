@@ -15,7 +15,7 @@ from referee.session import Session
 from referee.settings import RULE_SETTINGS, HouseRules
 from referee.state import Phase
 from ui import format as fmt
-from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TitleBar
+from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton, TitleBar
 
 __all__ = ["GameStartScreen", "NewGameScreen", "StartScreen"]
 
@@ -56,14 +56,14 @@ class StartScreen(Dialog[str]):
             yield Static("[b]A game is in progress[/b]", classes="dialog-title")
             yield Static(f"{fmt.escape(names)} — {fmt.escape(where)}.")
             with Horizontal(classes="buttons"):
-                yield Button("Resume \\[R]", id="resume", variant="primary", compact=True)
-                yield Button("New game \\[N]", id="new", compact=True)
+                yield TextButton("Resume \\[R]", id="resume", primary=True)
+                yield TextButton("New game \\[N]", id="new")
         yield KeyBar()
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
         self.dismiss(event.button.id)
 
 
@@ -90,20 +90,20 @@ class NewGameScreen(BaseScreen):
                 for i in range(self.count):
                     yield self._seat(i, PALETTE[i])
                 with Horizontal(classes="buttons", id="seat-buttons"):
-                    yield Button("+ player \\[^N]", id="add", compact=True)
-                    yield Button("− player \\[^R]", id="remove", compact=True)
+                    yield TextButton("+ player \\[^N]", id="add")
+                    yield TextButton("− player \\[^R]", id="remove")
             with VerticalScroll(id="rules-form"):
                 yield Static("[b]House rules[/b] (defaults shown)", classes="panel-title")
                 yield Static(self._rules_text(), id="rules-text")
         with Horizontal(id="newgame-bar"):
-            yield Button("Start game \\[^S]", id="start", variant="primary", compact=True)
+            yield TextButton("Start game \\[^S]", id="start", primary=True)
             yield self.error_line()
         yield KeyBar()
 
     def _seat(self, i: int, colour: str) -> Horizontal:
         """One player's row: seat number, name, colour, and a button to move up a seat."""
-        up = Button("▲", id=f"up-{i}", classes="seat-up", compact=True, disabled=i == 0,
-                    tooltip="move this player one seat earlier")
+        up = TextButton("▲", id=f"up-{i}", classes="seat-up", disabled=i == 0,
+                        tooltip="move this player one seat earlier")
         return Horizontal(
             Label(f"{i + 1}.", classes="seat-number"),
             Input(placeholder=f"name of player {i + 1}", max_length=24, id=f"name-{i}",
@@ -177,9 +177,9 @@ class NewGameScreen(BaseScreen):
         if wid.startswith("name-") and int(wid[5:]) + 1 < self.count:
             self.query_one(f"#name-{int(wid[5:]) + 1}", Input).focus()
         else:
-            self.query_one("#start", Button).focus()
+            self.query_one("#start", TextButton).focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
         bid = event.button.id or ""
         if bid == "start":
             self.action_start()
