@@ -234,7 +234,7 @@ class KeyBar(Widget):
     def _bindings_changed(self, _: Screen[Any]) -> None:
         self.refresh(layout=True)
 
-    def keys(self) -> list[KeyShown]:
+    def shown_keys(self) -> list[KeyShown]:
         """The screen's own keys, then the app's; one per action, in binding order."""
         app = self.app
         seen: set[tuple[int, str]] = set()
@@ -269,7 +269,7 @@ class KeyBar(Widget):
     def _lines(self, width: int) -> list[list[KeyShown]]:
         lines: list[list[KeyShown]] = [[]]
         used = 0
-        for item in self.keys():
+        for item in self.shown_keys():
             if lines[-1] and used + item.width > width:
                 if item.key in self.OPTIONAL:
                     continue  # listed on the F1 screen

@@ -253,6 +253,15 @@ class TurnOrderScreen(BaseScreen):
         if self.send(TurnOrder(rolls=rolls)):
             for inp in self.query(".d6-input").results(Input):
                 inp.value = ""
+            self._focus_first_roll()
+
+    def _focus_first_roll(self) -> None:
+        """After a tie to be re-rolled, the first tied player types first."""
+        rolling = self._rolling()
+        for i, p in enumerate(self.state.players):
+            if p.name in rolling and self.is_mounted:
+                self.set_focus(self.query_one(f"#d6-{i}", Input))
+                return
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.send(Tiebreak(winner=event.option.id or ""))

@@ -239,6 +239,8 @@ class TradeDialog(Dialog[None]):
             lst.add_options([(f"{c} +{fmt.card_bonus(s, c)}", f"{i}:{c}")
                              for i, c in enumerate(s.player(who).attributes)])
             lst.border_title = f"{who} gives"
+            if lst.option_count:
+                lst.highlighted = 0  # so Space ticks a card at once
         self.query_one("#trade-hands").display = True
         self.query_one("#give", SelectionList).focus()
 
