@@ -131,7 +131,7 @@ def _tile_place(tile: str | None, museum: str | None) -> str:
 # What the table waits for while a decision is pending (the dialog for it is open).
 WAITING = {
     "tile": "say where the pawn landed",
-    "obstacle": "meet the obstacle (cards, then the d100)",
+    "obstacle": "meet the obstacle",
     "caught": "caught with art: ditch it or keep it",
     "second_strike": "second strike: leave or go back in",
     "draw": "draw {count} card{s}",
@@ -230,6 +230,9 @@ def describe(entry: LogEntry) -> str:
         return f"Turn-order roll: {rolls}{tail}"
     if name == "tiebreak":
         return f"{cmd['winner']} wins the tie-break and goes first"
+    if name == "move_roll":
+        r = _of(ev, "roll")[0]
+        return f"{who} rolls {r['value']} to move ({provenance(r)})"
     if name == "move":
         m = _of(ev, "moved")[0]
         place = f" in {m['museum']}" if m.get("museum") else ""

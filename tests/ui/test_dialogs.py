@@ -15,7 +15,7 @@ from ui.screens.hands import TurnOrderScreen
 from ui.screens.pending import DIALOGS, DrawDialog, ReupDialog, VerdictScreen
 from ui.screens.table import TableScreen
 from ui.screens.turn import TileDialog, TradeDialog
-from ui.widgets import TurnBanner
+from ui.widgets import EventLog, TurnBanner
 
 SMALL = (80, 24)
 TRADING = 2  # position in the tile list from outside
@@ -126,6 +126,13 @@ async def test_banner_says_where_the_pawn_landed_after_the_movement_roll() -> No
         assert isinstance(app.screen, TileDialog)
         banner = str(app.screen_stack[1].query_one(TurnBanner).render())
         assert "rolled 4: say where the pawn landed" in banner and "roll to move" not in banner
+        log = app.screen_stack[1].query_one(EventLog).entries
+        assert log[0][2] == "Ann rolls 4 to move (physical, typed)"
+        await keys(pilot, *["down"] * 4, "enter")  # security: the museum list takes the
+        tiles, museums = app.screen.query_one("#tiles"), app.screen.query_one("#museums")
+        assert not tiles.display and museums.display  # tile list's place (fits 24 lines)
+        await keys(pilot, "backspace")  # another tile after all
+        assert app.screen.query_one("#tiles").display and s.state.turn.tile is None
 
 
 async def test_verdict_shows_only_its_own_key() -> None:

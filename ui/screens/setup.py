@@ -85,8 +85,7 @@ class NewGameScreen(BaseScreen):
         yield TitleBar()
         with Horizontal(id="newgame"):
             with VerticalScroll(id="players-form"):
-                yield Static("[b]Players[/b], clockwise from the first seat",
-                             classes="panel-title")
+                yield Static("[b]Players[/b] in seating order", classes="panel-title")
                 for i in range(self.count):
                     yield self._seat(i, PALETTE[i])
                 with Horizontal(classes="buttons", id="seat-buttons"):
@@ -106,7 +105,7 @@ class NewGameScreen(BaseScreen):
                         tooltip="move this player one seat earlier")
         return Horizontal(
             Label(f"{i + 1}.", classes="seat-number"),
-            Input(placeholder=f"name of player {i + 1}", max_length=24, id=f"name-{i}",
+            Input(placeholder="name", max_length=24, id=f"name-{i}",
                   classes="name-input", compact=True),
             Cycle([(c, c) for c in PALETTE], colour, id=f"colour-{i}", classes="colour-cycle"),
             up, classes="player-form", id=f"seat-{i}")
@@ -121,7 +120,7 @@ class NewGameScreen(BaseScreen):
                 shown = f"{value:,}"
             else:
                 shown = f"‹ {value} ›"
-            lines.append(f"{fmt.escape(RULE_LABELS[name]):<24}{fmt.escape(shown)}\n")
+            lines.append(f"{fmt.escape(RULE_LABELS[name]):<22}{fmt.escape(shown)}\n")
         return "\n".join(lines)
 
     def _rule_rows(self) -> list[Horizontal]:

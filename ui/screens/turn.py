@@ -62,6 +62,9 @@ class TileDialog(PendingDialog):
     an outside pawn lands on a museum's tile (GG-5)."""
 
     decision = "tile"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *PendingDialog.BINDINGS, Binding("backspace", "other_tile", "Other tile", show=False),
+    ]
 
     def __init__(self, player: str) -> None:
         super().__init__(player)
@@ -92,9 +95,24 @@ class TileDialog(PendingDialog):
         lst.focus()
 
     def _steps(self) -> None:
+        """The tile list, or (once a museum's tile is picked) the museum list in its place:
+        both at once do not fit in 24 lines."""
         museum = self.tile is not None
         for wid in ("#museum-title", "#museums"):
             self.query_one(wid).display = museum
+        self.query_one("#tiles").display = not museum
+        title = self.query_one("#tile-title", Static)
+        if museum:
+            label = fmt.TILE_LABELS[self.tile or "plain"]
+            title.update(f"Landed on [b]{label}[/b] (Backspace: another tile)")
+        else:
+            title.update("Where did the pawn land? (↑↓, Enter)")
+
+    def action_other_tile(self) -> None:
+        if self.tile is not None:
+            self.tile = None
+            self._steps()
+            self.query_one("#tiles").focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
