@@ -21,13 +21,7 @@ from referee.errors import Refusal
 from referee.session import Outcome, Session
 from referee.state import GameState, Phase
 from ui.base import PendingDialog, SessionView
-from ui.screens.setup import (
-    GameStartScreen,
-    HandsScreen,
-    NewGameScreen,
-    StartScreen,
-    TurnOrderScreen,
-)
+from ui.screens.setup import GameStartScreen, NewGameScreen, StartScreen
 
 # The table and its dialogs (and the rules' Markdown, and Pillow for the box) are imported
 # when first needed: the console's first screen comes up sooner (see scripts/bench.py).
@@ -62,7 +56,7 @@ class RefereeApp(App[None]):
     TITLE = "Tableside Referee"
     SUB_TITLE = "Gallery Grippers"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "rules", "Rules"),
+        Binding("f1", "rules", "Help"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
@@ -82,7 +76,15 @@ class RefereeApp(App[None]):
             undo = self.box.subscribe(lambda *_: self.post_message(BoxChanged()))
             if callable(undo):
                 self._unsubscribe.append(undo)
+        # The first screen goes up once start-up is over: a screen pushed here would be laid
+        # out and drawn inside Textual's start-up batch, where that frame is thrown away, and
+        # then drawn again. Keys pressed meanwhile queue up behind it, so none is lost.
+        self.call_later(self._first_screen)
+
+    async def _first_screen(self) -> None:
         state = self.session.state
+        # Awaited, so that keys already typed reach the screen once it is ready for them.
+        await self.push_screen(self._base_class(state)())
         self.sync()
         if state.phase in (Phase.SETUP, Phase.PLAYING):
             self.open(StartScreen(), self._start_choice)
@@ -148,6 +150,8 @@ class RefereeApp(App[None]):
         if self._want_new or s.phase is Phase.NO_GAME:
             return NewGameScreen
         if s.phase is Phase.SETUP:
+            from ui.screens.hands import HandsScreen, TurnOrderScreen
+
             return HandsScreen if any(not p.dealt for p in s.players) else TurnOrderScreen
         from ui.screens.table import TableScreen
 
@@ -156,9 +160,6 @@ class RefereeApp(App[None]):
     def sync(self) -> None:
         """Make the screens match the session: the right base screen, every screen redrawn,
         stale decision dialogs closed, the next announcement or pending decision opened."""
-        from ui.screens.info import GameOverScreen
-        from ui.screens.pending import DIALOGS
-
         s = self.session.state
         want = self._base_class(s)
         stack = self.screen_stack
@@ -169,8 +170,7 @@ class RefereeApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, SessionView) and screen.is_mounted:
                 screen.show()
-        open_keys = {(p.player, p.decision) for p in s.pending
-                     if s.phase is Phase.PLAYING and p.player and p.decision in DIALOGS}
+        open_keys = _decisions(s)
         top = self.screen
         if isinstance(top, PendingDialog) and top.key not in open_keys:
             self.pop_screen()
@@ -183,9 +183,13 @@ class RefereeApp(App[None]):
             return
         for pend in s.pending:
             if (pend.player, pend.decision) in open_keys:
+                from ui.screens.pending import DIALOGS
+
                 self.open(DIALOGS[pend.decision](pend.player))
                 return
         if s.over and self._over_shown != s.commitment:
+            from ui.screens.info import GameOverScreen
+
             self._over_shown = s.commitment
             self.open(GameOverScreen())
 
@@ -225,6 +229,17 @@ class RefereeApp(App[None]):
     def action_new_game(self) -> None:
         self._want_new = True
         self.sync()
+
+
+# The decisions the console answers in a dialog (ui.screens.pending.DIALOGS has one each).
+DECISIONS = frozenset({"tile", "obstacle", "caught", "second_strike", "reup", "draw"})
+
+
+def _decisions(s: GameState) -> set[tuple[str, str]]:
+    """The (player, decision) pairs the rules hold open that the console has a dialog for."""
+    if s.phase is not Phase.PLAYING:
+        return set()
+    return {(p.player, p.decision) for p in s.pending if p.player and p.decision in DECISIONS}
 
 
 def make_app(session: Session, *, box: Box | None = None) -> RefereeApp:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
+from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeVar, cast
 
+from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 from referee.commands import Command, NewGame
@@ -97,7 +102,7 @@ class PendingDialog(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("ctrl+z", "app.undo", "Undo"),
-        Binding("f1", "app.rules", "Rules"),
+        Binding("f1", "app.rules", "Help"),
     ]
 
     def __init__(self, player: str) -> None:
@@ -167,8 +172,150 @@ class Cycle(Static, can_focus=True):
         self.action_step(1)
 
 
+class TextButton(Static, can_focus=True):
+    """A button drawn as one line of text: Enter, Space or a click presses it. Much lighter
+    than Textual's Button, whose styles alone cost the first screen ~20 ms to set up."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "press", "Press", show=False),
+    ]
+
+    class Pressed(Message):
+        """The button was pressed."""
+
+        def __init__(self, button: TextButton) -> None:
+            super().__init__()
+            self.button = button
+
+    def __init__(self, label: str, *, id: str | None = None, classes: str = "",
+                 primary: bool = False, disabled: bool = False, tooltip: str | None = None
+                 ) -> None:
+        super().__init__(label, id=id, classes=f"{classes} -primary" if primary else classes,
+                         disabled=disabled)
+        if tooltip:
+            self.tooltip = tooltip
+
+    def action_press(self) -> None:
+        if not self.disabled:
+            self.post_message(self.Pressed(self))
+
+    def on_click(self) -> None:
+        self.action_press()
+
+
 class TitleBar(Static):
     """The app's name along the top (a plain line: lighter than Textual's Header)."""
 
     def __init__(self) -> None:
         super().__init__("Tableside Referee — Gallery Grippers", classes="title-bar")
+
+
+class KeyBar(Widget):
+    """The keys of the screen in front, along the bottom. The screen's own keys always show
+    (on a second line if they must); then F1 (rules and every key); then Ctrl+Q and Ctrl+P
+    if they fit, else they are left to the F1 screen. Lighter than Textual's Footer: one
+    widget, drawn in the screen's first frame. A click on a key presses it.
+
+    `own_only` shows only the screen's own keys (no F1, Ctrl+Q, Ctrl+P).
+    """
+
+    OPTIONAL = ("ctrl+q", "ctrl+p")
+
+    def __init__(self, *, own_only: bool = False) -> None:
+        super().__init__(classes="key-bar")
+        self.own_only = own_only
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, _: Screen[Any]) -> None:
+        self.refresh(layout=True)
+
+    def shown_keys(self) -> list[KeyShown]:
+        """The screen's own keys, then the app's; one per action, in binding order."""
+        app = self.app
+        seen: set[tuple[int, str]] = set()
+        own: list[KeyShown] = []
+        common: list[KeyShown] = []
+        for key, (node, binding, enabled, _) in self.screen.active_bindings.items():
+            if not binding.show or not binding.description:
+                continue
+            if (id(node), binding.action) in seen or (self.own_only and node is app):
+                continue
+            seen.add((id(node), binding.action))
+            (common if node is app else own).append(self._shown(key, binding, enabled))
+        if not self.own_only:
+            # Priority keys work on every screen, dialogs too, though a dialog does not list
+            # them among its active bindings.
+            listed = {k.key for k in own + common} | {k.action for k in own + common}
+            for binding in type(app).BINDINGS:
+                if isinstance(binding, Binding) and binding.priority and binding.show \
+                        and binding.key not in listed and f"app.{binding.action}" not in listed:
+                    common.append(self._shown(binding.key, binding, True))
+            if app.ENABLE_COMMAND_PALETTE:
+                common.append(KeyShown("ctrl+p", "^p", "Palette", True, "app.command_palette"))
+        common.sort(key=lambda k: k.key in self.OPTIONAL)
+        return own + common
+
+    def _shown(self, key: str, binding: Binding, enabled: bool) -> KeyShown:
+        shown = self.app.get_key_display(binding)
+        if len(shown) == 1 or (shown[:1] == "f" and shown[1:].isdigit()):
+            shown = shown.upper()  # R, F1: as the screens and docs/console.md write them
+        return KeyShown(key, shown, binding.description, enabled, binding.action)
+
+    def _lines(self, width: int) -> list[list[KeyShown]]:
+        lines: list[list[KeyShown]] = [[]]
+        used = 0
+        for item in self.shown_keys():
+            if lines[-1] and used + item.width > width:
+                if item.key in self.OPTIONAL:
+                    continue  # listed on the F1 screen
+                lines.append([])
+                used = 0
+            lines[-1].append(item)
+            used += item.width
+        return lines
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines(width))
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for n, line in enumerate(self._lines(self.size.width)):
+            if n:
+                text.append("\n")
+            for item in line:
+                style = "" if item.enabled else "dim"
+                text.append(f" {item.shown}", style=f"bold {style}".strip())
+                text.append(f" {item.description}  ", style=style)
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a key presses it."""
+        lines = self._lines(self.size.width)
+        if not 0 <= event.y < len(lines):
+            return
+        x = event.x
+        for item in lines[event.y]:
+            if x < item.width:
+                if item.enabled:
+                    self.app.simulate_key(item.key)
+                return
+            x -= item.width
+
+
+class KeyShown(NamedTuple):
+    """A key in the key bar: the key, how it is shown, what it does, whether it works now."""
+
+    key: str
+    shown: str
+    description: str
+    enabled: bool
+    action: str
+
+    @property
+    def width(self) -> int:
+        return len(self.shown) + len(self.description) + 4

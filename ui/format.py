@@ -106,6 +106,39 @@ def status_text(player: PlayerState) -> str:
                                                                        player.status)
 
 
+def turn_step(state: GameState, player: str) -> str:
+    """What the player whose turn it is does next (or has done), in a few words."""
+    t = state.turn
+    pend = next((q for q in state.pending if q.player == player), None)
+    if pend is not None and pend.decision in WAITING:
+        text = WAITING[pend.decision]
+        if pend.decision == "draw":
+            count = int(pend.info.get("count", 1))
+            text = text.format(count=count, s="s" if count != 1 else "")
+        if pend.decision == "tile" or not t.moved:
+            return f"rolled {t.rolled}: {text}" if t.rolled else text
+        return f"on {_tile_place(t.tile, t.museum)}: {text}"
+    if not t.moved:
+        return "roll to move (R)"
+    return f"on {_tile_place(t.tile, t.museum)}"
+
+
+def _tile_place(tile: str | None, museum: str | None) -> str:
+    place = f" in {museum}" if museum else ""
+    return f"{TILE_LABELS[tile or 'plain'].split(' (')[0]}{place}"
+
+
+# What the table waits for while a decision is pending (the dialog for it is open).
+WAITING = {
+    "tile": "say where the pawn landed",
+    "obstacle": "meet the obstacle",
+    "caught": "caught with art: ditch it or keep it",
+    "second_strike": "second strike: leave or go back in",
+    "draw": "draw {count} card{s}",
+    "reup": "re-up: roll a d6, draw that many",
+}
+
+
 # ---- dice ---------------------------------------------------------------------------------
 
 def provenance(roll: dict[str, Any]) -> str:
@@ -197,6 +230,9 @@ def describe(entry: LogEntry) -> str:
         return f"Turn-order roll: {rolls}{tail}"
     if name == "tiebreak":
         return f"{cmd['winner']} wins the tie-break and goes first"
+    if name == "move_roll":
+        r = _of(ev, "roll")[0]
+        return f"{who} rolls {r['value']} to move ({provenance(r)})"
     if name == "move":
         m = _of(ev, "moved")[0]
         place = f" in {m['museum']}" if m.get("museum") else ""

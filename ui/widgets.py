@@ -87,17 +87,8 @@ class TurnBanner(Static):
         p = s.current_player
         if p is None:
             return "Setting up"
-        t = s.turn
-        if not t.moved:
-            doing = "roll to move (R)"
-        else:
-            place = f" in {t.museum}" if t.museum else ""
-            doing = f"on {fmt.TILE_LABELS[t.tile or 'plain'].split(' (')[0]}{place}"
-        pend = [q for q in s.pending if q.player == p.name]
-        if pend:
-            doing += f" · must answer: {pend[0].decision.replace('_', ' ')}"
         return (f"Turn {s.turn_number} · {fmt.swatch(p)}'s turn [dim]({p.color})[/] · "
-                f"{fmt.escape(doing)}")
+                f"{fmt.escape(fmt.turn_step(s, p.name))}")
 
 
 class DicePanel(Vertical):

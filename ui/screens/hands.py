@@ -7,14 +7,14 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from referee.commands import Deal, Roll, Tiebreak, TurnOrder
 from referee.rules.setup import HAND
 from referee.state import GameState, pile_list
 from ui import format as fmt
-from ui.base import BaseScreen, Choices, TitleBar
+from ui.base import BaseScreen, Choices, KeyBar, TitleBar
 
 DECKS = ("specialist", "attribute")
 
@@ -75,7 +75,7 @@ class HandsScreen(BaseScreen):
                 yield Button("Deal balanced hands to everyone \\[^B]", id="balanced", compact=True)
                 yield Static("", id="dealt-list")
         yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show()
@@ -186,7 +186,7 @@ class TurnOrderScreen(BaseScreen):
         yield Static("", id="tie-title")
         yield Choices(id="tie-winner")
         yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show()
@@ -253,6 +253,15 @@ class TurnOrderScreen(BaseScreen):
         if self.send(TurnOrder(rolls=rolls)):
             for inp in self.query(".d6-input").results(Input):
                 inp.value = ""
+            self._focus_first_roll()
+
+    def _focus_first_roll(self) -> None:
+        """After a tie to be re-rolled, the first tied player types first."""
+        rolling = self._rolling()
+        for i, p in enumerate(self.state.players):
+            if p.name in rolling and self.is_mounted:
+                self.set_focus(self.query_one(f"#d6-{i}", Input))
+                return
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.send(Tiebreak(winner=event.option.id or ""))

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from PIL import Image
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Static
 
 from referee.commands import Undo
 from referee.settings import HouseRules
 from ui import format as fmt
-from ui.base import Dialog
-from ui.boxpanel import BoxPanel
+from ui.base import Dialog, KeyBar
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+# Textual's Markdown widget (and markdown-it) and the box panel (and Pillow) are imported by
+# the screens that show them: together they take longer to import than the whole first screen
+# takes to draw.
 
 PLAYER_AID = """\
 # Gallery Grippers — player aid
@@ -84,6 +89,18 @@ mistake but never re-rolls: dice already rolled stay on the table.
 """
 
 
+KEYS_HELP = """\
+## Keys
+- Everywhere: **F1** this help · **Ctrl+Q** quit · **Ctrl+P** command palette · **Ctrl+Z**
+  undo (on the table and in a decision). The bar at the bottom shows the keys of the screen
+  in front; on a narrow terminal Ctrl+Q and Ctrl+P are left out of it.
+- Table: **R** roll to move · **S** steal · **L** sell · **T** trade · **E** end turn ·
+  **O** the box · **G** the result (game over) · **Ctrl+N** new game.
+- Lists: ↑↓ and Enter; Tab / Shift+Tab move between fields; **Esc** closes a dialog (a
+  decision the rules hold open closes only when answered, or undone).
+"""
+
+
 def house_rules_markdown(rules: HouseRules) -> str:
     lines = ["## House rules in force"]
     for name, value, text in rules.describe():
@@ -101,9 +118,12 @@ class RulesScreen(Dialog[None]):
     ]
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown
+
         with VerticalScroll(id="rules"):
-            yield Markdown(PLAYER_AID + "\n" + house_rules_markdown(self.state.rules))
-        yield Footer()
+            yield Markdown(PLAYER_AID + "\n" + house_rules_markdown(self.state.rules) + "\n\n"
+                           + KEYS_HELP)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#rules").focus()
@@ -133,7 +153,7 @@ class UndoConfirm(Dialog[None]):
                                  "roll of the same die uses them again.", classes="hint")
             yield Static("[b]Y[/b] undo · [b]N[/b] keep it")
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def action_undo(self) -> None:
         if self.send(Undo()):
@@ -172,6 +192,7 @@ class GameOverScreen(Dialog[None]):
             yield Static(f"commitment {s.commitment or '–'}", classes="hint", markup=False)
             yield Static("[b]N[/b] new game · [b]Q[/b] quit · [b]Esc[/b] see the table "
                          "([b]G[/b] brings this back)")
+        yield KeyBar()
 
 
 class BoxScreen(Dialog[None]):
@@ -189,14 +210,18 @@ class BoxScreen(Dialog[None]):
         self._press = press
 
     def compose(self) -> ComposeResult:
+        from ui.boxpanel import BoxPanel
+
         with Vertical(classes="dialog", id="box-dialog"):
             yield Static("[b]The box[/b] — its display and buttons (keys in brackets)",
                          classes="dialog-title")
             yield BoxPanel(self._image_source, self._press, id="box-panel")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(BoxPanel).focus()
+        self.query_one("#box-panel").focus()
 
     def refresh_image(self) -> None:
-        self.query_one(BoxPanel).refresh_image()
+        from ui.boxpanel import BoxPanel
+
+        self.query_one("#box-panel", BoxPanel).refresh_image()

@@ -8,14 +8,14 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from referee.commands import Bypass, Choose, Draw, Reup, Roll
 from referee.dice import die_range
 from referee.session import LogEntry
 from ui import format as fmt
-from ui.base import Choices, Dialog, PendingDialog
+from ui.base import Choices, Dialog, KeyBar, PendingDialog
 
 NONE = "(none)"
 
@@ -54,7 +54,7 @@ class ObstacleDialog(PendingDialog):
                 yield Button("…or the box rolls \\[^R]", id="roll", variant="primary",
                              compact=True)
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         for wid in ("#specialist", "#attribute"):
@@ -142,7 +142,7 @@ class ChoiceDialog(PendingDialog):
                          classes="dialog-title")
             yield Choices(*[Option(text, id=key) for key, text in options], id="choices")
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.send(Choose(player=self.player, choice=event.option.id or ""))
@@ -165,7 +165,7 @@ class DrawDialog(PendingDialog):
             yield Static("…or pick the real card drawn (Enter):")
             yield Choices(id="cards")
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show()
@@ -209,7 +209,8 @@ class ReupDialog(PendingDialog):
     decision = "reup"
     BINDINGS: ClassVar[list[BindingType]] = [
         *PendingDialog.BINDINGS, Binding("r", "roll", "Box rolls"),
-                *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1)
+                *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1,
+                          key_display="1-6")
                   for n in range(1, 7)]]
 
     def compose(self) -> ComposeResult:
@@ -220,7 +221,7 @@ class ReupDialog(PendingDialog):
                          classes="dialog-title")
             yield Static("[b]R[/b]: the box rolls  ·  [b]1-6[/b]: type the real die")
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def action_roll(self) -> None:
         self.send(Reup(player=self.player))
@@ -249,7 +250,7 @@ class VerdictScreen(Dialog[None]):
     """A bypass, term by term, and what follows from it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "cancel", "Continue"),
+        Binding("enter", "cancel", "Continue", priority=True),
         Binding("escape", "cancel", "")
     ]
 
@@ -282,6 +283,7 @@ class VerdictScreen(Dialog[None]):
             yield Static("\n".join(lines), id="verdict-sum")
             yield Static("\n".join(fmt.escape(line) for line in after), id="verdict-after")
             yield Button("Continue \\[Enter]", id="ok", variant="primary", compact=True)
+        yield KeyBar(own_only=True)
 
     def on_mount(self) -> None:
         self.query_one("#ok", Button).focus()

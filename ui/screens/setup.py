@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from referee.commands import NewGame, PlayerSpec
 from referee.rules.setup import MAX_PLAYERS, PALETTE
@@ -15,10 +15,9 @@ from referee.session import Session
 from referee.settings import RULE_SETTINGS, HouseRules
 from referee.state import Phase
 from ui import format as fmt
-from ui.base import BaseScreen, Cycle, Dialog, TitleBar
-from ui.screens.hands import HandsScreen, TurnOrderScreen
+from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton, TitleBar
 
-__all__ = ["GameStartScreen", "HandsScreen", "NewGameScreen", "StartScreen", "TurnOrderScreen"]
+__all__ = ["GameStartScreen", "NewGameScreen", "StartScreen"]
 
 RULE_LABELS = {
     "tiebreak": "Tie for first (GG-3)", "percentile": "Percentile (GG-7)",
@@ -57,13 +56,14 @@ class StartScreen(Dialog[str]):
             yield Static("[b]A game is in progress[/b]", classes="dialog-title")
             yield Static(f"{fmt.escape(names)} — {fmt.escape(where)}.")
             with Horizontal(classes="buttons"):
-                yield Button("Resume \\[R]", id="resume", variant="primary", compact=True)
-                yield Button("New game \\[N]", id="new", compact=True)
+                yield TextButton("Resume \\[R]", id="resume", primary=True)
+                yield TextButton("New game \\[N]", id="new")
+        yield KeyBar()
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
         self.dismiss(event.button.id)
 
 
@@ -85,46 +85,72 @@ class NewGameScreen(BaseScreen):
         yield TitleBar()
         with Horizontal(id="newgame"):
             with VerticalScroll(id="players-form"):
-                yield Static("[b]Players[/b], clockwise from the first seat",
-                             classes="panel-title")
+                yield Static("[b]Players[/b] in seating order", classes="panel-title")
                 for i in range(self.count):
                     yield self._seat(i, PALETTE[i])
                 with Horizontal(classes="buttons", id="seat-buttons"):
-                    yield Button("+ player \\[^N]", id="add", compact=True)
-                    yield Button("− player \\[^R]", id="remove", compact=True)
+                    yield TextButton("+ player \\[^N]", id="add")
+                    yield TextButton("− player \\[^R]", id="remove")
             with VerticalScroll(id="rules-form"):
                 yield Static("[b]House rules[/b] (defaults shown)", classes="panel-title")
-                for name, value, _ in table_rules(self.referee.session).describe():
-                    with Horizontal(classes="rule-form"):
-                        yield Label(RULE_LABELS[name], classes="rule-label")
-                        if name in RULE_CHOICES:
-                            yield Cycle([(c, c) for c in RULE_CHOICES[name]], value,
-                                        id=f"rule-{name}", classes="rule-cycle")
-                        elif isinstance(value, bool):
-                            yield Cycle([("no", False), ("yes", True)], value,
-                                        id=f"rule-{name}", classes="rule-cycle")
-                        else:
-                            yield Input(f"{value:,}", id=f"rule-{name}", classes="rule-input",
-                                        compact=True)
+                yield Static(self._rules_text(), id="rules-text")
         with Horizontal(id="newgame-bar"):
-            yield Button("Start game \\[^S]", id="start", variant="primary", compact=True)
+            yield TextButton("Start game \\[^S]", id="start", primary=True)
             yield self.error_line()
-        yield Footer()
-        yield Footer()
+        yield KeyBar()
 
     def _seat(self, i: int, colour: str) -> Horizontal:
         """One player's row: seat number, name, colour, and a button to move up a seat."""
-        up = Button("▲", id=f"up-{i}", classes="seat-up", compact=True, disabled=i == 0,
-                    tooltip="move this player one seat earlier")
+        up = TextButton("▲", id=f"up-{i}", classes="seat-up", disabled=i == 0,
+                        tooltip="move this player one seat earlier")
         return Horizontal(
             Label(f"{i + 1}.", classes="seat-number"),
-            Input(placeholder=f"name of player {i + 1}", max_length=24, id=f"name-{i}",
+            Input(placeholder="name", max_length=24, id=f"name-{i}",
                   classes="name-input", compact=True),
             Cycle([(c, c) for c in PALETTE], colour, id=f"colour-{i}", classes="colour-cycle"),
             up, classes="player-form", id=f"seat-{i}")
 
+    def _rules_text(self) -> str:
+        """The house rules as text, laid out like the form that replaces it."""
+        lines = []
+        for name, value, _ in table_rules(self.referee.session).describe():
+            if isinstance(value, bool):
+                shown = f"‹ {'yes' if value else 'no'} ›"
+            elif isinstance(value, int):
+                shown = f"{value:,}"
+            else:
+                shown = f"‹ {value} ›"
+            lines.append(f"{fmt.escape(RULE_LABELS[name]):<22}{fmt.escape(shown)}\n")
+        return "\n".join(lines)
+
+    def _rule_rows(self) -> list[Horizontal]:
+        rows = []
+        for name, value, _ in table_rules(self.referee.session).describe():
+            field: Cycle | Input
+            if name in RULE_CHOICES:
+                field = Cycle([(c, c) for c in RULE_CHOICES[name]], value, id=f"rule-{name}",
+                              classes="rule-cycle")
+            elif isinstance(value, bool):
+                field = Cycle([("no", False), ("yes", True)], value, id=f"rule-{name}",
+                              classes="rule-cycle")
+            else:
+                field = Input(f"{value:,}", id=f"rule-{name}", classes="rule-input",
+                              compact=True)
+            rows.append(Horizontal(Label(RULE_LABELS[name], classes="rule-label"), field,
+                                   classes="rule-form"))
+        return rows
+
     def on_mount(self) -> None:
-        self.query_one("#name-0", Input).focus()
+        self.set_focus(self.query_one("#name-0", Input))  # at once: keys may be waiting
+        # The house rules' fields (a third of the screen's widgets) are mounted just after the
+        # first paint, in place of the same values drawn as text: the screen comes up sooner
+        # and the names, where the cursor starts, are ready at once.
+        self.call_after_refresh(self._mount_rules)
+
+    async def _mount_rules(self) -> None:
+        text = self.query_one("#rules-text")
+        await self.query_one("#rules-form").mount_all(self._rule_rows(), after=text)
+        await text.remove()
 
     async def action_add(self) -> None:
         if self.count < MAX_PLAYERS:
@@ -150,9 +176,9 @@ class NewGameScreen(BaseScreen):
         if wid.startswith("name-") and int(wid[5:]) + 1 < self.count:
             self.query_one(f"#name-{int(wid[5:]) + 1}", Input).focus()
         else:
-            self.query_one("#start", Button).focus()
+            self.query_one("#start", TextButton).focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
         bid = event.button.id or ""
         if bid == "start":
             self.action_start()
@@ -211,7 +237,7 @@ class GameStartScreen(Dialog[None]):
     """Play begins: the turn order and the dice commitment."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "cancel", "Start playing"),
+        Binding("enter", "cancel", "Start playing", priority=True),
         Binding("escape", "cancel", "")
     ]
 
@@ -232,6 +258,7 @@ class GameStartScreen(Dialog[None]):
                          "anyone can check it against this and re-derive every electronic "
                          "roll.", classes="hint")
             yield Button("Start playing \\[Enter]", id="ok", variant="primary", compact=True)
+        yield KeyBar()
 
     def on_button_pressed(self, _: Button.Pressed) -> None:
         self.dismiss(None)

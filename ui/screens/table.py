@@ -7,11 +7,11 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from referee.commands import EndTurn, Sell, Steal, Trade
 from ui import format as fmt
-from ui.base import BaseScreen, TitleBar
+from ui.base import BaseScreen, KeyBar, TitleBar
 from ui.screens.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
 from ui.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
 
@@ -20,7 +20,7 @@ class TableScreen(BaseScreen):
     """Scoreboard, whose turn it is, the last roll, the log; keys for every turn step."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "move", "Roll to move"),
+        Binding("r", "move", "Roll"),
         Binding("s", "steal", "Steal"),
         Binding("l", "sell", "Sell"),
         Binding("t", "trade", "Trade"),
@@ -42,7 +42,7 @@ class TableScreen(BaseScreen):
                     yield Static("Log (newest first)", classes="panel-title")
                     yield EventLog(id="log")
         yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show()

@@ -7,12 +7,12 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Digits, Footer, OptionList, SelectionList, Static
+from textual.widgets import Button, Digits, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
 from referee.commands import Move, MoveRoll, Roll, Sell, Steal, Trade
 from ui import format as fmt
-from ui.base import Choices, Dialog, PendingDialog
+from ui.base import Choices, Dialog, KeyBar, PendingDialog
 
 OUTSIDE = ("airport", "recruitment", "trading", "black_market", "security", "alarm", "art",
            "plain")
@@ -26,7 +26,8 @@ class MoveDialog(Dialog[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "roll", "Box rolls"),
-        *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1)
+        *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1,
+                  key_display="1-6")
           for n in range(1, 7)],
         Binding("escape", "cancel", "Cancel"),
     ]
@@ -43,7 +44,7 @@ class MoveDialog(Dialog[None]):
             yield Static("[b]R[/b]: the box rolls  ·  [b]1-6[/b]: type the real die",
                          id="move-how")
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def _roll(self, roll: Roll | None) -> None:
         if self.send(MoveRoll(player=self.player, roll=roll)):
@@ -61,6 +62,9 @@ class TileDialog(PendingDialog):
     an outside pawn lands on a museum's tile (GG-5)."""
 
     decision = "tile"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *PendingDialog.BINDINGS, Binding("backspace", "other_tile", "Other tile", show=False),
+    ]
 
     def __init__(self, player: str) -> None:
         super().__init__(player)
@@ -80,7 +84,7 @@ class TileDialog(PendingDialog):
             yield Static("Which museum? (↑↓, Enter)", id="museum-title")
             yield Choices(id="museums")
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         p = self.state.player(self.player)
@@ -91,9 +95,24 @@ class TileDialog(PendingDialog):
         lst.focus()
 
     def _steps(self) -> None:
+        """The tile list, or (once a museum's tile is picked) the museum list in its place:
+        both at once do not fit in 24 lines."""
         museum = self.tile is not None
         for wid in ("#museum-title", "#museums"):
             self.query_one(wid).display = museum
+        self.query_one("#tiles").display = not museum
+        title = self.query_one("#tile-title", Static)
+        if museum:
+            label = fmt.TILE_LABELS[self.tile or "plain"]
+            title.update(f"Landed on [b]{label}[/b] (Backspace: another tile)")
+        else:
+            title.update("Where did the pawn land? (↑↓, Enter)")
+
+    def action_other_tile(self) -> None:
+        if self.tile is not None:
+            self.tile = None
+            self._steps()
+            self.query_one("#tiles").focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -138,7 +157,7 @@ class StealDialog(Dialog[None]):
             yield Choices(*options, id="art-list")
             yield Static(f"Carrying now: −{s.player(self.player).deduction}% ", classes="hint")
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.send(Steal(player=self.player, art=event.option.id or "")):
@@ -168,7 +187,7 @@ class SellDialog(Dialog[None]):
             yield Static("", id="price")
             yield Button("Sell \\[S]", id="sell", variant="primary", compact=True)
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._price()
@@ -224,7 +243,7 @@ class TradeDialog(Dialog[None]):
                 yield SelectionList[str](id="get")
             yield Button("Both agree: trade \\[^T]", id="trade", variant="primary", compact=True)
             yield self.error_line()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#trade-hands").display = False
@@ -238,6 +257,8 @@ class TradeDialog(Dialog[None]):
             lst.add_options([(f"{c} +{fmt.card_bonus(s, c)}", f"{i}:{c}")
                              for i, c in enumerate(s.player(who).attributes)])
             lst.border_title = f"{who} gives"
+            if lst.option_count:
+                lst.highlighted = 0  # so Space ticks a card at once
         self.query_one("#trade-hands").display = True
         self.query_one("#give", SelectionList).focus()
 
