@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.commands import EndTurn, FreeRoll, Move, MoveRoll, Sell, Steal, Trade
+from referee.commands import EndTurn, FreeRoll, Move, MoveRoll, Roll, Sell, Steal, Trade
 from referee.dice import DIE_SIDES
 from referee.evolve import Event
 from referee.rules.common import (
@@ -67,6 +67,14 @@ def _movement_roll(s: GameState, p: PlayerState) -> None:
         raise refuse("already_moved", "GG-4", f"{p.name} has already rolled to move this turn.")
 
 
+def _rolled_to_move(p: PlayerState, roll: Roll) -> list[Event]:
+    """The movement die's events; a player who left the premises resets strikes now (GG-10)."""
+    events: list[Event] = [roll_event(p.name, roll, "move")]
+    if p.reset_on_roll:
+        events.append({"type": "strikes_reset", "player": p.name, "rule": "GG-10"})
+    return events
+
+
 def move_roll(s: GameState, c: MoveRoll) -> list[Event] | NeedDice:
     """The d6 on its own: the table sees it, moves the pawn, then says where it landed."""
     p = require_turn(s, c.player)
@@ -75,9 +83,7 @@ def move_roll(s: GameState, c: MoveRoll) -> list[Event] | NeedDice:
     check_roll(s, c.roll, "d6", "GG-4", "movement (d6)")
     if c.roll is None:
         return NeedDice((DieRequest(p.name, "d6", "move", 6),))
-    events: list[Event] = [roll_event(p.name, c.roll, "move")]
-    if p.reset_on_roll:
-        events.append({"type": "strikes_reset", "player": p.name, "rule": "GG-10"})
+    events = _rolled_to_move(p, c.roll)
     events += [{"type": "move_rolled", "player": p.name, "roll": c.roll.value},
                pending_event(p.name, "tile", ["move"], roll=c.roll.value)]
     return events
@@ -99,9 +105,7 @@ def move(s: GameState, c: Move) -> list[Event] | NeedDice:
         if c.roll is None:
             return NeedDice((DieRequest(p.name, "d6", "move", 6),))
         rolled = c.roll.value
-        events.append(roll_event(p.name, c.roll, "move"))
-        if p.reset_on_roll:
-            events.append({"type": "strikes_reset", "player": p.name, "rule": "GG-10"})
+        events += _rolled_to_move(p, c.roll)
     else:
         events.append(resolved_event(p.name, "tile"))
     events.append({"type": "moved", "player": p.name, "roll": rolled, "tile": c.tile,
