@@ -53,6 +53,8 @@ class Verdict:
 
 @dataclass
 class _Tally:
+    """How a game's dice came about: fresh from the stream, kept after an undo, draws, physical."""
+
     fresh: int = 0
     kept: int = 0
     draws: int = 0

@@ -94,6 +94,8 @@ _TRIPLE_QUOTE = re.compile(r"\"\"\"|'''")
 
 @dataclass(frozen=True, slots=True)
 class _Header:
+    """A table header line of a catalog file, for pointing errors at their line."""
+
     line: int  # 0-based
     array: bool  # [[name]] rather than [name]
     name: str  # dotted, normalized

@@ -59,12 +59,16 @@ class Roll:
 
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
+    """A seat at the table: the player's name and, optionally, their colour."""
+
     name: str
     color: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
+    """``new_game``: seat the players (in seating order) under these house rules (GG-1)."""
+
     players: tuple[PlayerSpec, ...]
     rules: Mapping[str, Any] = field(default_factory=dict)
     abandon: bool = False
@@ -73,6 +77,8 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
+    """``deal``: a player's starting hand, taken from the decks (GG-1)."""
+
     player: str
     specialists: tuple[str, ...]
     attributes: tuple[str, ...]
@@ -80,22 +86,30 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class TurnOrder:
+    """``turn_order``: everyone rolls a d6; the highest goes first (GG-3)."""
+
     rolls: Mapping[str, Roll] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class Tiebreak:
+    """``tiebreak``: who won the tie for first (rock-paper-scissors at the table, GG-3)."""
+
     winner: str
 
 
 @dataclass(frozen=True, slots=True)
 class FreeRoll:
+    """``roll``: a die rolled for the table, outside the rules (it changes nothing)."""
+
     die: str
     roll: Roll | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
+    """``move``: roll the movement d6 (unless already rolled) and move to a tile (GG-4)."""
+
     player: str
     tile: str
     museum: str | None = None
@@ -112,6 +126,8 @@ class MoveRoll:
 
 @dataclass(frozen=True, slots=True)
 class Bypass:
+    """``bypass``: meet an obstacle with at most one specialist and one attribute (GG-6..8)."""
+
     player: str
     specialist: tuple[str, ...] = ()
     attribute: tuple[str, ...] = ()
@@ -120,24 +136,32 @@ class Bypass:
 
 @dataclass(frozen=True, slots=True)
 class Choose:
+    """``choose``: answer a pending decision (caught with art, a second strike: GG-10)."""
+
     player: str
     choice: str
 
 
 @dataclass(frozen=True, slots=True)
 class Steal:
+    """``steal``: take a piece still in the museum, at its art quadrant (GG-11)."""
+
     player: str
     art: str
 
 
 @dataclass(frozen=True, slots=True)
 class Sell:
+    """``sell``: sell held art at the black market, all of it unless named (GG-13)."""
+
     player: str
     art: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Draw:
+    """``draw``: take a card from the named deck, at recruitment (GG-4, GG-17)."""
+
     player: str
     deck: str
     card: str | None = None
@@ -146,12 +170,16 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class Reup:
+    """``reup``: a short hand rolls a d6 and draws that many cards (GG-18)."""
+
     player: str
     roll: Roll | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Trade:
+    """``trade``: two players swap attribute cards at the trading post (GG-4)."""
+
     giver: str
     taker: str
     give: tuple[str, ...] = ()
@@ -160,12 +188,14 @@ class Trade:
 
 @dataclass(frozen=True, slots=True)
 class EndTurn:
+    """``end_turn``: the current player is done; play passes to the next one still in."""
+
     player: str
 
 
 @dataclass(frozen=True, slots=True)
 class Undo:
-    pass
+    """``undo``: take back the last step (its dice stay on the table for the redo)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,8 @@ from referee.errors import SettingsError
 
 @dataclass(frozen=True, slots=True)
 class _Setting:
+    """One house-rule setting: its rule id, its type and allowed values, and what it does."""
+
     rule: str
     kind: type  # str (one of choices), bool or int (low..high)
     choices: tuple[str, ...] = ()

@@ -32,6 +32,8 @@ TRANSITIONS: dict[Phase, frozenset[Phase]] = {
 
 @dataclass(frozen=True, slots=True)
 class PlayerState:
+    """One player: strikes, status, where they are, hand, held art and money."""
+
     name: str
     color: str
     strikes: int = 0
@@ -83,6 +85,8 @@ Counts = Mapping[str, int]  # card name -> copies
 
 @dataclass(frozen=True, slots=True)
 class GameState:
+    """The whole game at one moment; `evolve` makes the next one from events."""
+
     catalog: Catalog
     rules: HouseRules = field(default_factory=HouseRules)
     phase: Phase = Phase.NO_GAME

@@ -7,9 +7,9 @@ other front end on the same session) it redraws every screen from `session.state
 
 from __future__ import annotations
 
-import argparse
+import gc
 from collections.abc import Callable
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -22,6 +22,9 @@ from referee.session import Outcome, Session
 from referee.state import GameState, Phase
 from ui.base import PendingDialog, SessionView
 from ui.screens.setup import GameStartScreen, NewGameScreen, StartScreen
+
+if TYPE_CHECKING:
+    import argparse
 
 # The table and its dialogs (and the rules' Markdown, and Pillow for the box) are imported
 # when first needed: the console's first screen comes up sooner (see scripts/bench.py).
@@ -68,6 +71,16 @@ class RefereeApp(App[None]):
         self._want_new = False
         self._over_shown: str | None = None
         self._unsubscribe: list[Callable[[], Any]] = []
+        self._when_drawn: list[Callable[[], Any]] = []
+
+    def when_first_screen_drawn(self, callback: Callable[[], Any]) -> None:
+        """Run `callback` once the first screen has been drawn (see `run_app`)."""
+        self._when_drawn.append(callback)
+
+    def _first_screen_drawn(self) -> None:
+        callbacks, self._when_drawn = self._when_drawn, []
+        for callback in callbacks:
+            callback()
 
     # ---- life cycle ------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -76,18 +89,30 @@ class RefereeApp(App[None]):
             undo = self.box.subscribe(lambda *_: self.post_message(BoxChanged()))
             if callable(undo):
                 self._unsubscribe.append(undo)
-        # The first screen goes up once start-up is over: a screen pushed here would be laid
-        # out and drawn inside Textual's start-up batch, where that frame is thrown away, and
-        # then drawn again. Keys pressed meanwhile queue up behind it, so none is lost.
+        # The base screen is already up (see get_default_screen); what the session holds open
+        # (a game to resume, a decision) is opened on top of it once start-up is over: a
+        # screen pushed here would be laid out and drawn inside Textual's start-up batch,
+        # where that frame is thrown away, and then drawn again.
         self.call_later(self._first_screen)
 
-    async def _first_screen(self) -> None:
+    def get_default_screen(self) -> Screen[Any]:
+        """The bottom screen is the one the session's state calls for (the new-game form, the
+        hands, the turn order or the table), so Textual's first frame is already the game's:
+        no empty screen is drawn first, and keys typed early reach it."""
+        screen = self._base_class(self.session.state)()
+        # Textual (8.2.8) gives every screen it pushes or switches to an empty result callback,
+        # and `switch_screen` takes one off the screen it replaces; the default screen never
+        # got one, so replacing it (when the game moves on to the next base screen) would fail.
+        # Give it the same empty callback (tests/ui: every base-screen change is played).
+        screen._push_result_callback(screen, None)
+        return screen
+
+    def _first_screen(self) -> None:
         state = self.session.state
-        # Awaited, so that keys already typed reach the screen once it is ready for them.
-        await self.push_screen(self._base_class(state)())
         self.sync()
         if state.phase in (Phase.SETUP, Phase.PLAYING):
             self.open(StartScreen(), self._start_choice)
+        self.call_after_refresh(self._first_screen_drawn)
 
     def on_unmount(self) -> None:
         for undo in self._unsubscribe:
@@ -162,11 +187,10 @@ class RefereeApp(App[None]):
         stale decision dialogs closed, the next announcement or pending decision opened."""
         s = self.session.state
         want = self._base_class(s)
-        stack = self.screen_stack
-        if len(stack) < 2 or type(stack[1]) is not want:
+        if type(self.screen_stack[0]) is not want:
             while len(self.screen_stack) > 1:
                 self.pop_screen()
-            self.push_screen(want())
+            self.switch_screen(want())
         for screen in self.screen_stack:
             if isinstance(screen, SessionView) and screen.is_mounted:
                 screen.show()
@@ -247,13 +271,26 @@ def make_app(session: Session, *, box: Box | None = None) -> RefereeApp:
     return RefereeApp(session, box=box)
 
 
-def run_app(app: App[Any], **run_kwargs: Any) -> int:
+def run_app(app: RefereeApp, **run_kwargs: Any) -> int:
     """Run the app and give the process's exit status: non-zero if the app ended on an error.
 
     Textual ends the app on an unhandled exception but its `run()` returns normally; the
     status is in `return_code` (1 after an exception, None if the app never got going).
+
+    Python's cyclic garbage collector is paused until the first screen is drawn. Start-up
+    makes thousands of objects that all live on (widgets, styles, Textual's caches), and
+    collecting while they are being made only scans them again and again: a fifth of the
+    console's start-up time here (scripts/bench console), and the Pi is slower still.
     """
-    app.run(**run_kwargs)
+    resume = gc.isenabled()
+    if resume:
+        gc.disable()
+        app.when_first_screen_drawn(gc.enable)
+    try:
+        app.run(**run_kwargs)
+    finally:
+        if resume:
+            gc.enable()
     code = app.return_code
     return 1 if code is None else code
 

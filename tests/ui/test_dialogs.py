@@ -124,9 +124,9 @@ async def test_banner_says_where_the_pawn_landed_after_the_movement_roll() -> No
     async with app.run_test(size=SMALL) as pilot:
         await keys(pilot, "r", "r", "4")
         assert isinstance(app.screen, TileDialog)
-        banner = str(app.screen_stack[1].query_one(TurnBanner).render())
+        banner = str(app.screen_stack[0].query_one(TurnBanner).render())
         assert "rolled 4: say where the pawn landed" in banner and "roll to move" not in banner
-        log = app.screen_stack[1].query_one(EventLog).entries
+        log = app.screen_stack[0].query_one(EventLog).entries
         assert log[0][2] == "Ann rolls 4 to move (physical, typed)"
         await keys(pilot, *["down"] * 4, "enter")  # security: the museum list takes the
         tiles, museums = app.screen.query_one("#tiles"), app.screen.query_one("#museums")

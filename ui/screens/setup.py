@@ -70,6 +70,11 @@ class StartScreen(Dialog[str]):
 class NewGameScreen(BaseScreen):
     """Players (1-6) in seating order with their colours, and the house rules."""
 
+    # The cursor starts in the first name, focused as the screen is composed (so keys typed
+    # early reach it). Without this Textual would focus the first focusable widget, the
+    # scrolling players column, and focusing the name next would restyle the column twice.
+    AUTO_FOCUS = "#name-0"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start game", priority=True),
         Binding("ctrl+n", "add", "Add player"),
@@ -141,7 +146,6 @@ class NewGameScreen(BaseScreen):
         return rows
 
     def on_mount(self) -> None:
-        self.set_focus(self.query_one("#name-0", Input))  # at once: keys may be waiting
         # The house rules' fields (a third of the screen's widgets) are mounted just after the
         # first paint, in place of the same values drawn as text: the screen comes up sooner
         # and the names, where the cursor starts, are ready at once.
