@@ -4,6 +4,7 @@ their own packages and are imported only when their subcommand runs."""
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -44,12 +45,18 @@ class CliCommand:
         run: runs the parsed arguments; returns the exit status.
         setup: adds the subcommand's arguments.
         passthrough: instead of setup/run, takes the rest of argv itself (its own --help).
+        quick_start: set up and start with Python's cyclic garbage collector paused, as
+            everything made meanwhile (modules, the session, the first screen) lives on and
+            collecting would only scan it again and again. The command turns the collector
+            back on once it is up (`ui.app.run_app`: after the console's first frame); it is
+            on again when the command returns, however it ends.
     """
 
     help: str
     run: Callable[[argparse.Namespace], int] | None = None
     setup: Callable[[argparse.ArgumentParser], None] | None = None
     passthrough: Callable[[list[str]], int] | None = None
+    quick_start: bool = False
 
 
 def _session_args(p: argparse.ArgumentParser) -> None:
@@ -95,14 +102,18 @@ def commands() -> dict[str, CliCommand]:
     return found
 
 
-def build_parser(found: dict[str, CliCommand] | None = None) -> argparse.ArgumentParser:
+def build_parser(found: dict[str, CliCommand] | None = None,
+                 only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; with `only`, just that one gets its arguments (the
+    others are still listed): setting one up may import its front end, which the command
+    being run does not need (`referee console` need not load the box's modules)."""
     parser = argparse.ArgumentParser(
         prog="referee", description="Tableside Referee: referees Gallery Grippers.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, command in (found or commands()).items():
         p = sub.add_parser(name, help=command.help, description=command.help,
                            add_help=command.passthrough is None)
-        if command.setup is not None:
+        if command.setup is not None and only in (None, name):
             command.setup(p)
     return parser
 
@@ -113,14 +124,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     passthrough = found[argv[0]].passthrough if argv and argv[0] in found else None
     if passthrough is not None:
         return passthrough(argv[1:])
-    args = build_parser(found).parse_args(argv)
-    run = found[args.command].run
-    if run is None:
-        raise SystemExit(f"referee: {args.command} cannot run")
+    chosen = argv[0] if argv and argv[0] in found else None
+    quick = chosen is not None and found[chosen].quick_start
+    if quick:
+        gc.disable()
     try:
+        args = build_parser(found, only=chosen).parse_args(argv)
+        run = found[args.command].run
+        if run is None:
+            raise SystemExit(f"referee: {args.command} cannot run")
         return run(args)
     except (ConfigError, StoreError) as err:
         print(f"referee: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    finally:
+        if quick:
+            gc.enable()

@@ -20,6 +20,7 @@ from referee.commands import Command, NewGame
 from referee.errors import Refusal
 from referee.session import Outcome, Session
 from referee.state import GameState, Phase
+from ui import textual_fixes  # noqa: F401  (applies the fixes it holds)
 from ui.base import PendingDialog, SessionView
 from ui.screens.setup import GameStartScreen, NewGameScreen, StartScreen
 
@@ -271,26 +272,33 @@ def make_app(session: Session, *, box: Box | None = None) -> RefereeApp:
     return RefereeApp(session, box=box)
 
 
+def _collect_from_now_on() -> None:
+    gc.freeze()
+    gc.enable()
+
+
 def run_app(app: RefereeApp, **run_kwargs: Any) -> int:
     """Run the app and give the process's exit status: non-zero if the app ended on an error.
 
     Textual ends the app on an unhandled exception but its `run()` returns normally; the
     status is in `return_code` (1 after an exception, None if the app never got going).
 
-    Python's cyclic garbage collector is paused until the first screen is drawn. Start-up
-    makes thousands of objects that all live on (widgets, styles, Textual's caches), and
-    collecting while they are being made only scans them again and again: a fifth of the
-    console's start-up time here (scripts/bench console), and the Pi is slower still.
+    Python's cyclic garbage collector is off until the first screen is drawn, and on from
+    then (and on when this returns, however the app ended). Start-up makes thousands of
+    objects that all live on (modules, widgets, styles, Textual's caches), and collecting
+    while they are being made only scans them again and again: a fifth of the console's
+    start-up time here (scripts/bench console), and the Pi is slower still. `referee console`
+    and `referee run` have it off already while they import and set up
+    (CliCommand.quick_start). Once the first screen is up, what exists is frozen out of later
+    collections (gc.freeze), so that a full collection during play scans only what play
+    made: the slowest key presses were the ones a collection landed on.
     """
-    resume = gc.isenabled()
-    if resume:
-        gc.disable()
-        app.when_first_screen_drawn(gc.enable)
+    gc.disable()
+    app.when_first_screen_drawn(_collect_from_now_on)
     try:
         app.run(**run_kwargs)
     finally:
-        if resume:
-            gc.enable()
+        gc.enable()
     code = app.return_code
     return 1 if code is None else code
 

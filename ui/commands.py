@@ -20,7 +20,7 @@ def _console(args: argparse.Namespace) -> int:
 
 
 console = CliCommand("the Textual console: play a whole game from the keyboard",
-                     run=_console, setup=_console_args)
+                     run=_console, setup=_console_args, quick_start=True)
 
 
 def _run_args(parser: argparse.ArgumentParser) -> None:
@@ -36,4 +36,4 @@ def _run(args: argparse.Namespace) -> int:
 
 
 run = CliCommand("the console and the box together on one session (what scripts/run starts)",
-                 run=_run, setup=_run_args)
+                 run=_run, setup=_run_args, quick_start=True)

@@ -8,6 +8,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from referee.headless import serve
 from referee.session import Session
@@ -130,3 +133,56 @@ def test_front_ends_keep_games_on_disk_by_default_and_headless_in_memory(
         finally:
             session.close()
     assert Path(os.environ["REFEREE_DB"]).exists()  # the conftest's private file, not ~
+
+
+def test_only_the_chosen_subcommand_is_set_up_and_help_still_lists_them_all() -> None:
+    # `referee console` must not import the box's modules to parse its own arguments (only
+    # the light module that names the box's subcommands, found through its entry point).
+    probe = ("import contextlib, io, sys; from referee.cli import main\n"
+             "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+             "    main(['console', '--help'])\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'device'))")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "['device', 'device.commands']"
+    proc = subprocess.run([sys.executable, "-m", "referee", "--help"], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0
+    for name in ("headless", "console", "run", "box", "tray-sim", "verify", "export"):
+        assert name in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "referee", "run", "--help"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "--hardware" in proc.stdout
+
+
+def test_a_quick_start_command_sets_up_with_the_collector_paused_and_ends_with_it_on(
+        monkeypatch: Any) -> None:
+    import argparse
+    import gc
+
+    from referee import cli
+
+    seen: list[bool] = []
+
+    def setup(p: argparse.ArgumentParser) -> None:
+        seen.append(gc.isenabled())
+        p.add_argument("--fail", action="store_true")
+
+    def run(args: argparse.Namespace) -> int:
+        seen.append(gc.isenabled())
+        if args.fail:
+            raise RuntimeError("the command broke")
+        return 0
+
+    monkeypatch.setitem(cli.BUILTIN, "quick", cli.CliCommand("q", run, setup, quick_start=True))
+    monkeypatch.setitem(cli.BUILTIN, "slow", cli.CliCommand("s", run, setup))
+    assert cli.main(["quick"]) == 0 and gc.isenabled()
+    assert cli.main(["slow"]) == 0 and gc.isenabled()
+    with pytest.raises(RuntimeError):
+        cli.main(["quick", "--fail"])
+    assert gc.isenabled()
+    with pytest.raises(SystemExit):
+        cli.main(["quick", "--no-such-option"])
+    assert gc.isenabled()
+    assert seen == [False, False, True, True, False, False, False]

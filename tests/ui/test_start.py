@@ -16,6 +16,7 @@ from ui.screens.table import TableScreen
 
 def test_gc_is_paused_until_the_first_screen_is_drawn() -> None:
     assert gc.isenabled()
+    gc.unfreeze()
     app = make_app(session())
     seen: dict[str, Any] = {}
     # Registered before run_app registers its own: runs while the collector is still off.
@@ -27,13 +28,14 @@ def test_gc_is_paused_until_the_first_screen_is_drawn() -> None:
             await pilot.pause()
         await pilot.pause()
         seen["after"] = gc.isenabled()
+        seen["frozen"] = gc.get_freeze_count() > 0  # start-up's objects: out of collections
         seen["screen"] = type(app.screen)
         await pilot.press("ctrl+q")
 
     status = run_app(app, headless=True, size=SIZE, auto_pilot=play)
     assert status == 0
     assert seen == {"while_starting": False, "at_first_frame": False, "after": True,
-                    "screen": NewGameScreen}
+                    "frozen": True, "screen": NewGameScreen}
     assert gc.isenabled()
 
 
