@@ -12,7 +12,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from referee.commands import Command, NewGame
 from referee.errors import Refusal
@@ -74,6 +74,17 @@ class SessionView:
         line = cast(Screen[Any], self).query_one("#error", Static)
         line.update(text)
         line.add_class("-shown")
+
+    def after_typing(self, callback: Callable[[], Any]) -> None:
+        """Run `callback` once the focused text field has taken every key sent to it so far.
+        Keys reach a field through the field's own queue, while a priority binding's action
+        runs as soon as the app reads its key: without this, Ctrl+S right behind a fast
+        typist's (or a paste's) last letters could read the field without them."""
+        field = cast(Screen[Any], self).focused
+        if isinstance(field, Input):
+            field.call_later(callback)
+        else:
+            callback()
 
     def error_line(self) -> Static:
         return Static("", id="error", markup=False)

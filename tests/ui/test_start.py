@@ -72,3 +72,53 @@ async def test_a_game_in_progress_opens_on_its_table_with_the_resume_question() 
         await keys(pilot, "r")
         assert type(app.screen) is not StartScreen
         assert type(app.screen_stack[0]) is TableScreen
+
+
+async def burst(pilot: Pilot[Any], text: str) -> None:
+    """Keys arriving all at once, as from a fast typist or a paste: every key is queued on
+    the app before the first is handled (Pilot.press would wait between keys)."""
+    from textual import events
+
+    for ch in text:
+        if ch == "^":  # ^ stands for Ctrl+S here
+            pilot.app.post_message(events.Key("ctrl+s", None))
+            continue
+        key = "enter" if ch == "\n" else ch
+        pilot.app.post_message(events.Key(key, "\r" if ch == "\n" else ch))
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def test_names_typed_in_a_burst_land_in_their_own_fields() -> None:
+    from textual.widgets import Input
+
+    app = make_app(session())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await burst(pilot, "Ann\nBen\nx")
+        names = [app.screen.query_one(f"#name-{i}", Input).value for i in range(2)]
+        assert names == ["Ann", "Ben"]  # Enter on the last name goes to Start: x is no name
+        assert app.screen.focused is not None and app.screen.focused.id == "start"
+
+
+async def test_turn_order_dice_typed_in_a_burst_are_recorded_for_each_player() -> None:
+    s = session()
+    s.handle({"cmd": "new_game", "players": ["Ann", "Ben"]})
+    for name, hand in balanced_hands(s.state, ["Ann", "Ben"]).items():
+        assert s.handle({"cmd": "deal", "player": name, **hand})["ok"]
+    app = make_app(s)
+    async with app.run_test(size=SIZE) as pilot:
+        await keys(pilot, "r")  # resume
+        await burst(pilot, "2\n5\n")
+        first = s.state.first_player
+        assert first == "Ben", [e.command for e in s.log][-1:]
+
+
+async def test_start_right_behind_a_burst_of_names_reads_them_whole() -> None:
+    s = session()
+    app = make_app(s)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await burst(pilot, "Ann\nBenedict^")
+        await pilot.pause()
+        assert [p.name for p in s.state.players] == ["Ann", "Benedict"]

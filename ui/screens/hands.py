@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -167,6 +168,7 @@ class TurnOrderScreen(BaseScreen):
         Binding("ctrl+r", "roll", "Box rolls for all", priority=True),
         Binding("ctrl+t", "typed", "Record typed dice", priority=True),
         Binding("ctrl+z", "app.undo", "Undo"),
+        Binding("enter", "entered", show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:
@@ -192,13 +194,25 @@ class TurnOrderScreen(BaseScreen):
         self.show()
         self.query_one("#d6-0", Input).focus()
 
+    def action_entered(self) -> None:
+        """Enter in a die's field: on to the next player's, and after the last one the dice
+        are recorded. A priority binding, so it happens as the key is read: keys typed
+        right after it (fast, or pasted) go to the next field, not this one."""
+        field = self.focused
+        if not isinstance(field, Input) or not (field.id or "").startswith("d6-"):
+            raise SkipAction()
+        self._entered(field)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self._entered(event.input)
+
+    def _entered(self, field: Input) -> None:
         rows = [i for i, p in enumerate(self.state.players) if p.name in self._rolling()]
-        current = int((event.input.id or "d6-0")[3:])
+        current = int((field.id or "d6-0")[3:])
         later = [i for i in rows if i > current]
-        if later:
-            self.query_one(f"#d6-{later[0]}", Input).focus()
+        if later:  # set_focus, not focus(): the latter waits for the app's next turn
+            self.set_focus(self.query_one(f"#d6-{later[0]}", Input))
         else:
             self.action_typed()
 
@@ -241,6 +255,9 @@ class TurnOrderScreen(BaseScreen):
         self.send(TurnOrder())
 
     def action_typed(self) -> None:
+        self.after_typing(self._record_typed)
+
+    def _record_typed(self) -> None:
         rolls = {}
         for i, p in enumerate(self.state.players):
             if p.name not in self._rolling():

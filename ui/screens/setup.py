@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -80,6 +81,7 @@ class NewGameScreen(BaseScreen):
         Binding("ctrl+n", "add", "Add player"),
         Binding("ctrl+r", "remove", "Remove last"),
         Binding("escape", "back", "Back to the game", show=False),
+        Binding("enter", "entered", show=False, priority=True),
     ]
 
     def __init__(self) -> None:
@@ -173,14 +175,28 @@ class NewGameScreen(BaseScreen):
     def action_back(self) -> None:
         self.referee.cancel_new_game()
 
+    def action_entered(self) -> None:
+        """Enter in a name: on to the next name, and from the last one to Start. A priority
+        binding, so it happens as the key is read: Input's own Submitted message would come
+        after the letters typed right behind the Enter (fast, or pasted) had gone to this
+        name too."""
+        field = self.focused
+        if not isinstance(field, Input) or not (field.id or "").startswith("name-"):
+            raise SkipAction()
+        self._entered(field)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter on a name goes to the next name, and from the last one to Start."""
+        """Enter in a house rule's field goes to Start."""
         event.stop()
-        wid = event.input.id or ""
+        self._entered(event.input)
+
+    def _entered(self, field: Input) -> None:
+        # set_focus, not focus(): the latter waits for the app's next turn.
+        wid = field.id or ""
         if wid.startswith("name-") and int(wid[5:]) + 1 < self.count:
-            self.query_one(f"#name-{int(wid[5:]) + 1}", Input).focus()
+            self.set_focus(self.query_one(f"#name-{int(wid[5:]) + 1}", Input))
         else:
-            self.query_one("#start", TextButton).focus()
+            self.set_focus(self.query_one("#start", TextButton))
 
     def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
         bid = event.button.id or ""
@@ -221,6 +237,9 @@ class NewGameScreen(BaseScreen):
         return out
 
     def action_start(self) -> None:
+        self.after_typing(self._start)
+
+    def _start(self) -> None:
         players = []
         for i in range(self.count):
             name = self.query_one(f"#name-{i}", Input).value.strip()
