@@ -87,7 +87,10 @@ class RefereeApp(App[None]):
     def on_mount(self) -> None:
         self._unsubscribe.append(self.session.subscribe(self._on_outcome))
         if self.box is not None:
-            undo = self.box.subscribe(lambda *_: self.post_message(BoxChanged()))
+            def changed(*_: Any) -> None:
+                self.post_message(BoxChanged())
+
+            undo = self.box.subscribe(changed)
             if callable(undo):
                 self._unsubscribe.append(undo)
         # The base screen is already up (see get_default_screen); what the session holds open

@@ -262,10 +262,10 @@ class KeyBar(Widget):
             # Priority keys work on every screen, dialogs too, though a dialog does not list
             # them among its active bindings.
             listed = {k.key for k in own + common} | {k.action for k in own + common}
-            for binding in type(app).BINDINGS:
-                if isinstance(binding, Binding) and binding.priority and binding.show \
-                        and binding.key not in listed and f"app.{binding.action}" not in listed:
-                    common.append(self._shown(binding.key, binding, True))
+            for entry in type(app).BINDINGS:
+                if isinstance(entry, Binding) and entry.priority and entry.show \
+                        and entry.key not in listed and f"app.{entry.action}" not in listed:
+                    common.append(self._shown(entry.key, entry, True))
             if app.ENABLE_COMMAND_PALETTE:
                 common.append(KeyShown("ctrl+p", "^p", "Palette", True, "app.command_palette"))
         common.sort(key=lambda k: k.key in self.OPTIONAL)

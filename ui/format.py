@@ -214,7 +214,7 @@ def consequences(events: list[dict[str, Any]]) -> list[str]:
 def describe(entry: LogEntry) -> str:
     """One line for the event log."""
     cmd = entry.command
-    name = cmd["cmd"]
+    name = str(cmd["cmd"])
     ev = entry.events
     who = cmd.get("player", "")
     if name == "new_game":

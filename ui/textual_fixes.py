@@ -33,4 +33,4 @@ def _get_inner_outer(self: StylesCache, base_background: Any, background: Any) -
     return _inner_outer(base_background, background)
 
 
-StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign]
+StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign,assignment]
