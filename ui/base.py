@@ -7,6 +7,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeVar, cast
 
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
@@ -85,6 +86,17 @@ class SessionView:
             field.call_later(callback)
         else:
             callback()
+
+    def field_entered(self, prefix: str) -> Input:
+        """For a priority Enter binding: the focused text field if its id starts with
+        `prefix`, else the key goes on as usual (SkipAction). A priority binding acts as the
+        app reads the key, so moving the focus there sends the keys typed right behind the
+        Enter (fast, or pasted) to the next field; Input's own Submitted message would come
+        after they had gone to this one."""
+        field = cast(Screen[Any], self).focused
+        if not isinstance(field, Input) or not (field.id or "").startswith(prefix):
+            raise SkipAction()
+        return field
 
     def error_line(self) -> Static:
         return Static("", id="error", markup=False)

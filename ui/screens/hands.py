@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -195,13 +194,8 @@ class TurnOrderScreen(BaseScreen):
         self.query_one("#d6-0", Input).focus()
 
     def action_entered(self) -> None:
-        """Enter in a die's field: on to the next player's, and after the last one the dice
-        are recorded. A priority binding, so it happens as the key is read: keys typed
-        right after it (fast, or pasted) go to the next field, not this one."""
-        field = self.focused
-        if not isinstance(field, Input) or not (field.id or "").startswith("d6-"):
-            raise SkipAction()
-        self._entered(field)
+        """Enter in a die's field: on to the next player's; after the last, record the dice."""
+        self._entered(self.field_entered("d6-"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

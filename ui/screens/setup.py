@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -176,14 +175,8 @@ class NewGameScreen(BaseScreen):
         self.referee.cancel_new_game()
 
     def action_entered(self) -> None:
-        """Enter in a name: on to the next name, and from the last one to Start. A priority
-        binding, so it happens as the key is read: Input's own Submitted message would come
-        after the letters typed right behind the Enter (fast, or pasted) had gone to this
-        name too."""
-        field = self.focused
-        if not isinstance(field, Input) or not (field.id or "").startswith("name-"):
-            raise SkipAction()
-        self._entered(field)
+        """Enter in a name: on to the next name, and from the last one to Start."""
+        self._entered(self.field_entered("name-"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in a house rule's field goes to Start."""
