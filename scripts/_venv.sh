@@ -1,21 +1,37 @@
 # Sourced by scripts/run and scripts/test: create or refresh the project's virtualenv.
-# The venv is rebuilt when pyproject.toml changes (its hash is kept in a stamp file).
+# One venv serves both: it is (re)built only when pyproject.toml changes or when it lacks an
+# extra that the caller needs (the test tools, the first time scripts/test runs). A venv that
+# already has more extras than asked for is used as it is: nothing is reinstalled for nothing.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${REFEREE_VENV:-$ROOT/.venv}"
 PY="${PYTHON:-python3}"
-EXTRAS="${1:-}"
+EXTRAS="${1:-}"  # "" or "[test]"
 "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
     echo "Tableside Referee needs Python 3.11 or newer ($PY is $("$PY" --version 2>&1))." >&2; exit 1; }
 stamp="$VENV/.referee-stamp"
-want="$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)$EXTRAS"
-if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    echo "Setting up $VENV (first use or pyproject.toml changed)..." >&2
+hash="$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)"
+# The stamp is the first 16 hex digits of pyproject.toml's hash, then the extras installed.
+had="$(cat "$stamp" 2>/dev/null || true)"
+had_hash="${had:0:16}" had_extras="${had:16}"
+why=""
+if [ ! -x "$VENV/bin/python" ] || [ -z "$had" ]; then
+    why="first use: installing Tableside Referee${EXTRAS:+ with its test tools} from the package index"
+elif [ "$had_hash" != "$hash" ]; then
+    why="pyproject.toml changed: updating the installed packages"
+elif [ -n "$EXTRAS" ] && [ "$had_extras" != "$EXTRAS" ]; then
+    why="installing the test tools (once)"
+fi
+if [ -n "$why" ]; then
+    # Keep the extras the venv already has, so scripts/run after scripts/test removes nothing.
+    [ -z "$EXTRAS" ] && EXTRAS="$had_extras"
+    echo "Setting up $VENV ($why; a minute or two)..." >&2
     log="$(mktemp)"
-    if ! { "$PY" -m venv "$VENV" && "$VENV/bin/python" -m pip install -q --upgrade pip \
-            && "$VENV/bin/python" -m pip install -q -e "$ROOT$EXTRAS"; } >"$log" 2>&1; then
-        cat "$log" >&2; echo "Setting up $VENV failed (see above)." >&2; exit 1
+    if ! { [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"; } >"$log" 2>&1 \
+        || ! { "$VENV/bin/python" -m pip install -q --upgrade pip \
+               && "$VENV/bin/python" -m pip install -q -e "$ROOT$EXTRAS"; } >>"$log" 2>&1; then
+        cat "$log" >&2; rm -f "$log"; echo "Setting up $VENV failed (see above)." >&2; exit 1
     fi
     rm -f "$log"
-    echo "$want" > "$stamp"
+    echo "$hash$EXTRAS" > "$stamp"
 fi
