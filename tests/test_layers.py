@@ -1,0 +1,53 @@
+"""The layering as import-linter contracts (pyproject's [tool.importlinter]): kept by the
+tree as it is, and broken by a copy of the tree with one forbidden import added."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CHECKOUT = Path(__file__).resolve().parent.parent
+LINT = Path(sys.executable).parent / "lint-imports"
+
+
+def _lint(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "200"}
+    return subprocess.run([str(LINT), "--no-cache"], cwd=root, capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+def _copy(tmp_path: Path) -> Path:
+    root = tmp_path / "tree"
+    root.mkdir()
+    shutil.copy(CHECKOUT / "pyproject.toml", root)
+    for package in ("referee", "device", "ui"):
+        shutil.copytree(CHECKOUT / package, root / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def test_the_tree_keeps_every_layer_contract() -> None:
+    done = _lint(CHECKOUT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+@pytest.mark.parametrize(("module", "line", "contract"), [
+    ("referee/sneaky.py", "import textual\n", "referee/"),
+    ("referee/sneaky.py", "from device import oled\n", "referee/"),
+    ("device/sneaky.py", "from ui import app\n", "device/"),
+])
+def test_a_forbidden_import_breaks_its_contract(tmp_path: Path, module: str, line: str,
+                                                contract: str) -> None:
+    root = _copy(tmp_path)
+    (root / module).write_text(line)
+    done = _lint(root)
+    assert done.returncode != 0
+    assert "1 broken" in done.stdout
+    broken = [ln for ln in done.stdout.splitlines() if ln.endswith("BROKEN")]
+    assert broken and broken[0].startswith(contract), done.stdout
