@@ -143,16 +143,18 @@ def read_text_file(path: str | Path, what: str, error: type[ConfigError],
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
         raise error(f"cannot read the {what}: {exc.strerror or exc}", path=source) from exc
-    with os.fdopen(fd, "rb") as file:
-        try:
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
-                kind = ("a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode)
-                        else "a device or other special file")
-                raise error(f"is {kind}, not a {what} file", path=source)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode)
+                    else "a device or other special file")
+            raise error(f"is {kind}, not a {what} file", path=source)
+        with os.fdopen(os.dup(fd), "rb") as file:
             raw = file.read(limit + 1)
-        except OSError as exc:
-            raise error(f"cannot read the {what}: {exc.strerror or exc}", path=source) from exc
+    except OSError as exc:
+        raise error(f"cannot read the {what}: {exc.strerror or exc}", path=source) from exc
+    finally:
+        os.close(fd)
     if len(raw) > limit:
         raise error(f"is too big for a {what} file (over {limit:,} bytes)", path=source)
     try:
