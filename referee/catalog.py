@@ -9,19 +9,31 @@ naming the file, the line (where it can be found) and the field, e.g. ``speciali
 from __future__ import annotations
 
 import functools
-import re
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from referee.errors import CatalogError, ConfigError
+from referee.errors import CatalogError
+from referee.inputs import name_problem, nfc, same_name
+from referee.tomlfile import locate_line, read_text_file, toml_loads
+
+__all__ = [  # locate_line and toml_loads live in referee.tomlfile; device/ imports them here
+    "ATTRIBUTE", "SPECIALIST", "Art", "Card", "Catalog", "default_catalog", "load_catalog",
+    "locate_line", "parse_catalog", "toml_loads",
+]
 
 SPECIALIST = "specialist"
 ATTRIBUTE = "attribute"
 MAX_PERCENT = 100
+# Bounds that keep a catalog a table's worth of cards (a huge `copies` would make every draw
+# pile gigabytes): docs/catalog.md lists them.
+MAX_COPIES = 99
+MAX_BONUS = 1000  # percent; the highest bypass target a house rule allows
+MAX_VALUE = 10**15  # dollars, as the highest win_money
+MAX_KINDS = 100  # cards in one deck, museums, pieces in one museum: tables of each
+MAX_NAME = 60  # characters in a card, museum or art name
 
 _TOP_KEYS = ("name", "version", "specialists", "attributes", "museums")
 _CARD_KEYS = ("name", "bonus", "copies")
@@ -86,93 +98,6 @@ class Catalog:
         }
 
 
-# --- finding the line of a field --------------------------------------------------------------
-
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_\-.\"' ]+?)\s*(\]\]?)\s*(?:#.*)?$")
-_TRIPLE_QUOTE = re.compile(r"\"\"\"|'''")
-
-
-@dataclass(frozen=True, slots=True)
-class _Header:
-    """A table header line of a catalog file, for pointing errors at their line."""
-
-    line: int  # 0-based
-    array: bool  # [[name]] rather than [name]
-    name: str  # dotted, normalized
-
-
-def _scan(lines: Sequence[str]) -> tuple[list[_Header], set[int]]:
-    """Every table header, and the lines that lie inside multi-line strings."""
-    headers: list[_Header] = []
-    in_string: set[int] = set()
-    quote: str | None = None
-    for number, line in enumerate(lines):
-        if quote is not None:
-            in_string.add(number)
-        else:
-            match = _HEADER.match(line)
-            if match and len(match[1]) == len(match[3]):
-                name = ".".join(part.strip().strip("\"'") for part in match[2].split("."))
-                headers.append(_Header(number, len(match[1]) == 2, name))
-                continue
-        for delimiter in _TRIPLE_QUOTE.findall(line):
-            if quote is None:
-                quote = delimiter
-            elif quote == delimiter:
-                quote = None
-    return headers, in_string
-
-
-def locate_line(
-    text: str, tables: Sequence[tuple[str, int | None]], key: str | None = None
-) -> int | None:
-    """The 1-based line of ``key`` inside a (nested) table of a TOML text, as best it can tell.
-
-    Args:
-        text: the TOML source.
-        tables: the path of tables, outermost first. ``(name, n)`` is the n-th (from 0)
-            ``[[name]]`` header inside the enclosing table's block; ``(name, None)`` is a plain
-            ``[name]`` header. Names are relative: ``[("museums", 1), ("art", 0)]`` is the first
-            ``[[museums.art]]`` after the second ``[[museums]]``.
-        key: the key whose ``key = ...`` line is wanted (or, failing that, its own first
-            ``[key]``/``[[key]]`` header); None for the innermost table's header line.
-
-    Returns:
-        The key's line, else the innermost header found, else None (e.g. inline tables).
-    """
-    lines = text.splitlines()
-    headers, in_string = _scan(lines)
-    start, end, prefix, found = 0, len(lines), "", None
-    for name, index in tables:
-        full = f"{prefix}.{name}" if prefix else name
-        matches = [
-            h for h in headers
-            if start <= h.line < end and h.name == full and h.array == (index is not None)
-        ]
-        position = 0 if index is None else index
-        if position >= len(matches):
-            return found
-        header = matches[position]
-        block_end = next(
-            (h.line for h in headers
-             if header.line < h.line < end and not h.name.startswith(full + ".")),
-            end,
-        )
-        start, end, prefix, found = header.line + 1, block_end, full, header.line + 1
-    if key is None:
-        return found
-    own_end = next((h.line for h in headers if start <= h.line < end), end)
-    quoted = re.escape(key)
-    # `key = ...`, or a dotted key below it: `key.sub = ...`
-    pattern = re.compile(rf"^\s*(?:{quoted}|\"{quoted}\"|'{quoted}')\s*(?:\.[^=]*)?=")
-    for number in range(start, own_end):
-        if number not in in_string and pattern.match(lines[number]):
-            return number + 1
-    full = f"{prefix}.{key}" if prefix else key
-    sub_table = next((h for h in headers if start <= h.line < end and h.name == full), None)
-    return found if sub_table is None else sub_table.line + 1
-
-
 # --- parsing and validation -------------------------------------------------------------------
 
 _Where = tuple[tuple[str, int], ...]
@@ -223,6 +148,10 @@ class _Reader:
             raise self.error("must not be empty", where, key)
         if value != value.strip():
             raise self.error(f"has spaces at the start or end: {value!r}", where, key)
+        value = nfc(value)
+        problem = name_problem(value, MAX_NAME)
+        if problem is not None:
+            raise self.error(problem, where, key)
         return value
 
     def number(
@@ -244,6 +173,9 @@ class _Reader:
         if not isinstance(value, list):
             raise self.error(f"must be an array of tables ([[{key}]]), not {_kind_of(value)}",
                              where, key)
+        if len(value) > MAX_KINDS:
+            raise self.error(f"has {len(value)} tables; at most {MAX_KINDS} are allowed",
+                             where, key)
         for index, item in enumerate(value):
             if not isinstance(item, dict):
                 raise self.error(f"must be a table, not {_kind_of(item)}",
@@ -259,12 +191,13 @@ class _Names:
         self.seen: dict[str, tuple[_Where, str]] = {}
 
     def add(self, name: str, where: _Where) -> None:
-        key = name.casefold()
+        key = same_name(name)
         if key in self.seen:
             first, spelt = self.seen[key]
             line = locate_line(self.reader.text, first, "name")
             at = f" (line {line})" if line is not None else ""
-            case = "" if spelt == name else f" as {spelt!r}; case does not make names differ"
+            case = ("" if spelt == name else
+                    f" as {spelt!r}; case or Unicode spelling does not make names differ")
             raise self.reader.error(
                 f"duplicate {self.what} name {name!r}: already used by "
                 f"{_field(first, None)}{at}{case}", where, "name")
@@ -281,8 +214,8 @@ def _deck(reader: _Reader, data: dict[str, Any], key: str, kind: str,
         reader.keys(table, _CARD_KEYS, where)
         reader.require(table, _CARD_KEYS, where)
         name = reader.text_value(table, "name", where)
-        bonus = reader.number(table, "bonus", where, 0)
-        copies = reader.number(table, "copies", where, 1)
+        bonus = reader.number(table, "bonus", where, 0, MAX_BONUS)
+        copies = reader.number(table, "copies", where, 1, MAX_COPIES)
         names.add(name, where)
         deck[name] = Card(name, kind, bonus, copies)
     if not deck:
@@ -309,7 +242,7 @@ def _museums(reader: _Reader, data: dict[str, Any]) -> dict[str, tuple[Art, ...]
             reader.keys(art, _ART_KEYS, at)
             reader.require(art, _ART_KEYS, at)
             name = reader.text_value(art, "name", at)
-            value = reader.number(art, "value", at, 0)
+            value = reader.number(art, "value", at, 0, MAX_VALUE)
             deduction = reader.number(art, "deduction", at, 0, MAX_PERCENT)
             art_names.add(name, at)
             pieces.append(Art(name, museum, value, deduction))
@@ -319,22 +252,6 @@ def _museums(reader: _Reader, data: dict[str, Any]) -> dict[str, tuple[Art, ...]
     if not museums:
         raise reader.error("the catalog has no museums", (), "museums")
     return museums
-
-
-_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-
-
-def toml_loads(text: str, source: str, error: type[ConfigError]) -> dict[str, Any]:
-    """``tomllib.loads``, a syntax error becoming ``error`` with tomllib's line number."""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        position = _TOML_POSITION.search(message)
-        line = int(position[1]) if position else getattr(exc, "lineno", None)
-        if position:
-            message = f"{message[: position.start()]} (column {position[2]})"
-        raise error(f"not valid TOML: {message}", path=source, line=line) from exc
 
 
 def parse_catalog(text: str, source: str = "<string>") -> Catalog:
@@ -365,16 +282,7 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         shipped = resources.files("referee") / "data" / "catalog.toml"
         return parse_catalog(shipped.read_text(encoding="utf-8"), "<default>")
     source = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise CatalogError(f"cannot read the catalog: {exc.strerror or exc}", path=source) from exc
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CatalogError(f"not UTF-8 text ({exc.reason} at byte {exc.start})",
-                           path=source) from exc
-    return parse_catalog(text, source)
+    return parse_catalog(read_text_file(path, "catalog", CatalogError), source)
 
 
 @functools.cache

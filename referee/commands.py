@@ -8,10 +8,11 @@ in by the session before the rules see them, so the rules never read randomness.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from referee.errors import BadRequest
+from referee.inputs import RequestProblem, check_request, nfc, show
 
 TILES = (
     "airport", "recruitment", "security", "alarm", "trading", "art", "exit", "black_market",
@@ -226,9 +227,19 @@ def command_name(cmd: Command) -> str:
 # ---- parsing -----------------------------------------------------------------------------
 
 def _text(name: str, value: Any) -> str:
+    """Stripped and composed (NFC): one name is spelt one way, whatever keyboard typed it."""
     if not isinstance(value, str) or not value.strip():
         raise BadRequest(f"'{name}' must be a non-empty string")
-    return value.strip()
+    return nfc(value.strip())
+
+
+def _bool(name: str, value: Any) -> bool:
+    """An optional flag: JSON true or false (null or absent is false), nothing else."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise BadRequest(f"'{name}' must be true or false (not {show(value)})")
+    return value
 
 
 def _int(name: str, value: Any) -> int:
@@ -245,7 +256,7 @@ def _names(name: str, value: Any) -> tuple[str, ...]:
 
 def _one_of(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise BadRequest(f"'{name}' must be one of {', '.join(allowed)} (got {value!r})")
+        raise BadRequest(f"'{name}' must be one of {', '.join(allowed)} (got {show(value)})")
     return str(value)
 
 
@@ -307,11 +318,12 @@ def _turn_rolls(value: Any, req: Mapping[str, Any]) -> Mapping[str, Roll]:
 
 Parser = Callable[[Mapping[str, Any]], Command]
 
+
 # cmd -> (required fields, optional fields, builder)
 _SCHEMA: dict[str, tuple[tuple[str, ...], tuple[str, ...], Parser]] = {
     "new_game": (("players",), ("rules", "abandon"), lambda r: NewGame(
         players=_players(r["players"]), rules=_rules(r.get("rules")),
-        abandon=bool(r.get("abandon", False)))),
+        abandon=_bool("abandon", r.get("abandon")))),
     "deal": (("player", "specialists", "attributes"), (), lambda r: Deal(
         player=_text("player", r["player"]), specialists=_names("specialists", r["specialists"]),
         attributes=_names("attributes", r["attributes"]))),
@@ -342,9 +354,9 @@ _SCHEMA: dict[str, tuple[tuple[str, ...], tuple[str, ...], Parser]] = {
         card=None if r.get("card") is None else _text("card", r["card"]))),
     "reup": (("player",), ("roll", "via"), lambda r: Reup(
         player=_text("player", r["player"]), roll=_roll("d6", r.get("roll"), r))),
-    "trade": (("from", "to"), ("give", "get"), lambda r: Trade(
+    "trade": (("from", "to", "give", "get"), (), lambda r: Trade(
         giver=_text("from", r["from"]), taker=_text("to", r["to"]),
-        give=_names("give", r.get("give", [])), get=_names("get", r.get("get", [])))),
+        give=_names("give", r["give"]), get=_names("get", r["get"]))),
     "end_turn": (("player",), (), lambda r: EndTurn(player=_text("player", r["player"]))),
     "undo": ((), (), lambda r: Undo()),
     "reveal": ((), (), lambda r: Reveal()),
@@ -352,20 +364,25 @@ _SCHEMA: dict[str, tuple[tuple[str, ...], tuple[str, ...], Parser]] = {
 
 
 def parse_command(request: Any) -> Command:
-    """Turn one protocol request into a command; raises `BadRequest` naming what is wrong."""
+    """Turn one protocol request into a command; raises `BadRequest` naming what is wrong.
+    Required fields may not be null; a null optional field counts as not given."""
     if not isinstance(request, dict):
         raise BadRequest("each line must be a JSON object with a 'cmd'")
+    try:
+        check_request(request)
+    except RequestProblem as err:
+        raise BadRequest(str(err)) from err
     name = request.get("cmd")
     if not isinstance(name, str) or name not in _SCHEMA:
         known = ", ".join([*_SCHEMA, *QUERIES])
-        raise BadRequest(f"unknown cmd {name!r}; known: {known}")
+        raise BadRequest(f"unknown cmd {show(name)}; known: {known}")
     required, optional, build = _SCHEMA[name]
     missing = [f for f in required if request.get(f) is None]
     if missing:
         raise BadRequest(f"{name}: missing field(s): {', '.join(missing)}")
     unknown = sorted(set(request) - {"cmd", *required, *optional})
     if unknown:
-        raise BadRequest(f"{name} does not take field(s): {', '.join(unknown)}")
+        raise BadRequest(f"{name} does not take field(s): {show(', '.join(unknown), 80)}")
     return build(request)
 
 
@@ -383,7 +400,3 @@ def command_to_json(cmd: Command) -> dict[str, Any]:
             value = {k: (v.to_json() if isinstance(v, Roll) else v) for k, v in value.items()}
         out[key] = value
     return out
-
-
-def with_fields(cmd: Command, **changes: Any) -> Command:
-    return replace(cmd, **changes)

@@ -13,8 +13,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from referee.catalog import locate_line, toml_loads
 from referee.errors import SettingsError
+from referee.tomlfile import locate_line, read_text_file, toml_loads
+
+MAX_MONEY = 10**15  # dollars: a bound on money settings, far beyond any game
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,7 @@ _SETTINGS: dict[str, _Setting] = {
            else "carries on from where they stand."),
     ),
     "fence_bonus_per_extra_piece": _Setting(
-        "GG-13", int, low=0,
+        "GG-13", int, low=0, high=MAX_MONEY,
         explain=lambda v: (
             f"GG-13: a sale pays {_dollars(v)} on top of face value for each piece "
             "beyond the first sold together." if v
@@ -71,7 +73,7 @@ _SETTINGS: dict[str, _Setting] = {
         ),
     ),
     "win_money": _Setting(
-        "GG-14", int, low=1,
+        "GG-14", int, low=1, high=MAX_MONEY,
         explain=lambda v: f"GG-14: the first player whose money reaches {_dollars(v)} wins "
         "on the spot.",
     ),
@@ -97,6 +99,8 @@ def _allowed(setting: _Setting) -> str:
         return "true or false"
     if setting.high is None:
         return f"a whole number, {setting.low} or more"
+    if setting.high >= MAX_MONEY:
+        return f"a whole number, {setting.low} or more (at most {setting.high:,})"
     return f"a whole number from {setting.low} to {setting.high}"
 
 
@@ -189,14 +193,7 @@ def load_settings(path: str | Path) -> HouseRules:
             the error names the file, the line (where it can be found) and the field.
     """
     source = str(path)
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise SettingsError(f"cannot read the settings: {exc.strerror or exc}",
-                            path=source) from exc
-    except UnicodeDecodeError as exc:
-        raise SettingsError(f"not UTF-8 text ({exc.reason} at byte {exc.start})",
-                            path=source) from exc
+    text = read_text_file(path, "settings", SettingsError)
     rules = toml_loads(text, source, SettingsError).get("rules", {})
     problem = _first_problem(rules, "rules")
     if problem is not None:

@@ -480,9 +480,53 @@ def bench_console() -> None:
           f"{_percentile(harness, 0.99) * 1000:.1f} ms")
 
 
+# ---- input --------------------------------------------------------------------------------
+
+_PEAK_RSS = (
+    "import resource, sys\n"
+    "from referee.cli import main\n"
+    "status = main(['headless'])\n"
+    "print(f'peak_rss_kib={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}', "
+    "file=sys.stderr)\n"
+    "sys.exit(status)\n"
+)
+
+
+def _headless_peak_rss(stdin_path: Path) -> tuple[int, list[dict[str, Any]]]:
+    """Peak RSS (KiB) of `referee headless` reading `stdin_path`, and its answers."""
+    import json
+
+    with stdin_path.open("rb") as stdin:
+        proc = subprocess.run([sys.executable, "-c", _PEAK_RSS], stdin=stdin,
+                              capture_output=True, check=True)
+    peak = next(int(line.split("=")[1]) for line in proc.stderr.decode().splitlines()
+                if line.startswith("peak_rss_kib="))
+    return peak, [json.loads(line) for line in proc.stdout.decode("utf-8").splitlines()]
+
+
+def bench_input() -> None:
+    print("== input: peak memory of `referee headless` fed one 64 MiB line ==")
+    size = 64 << 20
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
+        idle, huge = Path(tmp) / "idle.jsonl", Path(tmp) / "huge.jsonl"
+        idle.write_bytes(b'{"cmd": "state"}\n')
+        with huge.open("wb") as f:
+            f.write(b'{"cmd": "new_game", "players": ["')
+            for _ in range(size >> 20):
+                f.write(b"A" * (1 << 20))
+            f.write(b'"]}\n{"cmd": "new_game", "players": ["Ann"]}\n')
+        baseline, _ = _headless_peak_rss(idle)
+        peak, answers = _headless_peak_rss(huge)
+    refused = answers[0]["error"]["code"] if not answers[0]["ok"] else "accepted!"
+    after = "answered normally" if len(answers) == 2 and answers[1]["ok"] else f"{answers[1:]}"
+    print(f"peak RSS: idle {baseline / 1024:.1f} MiB; one 64 MiB line {peak / 1024:.1f} MiB "
+          f"= {peak / baseline:.2f}x idle (+{(peak - baseline) / 1024:.1f} MiB); "
+          f"the line: {refused}; the next line: {after}")
+
+
 SECTIONS: dict[str, Callable[[], None]] = {
     "core": bench_core, "store": bench_store, "tray": bench_tray, "box": bench_box,
-    "oled": bench_oled, "console": bench_console,
+    "oled": bench_oled, "console": bench_console, "input": bench_input,
 }
 
 

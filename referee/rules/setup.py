@@ -7,6 +7,7 @@ from collections import Counter
 from referee.commands import Deal, NewGame, Tiebreak, TurnOrder
 from referee.errors import SettingsError
 from referee.evolve import Event
+from referee.inputs import name_problem, nfc, same_name
 from referee.rules.common import (
     DieRequest,
     NeedDice,
@@ -28,6 +29,8 @@ from referee.state import GameState, Phase
 # beside the colour, so colour is never the only cue.
 PALETTE = ("orange", "sky blue", "bluish green", "yellow", "blue", "vermillion")
 MAX_PLAYERS = 6
+MAX_NAME = 24  # characters: what the console's name field holds and the OLED can scroll
+MAX_COLOUR = 16  # characters: the palette's longest is 12 ("bluish green")
 HAND = {"specialists": 3, "attributes": 3}
 
 
@@ -38,19 +41,7 @@ def new_game(s: GameState, c: NewGame) -> list[Event]:
     if not 1 <= len(c.players) <= MAX_PLAYERS:
         raise refuse("bad_players", None,
                      f"Gallery Grippers is for 1 to {MAX_PLAYERS} players, not {len(c.players)}.")
-    seen: set[str] = set()
-    for p in c.players:
-        if len(p.name) > 24:
-            raise refuse("bad_players", None, f"Player name {p.name!r} is over 24 characters.")
-        if p.name.casefold() in seen:
-            raise refuse("bad_players", None, f"Two players are called {p.name!r}.")
-        seen.add(p.name.casefold())
-    chosen = [p.color.casefold() for p in c.players if p.color]
-    dupes = sorted({col for col in chosen if chosen.count(col) > 1})
-    if dupes:
-        raise refuse("bad_players", None, f"Each player needs their own colour ({dupes[0]}).")
-    free = iter(col for col in PALETTE if col not in chosen)
-    players = [{"name": p.name, "color": p.color or next(free)} for p in c.players]
+    players = _seats(c)
     try:
         rules = HouseRules.from_overrides(c.rules, source="new_game rules")
     except SettingsError as err:
@@ -59,6 +50,38 @@ def new_game(s: GameState, c: NewGame) -> list[Event]:
         raise refuse("no_commitment", None, "A game needs its dice commitment (session error).")
     return [{"type": "game_started", "players": players, "rules": rules.to_json(),
              "commitment": c.commitment, "catalog": s.catalog.source}]
+
+
+def _seats(c: NewGame) -> list[dict[str, str]]:
+    """Each player's name and colour, spelt one way (NFC); refuses names a table could not
+    tell apart or read: invisible or control characters, too long, or the same as another's
+    once case and Unicode spelling are set aside (``Zoë`` and ``ZOË``)."""
+    seen: dict[str, tuple[int, str]] = {}
+    colours: dict[str, int] = {}
+    seats: list[tuple[str, str | None]] = []
+    for seat, p in enumerate(c.players, 1):
+        name, colour = nfc(p.name.strip()), nfc((p.color or "").strip()) or None
+        problem = name_problem(name, MAX_NAME)
+        if problem is not None:
+            raise refuse("bad_players", None, f"Player {seat}'s name {problem}.")
+        first, spelt = seen.setdefault(same_name(name), (seat, name))
+        if first != seat:
+            called = repr(name) if spelt == name else f"{spelt!r} and {name!r}"
+            raise refuse("bad_players", None,
+                         f"Players {first} and {seat} are called {called}: names that look "
+                         "alike or differ only in capitals count as the same, and each "
+                         "player needs a name of their own.")
+        if colour is not None:
+            problem = name_problem(colour, MAX_COLOUR)
+            if problem is not None:
+                raise refuse("bad_players", None, f"Player {seat}'s colour {problem}.")
+            first = colours.setdefault(same_name(colour), seat)
+            if first != seat:
+                raise refuse("bad_players", None, f"Players {first} and {seat} both chose "
+                             f"{colour}: each player needs their own colour.")
+        seats.append((name, colour))
+    free = iter(col for col in PALETTE if same_name(col) not in colours)
+    return [{"name": name, "color": colour or next(free)} for name, colour in seats]
 
 
 def deal(s: GameState, c: Deal) -> list[Event]:

@@ -66,8 +66,8 @@ def test_every_malformed_line_gets_a_refusal_and_the_session_goes_on() -> None:
 
 
 def test_catalog_and_state_answers_have_the_protocol_shape() -> None:
-    out = io.StringIO()
-    serve(Session(seed=bytes(32)), io.StringIO('{"cmd": "catalog"}\n{"cmd": "state"}\n'), out)
+    out = io.BytesIO()
+    serve(Session(seed=bytes(32)), io.BytesIO(b'{"cmd": "catalog"}\n{"cmd": "state"}\n'), out)
     catalog, state = (json.loads(line) for line in out.getvalue().splitlines())
     spec = catalog["catalog"]["specialists"][0]
     assert set(spec) == {"name", "bonus", "copies"}
@@ -186,3 +186,96 @@ def test_a_quick_start_command_sets_up_with_the_collector_paused_and_ends_with_i
         cli.main(["quick", "--no-such-option"])
     assert gc.isenabled()
     assert seen == [False, False, True, True, False, False, False]
+
+
+# ---- input that cannot hurt the box (issue 11, section 4) ------------------------------------
+
+_MEASURED = (
+    "import resource, sys\n"
+    "from referee.cli import main\n"
+    "status = main(['headless'])\n"
+    "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "print(f'peak_kib={peak}', file=sys.stderr)\n"
+    "sys.exit(status)\n"
+)
+
+
+def _peak_kib(stdin: Any) -> tuple[list[dict[str, Any]], int]:
+    """Run `referee headless` on ``stdin`` (a file); its answers and its peak RSS in KiB."""
+    proc = subprocess.run([sys.executable, "-c", _MEASURED], stdin=stdin, capture_output=True,
+                          timeout=120, check=True)
+    peak = next(int(line.split("=")[1]) for line in proc.stderr.decode().splitlines()
+                if line.startswith("peak_kib="))
+    return [json.loads(line) for line in proc.stdout.decode("utf-8").splitlines()], peak
+
+
+def test_a_64_mib_line_is_refused_without_being_held_and_the_next_line_is_answered(
+        tmp_path: Path) -> None:
+    from referee.headless import MAX_LINE
+
+    size = 64 << 20
+    idle = tmp_path / "idle.jsonl"
+    idle.write_bytes(b'{"cmd": "state"}\n')
+    huge = tmp_path / "huge.jsonl"
+    with huge.open("wb") as f:
+        f.write(b'{"cmd": "new_game", "players": ["')
+        chunk = b"A" * (1 << 20)
+        for _ in range(size >> 20):
+            f.write(chunk)
+        f.write(b'"]}\n{"cmd": "new_game", "players": ["Ann"]}\n{"cmd": "state"}\n')
+    with idle.open("rb") as stdin:
+        _, baseline = _peak_kib(stdin)
+    with huge.open("rb") as stdin:
+        answers, peak = _peak_kib(stdin)
+    assert len(answers) == 3
+    assert answers[0]["ok"] is False and answers[0]["error"]["code"] == "bad_request"
+    assert f"{MAX_LINE:,}" in answers[0]["error"]["message"]
+    assert answers[1]["ok"] and answers[2]["state"]["players"][0]["name"] == "Ann"
+    # bounded: the line's size is 64 MiB; what it may add is the 1 MiB line limit and change
+    assert peak - baseline < 16 * 1024, (peak, baseline)
+
+
+def test_the_line_limit_counts_bytes_and_line_ends() -> None:
+    from referee.headless import MAX_LINE, Overlong, read_lines
+
+    two_byte = "é".encode()
+    data = (b"x" * MAX_LINE + b"\n" + b"x" * MAX_LINE + b"\r\n" + b"x" * (MAX_LINE + 1) + b"\n"
+            + two_byte * (MAX_LINE // 2 + 1) + b"\nlast")
+    got = list(read_lines(io.BytesIO(data)))
+    assert [len(g) if isinstance(g, bytes) else g for g in got] == [
+        MAX_LINE, MAX_LINE, Overlong(MAX_LINE + 1), Overlong(MAX_LINE + 2), 4]
+
+
+LOCALES = {
+    "C.UTF-8": {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"},
+    "C": {"LANG": "C", "LC_ALL": "C"},
+    "POSIX": {"LANG": "POSIX", "LC_ALL": "POSIX"},
+    # Raspberry Pi OS's en_GB.UTF-8 decodes stdin strictly; this machine has no such locale,
+    # so the same error handler is asked for directly
+    "strict UTF-8": {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"},
+}
+
+
+@pytest.mark.parametrize("locale", sorted(LOCALES))
+def test_a_non_utf8_byte_is_refused_per_line_under_any_locale(locale: str) -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LANG", "LANGUAGE", "PYTHONIOENCODING", "PYTHONUTF8")
+           and not k.startswith("LC_")}
+    env.update(LOCALES[locale])
+    lines = [b'{"cmd": "new_game", "players": ["Ann\xff", "Ben"]}', b"\xff\xfe{}",
+             b'{"cmd": "new_game", "players": ["Zo\xc3\xab", "\xed\xa0\x80"]}',
+             b'{"cmd": "new_game", "players": ["Zo\xc3\xab", "B\xc3\xa9a"]}',
+             b'{"cmd": "state"}']
+    proc = subprocess.run([sys.executable, "-m", "referee", "headless"],
+                          input=b"\n".join(lines) + b"\n", capture_output=True, timeout=60,
+                          env=env)
+    assert proc.returncode == 0, proc.stderr
+    answers = [json.loads(line) for line in proc.stdout.decode("utf-8").splitlines()]
+    assert len(answers) == len(lines), proc.stderr
+    for answer in answers[:3]:
+        assert answer["ok"] is False and answer["error"]["code"] == "bad_request", answer
+        assert "UTF-8" in answer["error"]["message"]
+    names = [p["name"] for p in answers[4]["state"]["players"]]
+    assert answers[3]["ok"] and names == ["Zoë", "Béa"]

@@ -181,7 +181,7 @@ def test_gg4_trading_post_moves_named_attribute_cards_between_hands(table: Table
                                                           "give": [give], "get": [get]})
     table.ok("move", player="Ann", tile="trading", roll=3)
     table.no("trade", "not_an_attribute", "GG-4",
-             **{"from": "Ann", "to": "Ben", "give": [ann["specialists"][0]]})
+             **{"from": "Ann", "to": "Ben", "give": [ann["specialists"][0]], "get": []})
     not_held = next(c for c in CAT.attributes if c not in ann["attributes"])
     table.no("trade", "card_not_in_hand", "GG-4",
              **{"from": "Ann", "to": "Ben", "give": [not_held], "get": []})

@@ -78,6 +78,9 @@ BAD = [
     ("fence_bonus_per_extra_piece", False, "0 or more"),
     ("win_money", 0, "1 or more"),
     ("win_money", -1_000_000_000, "1 or more"),
+    ("win_money", 10**15 + 1, "at most 1,000,000,000,000,000"),
+    ("win_money", 10**300, "at most 1,000,000,000,000,000"),
+    ("fence_bonus_per_extra_piece", 10**16, "at most 1,000,000,000,000,000"),
     ("reup_at_or_below", 7, "from 0 to 6"),
     ("reup_at_or_below", -1, "from 0 to 6"),
 ]
