@@ -134,17 +134,15 @@ class BoxRig:
     tray: Any
     kind: str  # "pi" or "sim"
     presser: Any = None  # a PinPresser on the mock pins; None on real pins
-    post: Callable[[Callable[[], None]], None] | None = None
     _stop_buttons: Callable[[], None] | None = None
 
     def press(self, button: str, long: bool = False) -> None:
-        """A press from a key or the console's box panel. On mock pins it drives the pin, so
-        it reaches the box through gpiozero, the debounce and the sink like a real press; on
-        real pins (nothing to drive) it goes to the controller on the loop."""
+        """A press from a key or the console's box panel. On mock pins it drives the pin (from
+        any thread), so it reaches the box through gpiozero, the debounce and the sink like a
+        real press. On real pins there is nothing to drive: the press goes to the controller
+        directly, so call it on the front end's loop then (the console's panel does)."""
         if self.presser is not None:
             self.presser.press(button, long)
-        elif self.post is not None:
-            self.post(lambda: self.box.press(button, long))
         else:
             self.box.press(button, long)
 
@@ -224,7 +222,7 @@ def build_box(args: argparse.Namespace, session: Any, *,
         say("no display: refereeing without it")
     box.subscribe(lambda view: oled.show(render(view)))
     oled.show(render(box.view()))
-    return BoxRig(box, oled, buttons, tray, choice.kind, presser=presser, post=post)
+    return BoxRig(box, oled, buttons, tray, choice.kind, presser=presser)
 
 
 def cmd_box(args: argparse.Namespace) -> int:

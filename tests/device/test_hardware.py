@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -275,3 +276,29 @@ def test_a_pin_driver_that_cannot_be_used_stops_the_box_with_status_3(argv: list
     done = run_box(*argv, "--memory", "--no-text-art")
     assert done.returncode == 3, done.stderr
     assert "ERROR" in done.stderr and message in done.stderr
+
+
+def test_on_real_pins_a_panel_press_goes_straight_to_the_controller_on_its_loop(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With nothing to drive (real pins: here lgpio stood in for by mock pins nobody drives),
+    BoxRig.press calls the controller at once. The console calls it on its own loop, where
+    posting to that same loop fails (Textual's call_from_thread refuses)."""
+    import device.hardware
+    from device.run import build_box
+    from referee.session import Session
+
+    def post(fn: object) -> None:
+        raise RuntimeError("call_from_thread must run in a different thread from the app")
+
+    monkeypatch.setattr(device.hardware, "pin_factory", lambda name: MockFactory())
+    args = build_parser().parse_args(["box", "--hardware", "pi", "--memory", "--i2c-port",
+                                      "97"])
+    rig = build_box(args, Session(), post=post, press=lambda b, long: None,
+                    say=lambda text: None)
+    try:
+        assert rig.presser is None  # lgpio: real pins, not pressed by a finger
+        rig.press("ROLL")
+        assert rig.box.session.log[0].command["cmd"] == "new_game"  # and the hands dealt
+        assert rig.settle(timeout=0)
+    finally:
+        rig.close()
