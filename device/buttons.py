@@ -12,6 +12,11 @@ Three layers, one concern each:
 - ``Buttons``: the gpiozero ``Button`` objects for a ``PinMap``. Their callbacks run on
   gpiozero's single callback thread; they only record the edge, under a lock, and can never
   raise (an exception there would stop every button for good).
+- ``PinPresser``: in simulation, a finger on gpiozero's *mock* pins. A key (or the console's
+  box panel) asks for a press; the presser drives the pin to its pressed level, keeps it there
+  until the detector has taken the press (debounced; for a hold, until the hold was reported)
+  and lets go, one press at a time, stepped by the same ticker and clock as the detectors.
+  So a simulated press goes through gpiozero's callbacks and our debounce like a real one.
 - the *sink*: ``sink(button, long)`` receives each press. It is called from whatever thread
   calls ``tick`` and must hand the press to the one event loop: ``queue_sink`` (a queue the main
   loop drains), ``loop_sink`` (``loop.call_soon_threadsafe``) or, in a Textual app,
@@ -26,6 +31,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -98,6 +104,8 @@ class Buttons:
         self.detectors = {b.name: PressDetector(pins.debounce_s, pins.hold_s)
                           for b in pins.buttons}
         self.errors = 0  # exceptions caught in callbacks and sinks
+        self.edges = 0  # edges gpiozero reported (its callbacks that ran)
+        self.presser: PinPresser | None = None  # set by PinPresser: stepped on each tick
         self._devices: list[Any] = []
         try:
             for spec in pins.buttons:
@@ -114,6 +122,7 @@ class Buttons:
         def on_edge() -> None:  # runs on gpiozero's callback thread: must never raise
             try:
                 with self._lock:
+                    self.edges += 1
                     self.detectors[name].edge(pressed, self._clock())
             except Exception:
                 self.errors += 1
@@ -122,6 +131,8 @@ class Buttons:
 
     def tick(self) -> list[tuple[str, bool]]:
         """Run every detector once; send each press to the sink. Returns the presses."""
+        if self.presser is not None:
+            self.presser.step()  # outside the lock: driving a pin runs our edge callback
         now = self._clock()
         with self._lock:
             found = [(name, kind == "long") for name, d in self.detectors.items()
@@ -151,6 +162,11 @@ class Buttons:
             thread.join(timeout=1)
         return halt
 
+    def pin(self, name: str) -> Any:
+        """The gpiozero pin object of button ``name``."""
+        names = [b.name for b in self.pins.buttons]
+        return self._devices[names.index(name)].pin
+
     def close(self) -> None:
         for dev in self._devices:
             try:
@@ -164,6 +180,76 @@ class Buttons:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class PinPresser:
+    """Presses ``buttons`` by driving their gpiozero mock pins (see the module docstring).
+
+    ``press`` may be called from any thread; the pins are driven from ``Buttons.tick`` (the
+    buttons' ticker thread), so the debounce sees the edges at the times of its own clock.
+    """
+
+    def __init__(self, buttons: Buttons) -> None:
+        from gpiozero.pins.mock import MockPin
+
+        for spec in buttons.pins.buttons:
+            if not isinstance(buttons.pin(spec.name), MockPin):
+                from referee.errors import DeviceError
+
+                raise DeviceError(f"button {spec.name} is on a real GPIO pin: only gpiozero's "
+                                  "mock pins can be pressed from the keyboard")
+        self.buttons = buttons
+        self.done = 0  # presses completed (pressed and let go)
+        self._queue: deque[tuple[str, bool]] = deque()
+        self._current: tuple[str, bool] | None = None
+        self._phase = "press"  # press -> hold (pin at its pressed level) -> release
+        self._idle = threading.Condition()
+        buttons.presser = self
+
+    def press(self, name: str, long: bool = False) -> None:
+        """Ask for a press of button ``name`` (held past the hold time if ``long``)."""
+        self.buttons.pins.button(name)  # KeyError for a button the box does not have
+        with self._idle:
+            self._queue.append((name, long))
+
+    @property
+    def busy(self) -> bool:
+        with self._idle:
+            return bool(self._queue) or self._current is not None
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Block until every asked press is done (False if ``timeout`` seconds pass first)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._queue and self._current is None,
+                                       timeout)
+
+    def step(self) -> None:
+        """Move the finger once (called by ``Buttons.tick`` before the detectors run)."""
+        with self._idle:
+            if self._current is None:
+                if not self._queue:
+                    return
+                self._current, self._phase = self._queue.popleft(), "press"
+            name, long = self._current
+        detector = self.buttons.detectors[name]
+        if self._phase == "press":
+            if not detector.stable:  # (a press of this button still settling: wait)
+                self._level(name, pressed=True)
+                self._phase = "hold"
+        elif self._phase == "hold":
+            if detector.stable and (detector.held or not long):
+                self._level(name, pressed=False)  # taken; for a hold, the hold reported
+                self._phase = "release"
+        elif not detector.stable:  # the release is debounced: this press is done
+            with self._idle:
+                self._current = None
+                self.done += 1
+                self._idle.notify_all()
+
+    def _level(self, name: str, *, pressed: bool) -> None:
+        pin = self.buttons.pin(name)
+        active_low = self.buttons.pins.button(name).active == "low"
+        (pin.drive_low if pressed == active_low else pin.drive_high)()
 
 
 def queue_sink(q: queue.Queue[tuple[str, bool]]) -> Sink:

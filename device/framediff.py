@@ -10,7 +10,9 @@ changed page through the luma device's ``command()`` / ``data()`` (its serial in
 - ``Sh1106Pages``: the SH1106 has no 0x21/0x22 window: set the page (0xB0 + page) and the
   column's low and high nibbles (0x00 + low, 0x10 + high, shifted by the panel's 2-column
   offset), then the data; it sends one run per changed page.
-- ``WholeImage``: luma's own ``display()`` (the dummy device of the simulation).
+
+The simulation uses these same strategies, on luma's same device classes, over an emulated
+chip (``device.panel``): there is no whole-image shortcut anywhere.
 
 An identical frame sends nothing at all. ``reset()`` forgets the panel (after a re-open), so
 the next frame is sent whole.
@@ -127,21 +129,3 @@ class Sh1106Pages(_PageDiff):
         if sent:
             self.commit(image)
         return sent
-
-
-class WholeImage:
-    """luma's own ``display()`` for a changed frame (the dummy device: no bus to spare)."""
-
-    def __init__(self) -> None:
-        self._shown: bytes | None = None
-
-    def reset(self) -> None:
-        self._shown = None
-
-    def send(self, device: Any, image: Image.Image) -> int:
-        raw = image.tobytes()
-        if raw == self._shown:
-            return 0
-        device.display(image)
-        self._shown = raw
-        return len(raw)

@@ -5,6 +5,11 @@ elsewhere, and always saying which was chosen.
 must open: if they cannot, that is an error (exit non-zero), never a silent fall back to fake
 buttons; only ``--hardware sim`` runs the simulation on a Pi. A missing *display* is not fatal
 anywhere: the game goes on without it (``device.oled``).
+
+The buttons' pin driver is gpiozero's *pin factory*: ``lgpio`` (the default), ``rpigpio``
+(RPi.GPIO, for older Pi OS images; the ``rpigpio`` extra) or ``mock`` (simulation, where the
+keys drive the mock pins). The display is driven the same way everywhere: luma's device class
+and the page-diff strategy; in simulation the I2C bus is an emulated chip (``device.panel``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from device.framediff import FrameStrategy, Sh1106Pages, Ssd1306Pages, WholeImage
+from device.framediff import FrameStrategy, Sh1106Pages, Ssd1306Pages
 from referee.errors import DeviceError
 
 MODEL_PATHS = ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model")
@@ -55,21 +60,70 @@ def choose(mode: str, *, model_paths: Sequence[str | Path] = MODEL_PATHS) -> Cho
     return Choice("sim", "hardware: simulated buttons and OLED (no Raspberry Pi found)")
 
 
-def pin_factory(kind: str) -> Any:
-    """gpiozero's pin factory for ``kind``; on a Pi a failure is a ``DeviceError``."""
+PIN_FACTORIES = ("lgpio", "rpigpio", "mock")
+INSTALL_RPIGPIO = ("pip install 'tableside-referee[rpigpio]' in the box's virtualenv, or "
+                   "sudo apt install python3-rpi.gpio")
+
+
+def choose_pins(kind: str, flag: str | None = None, configured: str | None = None,
+                source: str = "pins.toml") -> tuple[str, str]:
+    """gpiozero's pin factory for hardware ``kind``: ``--pin-factory`` (``flag``) first, then
+    the pins file's ``[gpio] factory`` (``configured``, read from ``source``), then lgpio.
+    Returns (name, the sentence the box says about it). Simulation always uses the mock pins
+    (the keys drive them); asking it for real pins is an error, not something to guess about.
+    """
+    for name, where in ((flag, "--pin-factory"), (configured, source)):
+        if name is not None and name not in PIN_FACTORIES:
+            raise DeviceError(f"{where}: unknown pin factory {name!r}; use one of "
+                              f"{', '.join(PIN_FACTORIES)}")
     if kind == "sim":
+        if flag in ("lgpio", "rpigpio"):
+            raise DeviceError(f"--pin-factory {flag} reads real GPIO pins, but the hardware is "
+                              "simulated: use --hardware pi on the Raspberry Pi, or leave "
+                              "--pin-factory out")
+        note = (f" ({source} asks for {configured}: that is for the Raspberry Pi)"
+                if configured in ("lgpio", "rpigpio") else "")
+        return "mock", f"buttons: gpiozero's mock pins, pressed by the keys{note}"
+    name = flag or configured or "lgpio"
+    origin = "--pin-factory" if flag else source if configured else "the default"
+    if name == "mock":
+        return name, (f"buttons: gpiozero's MOCK pins, as {origin} asks: the real buttons are "
+                      "NOT read; the keys press the mock ones")
+    return name, f"buttons: the {name} pin driver ({origin})"
+
+
+def pin_factory(name: str) -> Any:
+    """gpiozero's pin factory called ``name`` (lgpio, rpigpio, mock). A driver that is missing
+    or cannot open the pins is a ``DeviceError`` saying what to do: never fake pins instead."""
+    if name == "mock":
         from gpiozero.pins.mock import MockFactory
 
         return MockFactory()
+    if name not in PIN_FACTORIES:
+        raise DeviceError(f"unknown pin factory {name!r}; use one of {', '.join(PIN_FACTORIES)}")
+    label = {"lgpio": "lgpio", "rpigpio": "RPi.GPIO"}[name]
     try:
-        from gpiozero.pins.lgpio import LGPIOFactory
-
-        return LGPIOFactory()
-    except Exception as err:  # lgpio raises its own types; all mean "no pins"
+        if name == "lgpio":
+            from gpiozero.pins.lgpio import LGPIOFactory as Factory
+        else:
+            from gpiozero.pins.rpigpio import RPiGPIOFactory as Factory
+    except ImportError as err:
+        how = (INSTALL_RPIGPIO if name == "rpigpio" else "sudo apt install python3-lgpio")
+        raise DeviceError(f"the {label} pin driver is not installed ({err}): {how}; or choose "
+                          "another with --pin-factory / [gpio] factory in pins.toml, or run "
+                          "with --hardware sim") from err
+    except Exception as err:  # RPi.GPIO refuses at import on a board it does not know
+        raise DeviceError(f"{label} cannot run here ({type(err).__name__}: {err}); "
+                          + ("RPi.GPIO does not support the Raspberry Pi 5: use lgpio there; "
+                             if name == "rpigpio" else "")
+                          + "or run with --hardware sim") from err
+    try:
+        return Factory()
+    except Exception as err:  # each library raises its own types; all mean "no pins"
         raise DeviceError(
-            f"cannot open the Raspberry Pi's GPIO pins ({type(err).__name__}: {err}); "
-            "check that lgpio is installed and this user is in the gpio group, or run with "
-            "--hardware sim") from err
+            f"cannot open the Raspberry Pi's GPIO pins with {label} ({type(err).__name__}: "
+            f"{err}); check that {label} is installed and this user is in the gpio group, or "
+            "run with --hardware sim") from err
 
 
 def oled_opener(kind: str, *, display: str = "ssd1306", port: int = 1, address: int = 0x3C,
@@ -81,11 +135,11 @@ def oled_opener(kind: str, *, display: str = "ssd1306", port: int = 1, address: 
         raise ValueError("rotation must be 0 or 2 (180 degrees): the screens are landscape")
 
     if kind == "sim":
-        def open_dummy() -> Any:
-            from luma.core.device import dummy
+        def open_simulated() -> Any:
+            from device.panel import open_simulated
 
-            return dummy(width=128, height=64, rotate=rotate, mode="1")
-        return open_dummy
+            return open_simulated(display, rotate)
+        return open_simulated
 
     def open_i2c() -> Any:
         from luma.core.interface.serial import i2c
@@ -101,7 +155,8 @@ def oled_opener(kind: str, *, display: str = "ssd1306", port: int = 1, address: 
     return open_i2c
 
 
-def strategy_for(kind: str, display: str = "ssd1306") -> FrameStrategy:
-    if kind == "sim":
-        return WholeImage()
+def strategy_for(display: str = "ssd1306") -> FrameStrategy:
+    """The page-diff strategy for the display chip: the same on a Pi and in simulation."""
+    if display not in DISPLAYS:
+        raise ValueError(f"--display must be one of {', '.join(DISPLAYS)}, not {display!r}")
     return Ssd1306Pages() if display == "ssd1306" else Sh1106Pages()

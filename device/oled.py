@@ -1,7 +1,8 @@
 """The OLED: a luma.oled device behind a frame-diff strategy, that degrades instead of dying.
 
 ``Oled`` takes an *opener* (a function that builds the luma device: ``ssd1306``/``sh1106`` on
-I2C on a Pi, luma's ``dummy`` in simulation) chosen once at start-up by ``device.hardware``.
+I2C on a Pi; in simulation the same luma device on an emulated chip, ``device.panel``) chosen
+once at start-up by ``device.hardware``. Both go through the same frame-diff strategy.
 
 - Missing display: opening raises ``luma.core.error.DeviceNotFoundError`` /
   ``DevicePermissionError`` (or an ``OSError`` from the set-up commands when nothing answers
@@ -10,7 +11,10 @@ I2C on a Pi, luma's ``dummy`` in simulation) chosen once at start-up by ``device
   by the injected clock; the last frame is sent whole when the display is back.
 - Burn-in: after ``dim_after`` seconds with no ``wake()`` the contrast drops; a static frame is
   moved by a pixel every ``shift_every`` seconds (an orbit of four positions).
-- ``on_frame`` observers see each frame that reached the display (the PNG mirror).
+- ``watch(observer)`` shows each frame that reached the display to ``observer`` (the PNG
+  mirror, the terminal's text art), starting with the one on the display now. What it sees is
+  the panel's own picture when the device can show it (``device.glass()``: the simulated chip,
+  read back from the bytes it was sent), else the frame sent.
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ class Oled:
         self.bytes_sent = 0
         self.on_frame: list[Callable[[Image.Image], None]] = []
         self._image: Image.Image | None = None  # the frame the box wants shown
+        self._seen: Image.Image | None = None  # what the last frame sent put on the panel
         self._static_since = clock()
         self._active_at = clock()
         self._dimmed = False
@@ -107,6 +112,13 @@ class Oled:
             self._static_since = self._clock()
             self._shift = 0
         return self._send()
+
+    def watch(self, observer: Callable[[Image.Image], None]) -> None:
+        """Show ``observer`` every frame that reaches the display from now on, and at once the
+        one the display shows already (an observer added late misses nothing)."""
+        self.on_frame.append(observer)
+        if self._seen is not None:
+            self._tell(observer, self._seen)
 
     def wake(self) -> None:
         """Someone pressed a button: full brightness again."""
@@ -166,12 +178,18 @@ class Oled:
         if sent:
             self.frames += 1
             self.bytes_sent += sent
+            glass = getattr(self.device, "glass", None)
+            self._seen = glass() if glass is not None else frame
             for observer in list(self.on_frame):
-                try:
-                    observer(frame)
-                except Exception:  # a mirror must not stop the display
-                    log.exception("an OLED frame observer failed")
+                self._tell(observer, self._seen)
         return sent
+
+    @staticmethod
+    def _tell(observer: Callable[[Image.Image], None], image: Image.Image) -> None:
+        try:
+            observer(image)
+        except Exception:  # a mirror must not stop the display
+            log.exception("an OLED frame observer failed")
 
     def _set_contrast(self, level: int) -> None:
         try:

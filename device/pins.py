@@ -18,6 +18,7 @@ from referee.errors import ConfigError
 BUTTONS = ("ROLL", "NEXT", "BACK", "MENU")
 ACTIONS = ("roll", "next", "select", "back", "undo", "menu", "status", "none")
 PULLS = ("up", "down", "none")
+FACTORIES = ("lgpio", "rpigpio", "mock")  # gpiozero pin factories (device.hardware)
 LEVELS = ("low", "high")
 # BCM GPIO numbers a button may use on the 40-pin header (0/1 are the HAT EEPROM's I2C;
 # 2/3 are the OLED's I2C bus).
@@ -51,6 +52,7 @@ class PinMap:
     debounce_s: float = 0.020
     hold_s: float = 0.800
     source: str = "built-in defaults"
+    factory: str | None = None  # [gpio] factory: gpiozero's pin driver on a Pi (None: lgpio)
 
     def button(self, name: str) -> ButtonSpec:
         for b in self.buttons:
@@ -129,7 +131,12 @@ def parse_pins(text: str, source: str = "<string>") -> PinMap:
     """Check a pins file's TOML text; ``source`` names it in errors. Raises ``ConfigError``."""
     data = toml_loads(text, source, ConfigError)
     chk = _Checker(text, source)
-    chk.keys(data, ("timing", "buttons"), "", [])
+    chk.keys(data, ("gpio", "timing", "buttons"), "", [])
+    gpio = chk.keys(data.get("gpio", {}), ("factory",), "gpio", [("gpio", None)])
+    factory = gpio.get("factory")
+    if factory is not None and factory not in FACTORIES:
+        raise chk.fail(f"unknown pin factory {factory!r}; use one of {', '.join(FACTORIES)}",
+                       "gpio.factory", [("gpio", None)], "factory")
     timing = chk.keys(data.get("timing", {}), ("debounce_ms", "hold_ms"), "timing",
                       [("timing", None)])
     debounce = _ms(chk, timing, "debounce_ms", DEFAULT_PINS.debounce_s, 1, 200)
@@ -168,7 +175,8 @@ def parse_pins(text: str, source: str = "<string>") -> PinMap:
         short = _choice(chk, spec, name, "short", ACTIONS, None)
         long = _choice(chk, spec, name, "long", ACTIONS, None)
         specs.append(ButtonSpec(name, pin, pull, active, short, long))
-    return PinMap(tuple(specs), debounce_s=debounce, hold_s=hold, source=source)
+    return PinMap(tuple(specs), debounce_s=debounce, hold_s=hold, source=source,
+                  factory=factory)
 
 
 def load_pins(path: str | Path | None = None) -> PinMap:

@@ -67,6 +67,9 @@ def render(view: BoxView) -> Image.Image:
             _scrollbar(d, len(view.menu), view.cursor, shown, top)
     for y, (text, inverted) in zip(BODY_Y, rows, strict=False):
         _text(d, x, y, fit(text, width), inverted, width)
+    for y, strikes in zip(BODY_Y, view.pips, strict=False):
+        if strikes is not None:
+            _pips(d, y + 2, strikes, fill=WHITE, back=BLACK)
     bottom = view.lines[0] if view.verdict is not None and view.lines else view.hint
     if view.verdict is not None:
         _text(d, 0, HINT_Y + 1, fit(bottom), True, 21)
@@ -115,12 +118,17 @@ def _title(d: ImageDraw.ImageDraw, view: BoxView) -> None:
     room = 21 if view.strikes is None else 16
     d.text((2, -1), fit(view.title, room), font=font(), fill=BLACK)
     if view.strikes is not None:
-        for i in range(3):
-            x = 103 + i * 8
-            if i < view.strikes:
-                d.ellipse((x, 2, x + 5, 7), fill=BLACK)
-            else:
-                d.ellipse((x, 2, x + 5, 7), outline=BLACK, fill=WHITE)
+        _pips(d, 2, view.strikes, fill=BLACK, back=WHITE)
+
+
+def _pips(d: ImageDraw.ImageDraw, top: int, strikes: int, *, fill: int, back: int) -> None:
+    """Three strike pips at the right edge: filled for each strike, hollow for the rest."""
+    for i in range(3):
+        x = 103 + i * 8
+        if i < strikes:
+            d.ellipse((x, top, x + 5, top + 5), fill=fill)
+        else:
+            d.ellipse((x, top, x + 5, top + 5), outline=fill, fill=back)
 
 
 def _big(im: Image.Image, d: ImageDraw.ImageDraw, view: BoxView) -> None:
@@ -150,18 +158,3 @@ def _idle(d: ImageDraw.ImageDraw, view: BoxView) -> None:
     for i, line in enumerate(lines):
         x = (WIDTH - CHAR_W * len(line)) // 2
         d.text((x, top + i * LINE_H), line, font=font(), fill=WHITE)
-
-
-def text_art(image: Image.Image) -> str:
-    """The image as terminal text: two pixel rows per line with half-block characters."""
-    px = image.convert("1").load()
-    assert px is not None
-    out = []
-    for y in range(0, image.height, 2):
-        row = []
-        for x in range(image.width):
-            top = px[x, y] != 0
-            low = y + 1 < image.height and px[x, y + 1] != 0
-            row.append("\u2588" if top and low else "\u2580" if top else "\u2584" if low else " ")
-        out.append("".join(row))
-    return "\n".join(out)

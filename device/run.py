@@ -2,23 +2,31 @@
 
 One thread runs the game (the *main loop*): it takes presses off a queue, hands them to the
 ``BoxController`` (which applies commands to the session) and keeps the display ticking.
-Button presses arrive on that queue from the buttons' ticker thread (gpiozero on a Pi) or, in
-simulation on a terminal, from the keyboard thread.
+Button presses arrive on that queue from the buttons' ticker thread, always: on a Pi from the
+real pins, in simulation from gpiozero's mock pins, which the keyboard thread drives
+(``device.buttons.PinPresser``). The display goes through the same luma device and page-diff
+strategy in both; in simulation the bus is an emulated chip (``device.panel``) and the
+terminal shows the picture read back from it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import queue
 import sys
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from device.mirror import PngMirror
+
 log = logging.getLogger(__name__)
+__all__ = ["BoxRig", "BoxSetupError", "PngMirror", "build_box", "cmd_box", "main_loop"]
 
 KEYS = {"r": ("ROLL", False), "R": ("ROLL", True), "n": ("NEXT", False), "N": ("NEXT", True),
         "b": ("BACK", False), "B": ("BACK", True), "m": ("MENU", False), "M": ("MENU", True)}
@@ -36,10 +44,14 @@ def add_box_args(p: argparse.ArgumentParser) -> None:
                    help="real GPIO/I2C on a Raspberry Pi, or simulated (auto: detect)")
     p.add_argument("--pins", metavar="FILE", help="the button map (default "
                    "firmware_config/pins.toml)")
+    p.add_argument("--pin-factory", choices=("lgpio", "rpigpio", "mock"), default=None,
+                   help="gpiozero's pin driver on a Pi: lgpio (default), rpigpio (RPi.GPIO, "
+                   "the 'rpigpio' extra) or mock (no real buttons; keys press them); "
+                   "overrides [gpio] factory in the pins file")
     p.add_argument("--settings", metavar="FILE",
                    help="TOML with [rules] house rules and [box] players = [names]")
     p.add_argument("--oled-png", metavar="DIR", help="also write each new OLED frame as a "
-                   "numbered PNG in DIR")
+                   "numbered PNG in DIR (numbering goes on after the frames already there)")
     p.add_argument("--display", choices=("ssd1306", "sh1106"), default="ssd1306")
     p.add_argument("--i2c-port", type=int, default=1, metavar="N", help="I2C bus (default 1)")
     p.add_argument("--i2c-address", type=lambda t: int(t, 0), default=0x3C, metavar="ADDR",
@@ -72,30 +84,28 @@ def box_settings(path: str | None) -> tuple[list[str] | None, dict[str, Any]]:
     return names, rules
 
 
-class PngMirror:
-    """Writes each frame the display received as DIR/frame-00001.png, DIR/frame-00002.png..."""
+@contextlib.contextmanager
+def single_keys(stream: TextIO) -> Iterator[None]:
+    """On a terminal, keys arrive one by one, unechoed, from now on (restored at the end).
+    Set before the first frame is drawn, and without flushing, so no key typed while the box
+    starts is lost."""
+    if not stream.isatty():
+        yield
+        return
+    import termios
+    import tty
 
-    def __init__(self, directory: str | Path) -> None:
-        self.dir = Path(directory)
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.count = 0
-
-    def __call__(self, image: Any) -> None:
-        self.count += 1
-        image.save(self.dir / f"frame-{self.count:05d}.png")
+    fd = stream.fileno()
+    saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd, termios.TCSANOW)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
 def read_keys(stream: TextIO, put: Callable[[Press], None]) -> None:
-    """Single keys from a terminal (or characters from a pipe) to presses, until q / EOF."""
-    restore: Callable[[], None] = lambda: None  # noqa: E731
-    if stream.isatty():
-        fd = stream.fileno()
-        import termios
-        import tty
-
-        saved = termios.tcgetattr(fd)
-        tty.setcbreak(fd)
-        restore = lambda: termios.tcsetattr(fd, termios.TCSADRAIN, saved)  # noqa: E731
+    """Single keys (``single_keys``) or characters from a pipe to presses, until q / EOF."""
     try:
         while True:
             ch = stream.read(1)
@@ -104,7 +114,6 @@ def read_keys(stream: TextIO, put: Callable[[Press], None]) -> None:
             if ch in KEYS:
                 put(KEYS[ch])
     finally:
-        restore()
         put(None)
 
 
@@ -124,7 +133,22 @@ class BoxRig:
     buttons: Any
     tray: Any
     kind: str  # "pi" or "sim"
+    presser: Any = None  # a PinPresser on the mock pins; None on real pins
     _stop_buttons: Callable[[], None] | None = None
+
+    def press(self, button: str, long: bool = False) -> None:
+        """A press from a key or the console's box panel. On mock pins it drives the pin (from
+        any thread), so it reaches the box through gpiozero, the debounce and the sink like a
+        real press. On real pins there is nothing to drive: the press goes to the controller
+        directly, so call it on the front end's loop then (the console's panel does)."""
+        if self.presser is not None:
+            self.presser.press(button, long)
+        else:
+            self.box.press(button, long)
+
+    def settle(self, timeout: float = 30.0) -> bool:
+        """Wait until every press asked for has been made (before quitting)."""
+        return self.presser is None or self.presser.wait_idle(timeout)
 
     def start(self) -> None:
         """Start listening to the buttons (after the loop that takes their presses runs)."""
@@ -147,11 +171,14 @@ class BoxRig:
 def build_box(args: argparse.Namespace, session: Any, *,
               post: Callable[[Callable[[], None]], None],
               press: Callable[[str, bool], None], say: Callable[[str], None],
-              pins: Any = None) -> BoxRig:
-    """Choose the hardware once (and say which), and put the box together on `session`."""
+              pins: Any = None, clock: Callable[[], float] = time.monotonic) -> BoxRig:
+    """Choose the hardware once (and say which), and put the box together on `session`.
+
+    `press` is the buttons' sink (it runs on their ticker thread); `clock` is the one clock
+    of the buttons, the controller and the display (tests pass a fake one)."""
     from device.box import BoxController
-    from device.buttons import Buttons
-    from device.hardware import choose, oled_opener, pin_factory, strategy_for
+    from device.buttons import Buttons, PinPresser
+    from device.hardware import choose, choose_pins, oled_opener, pin_factory, strategy_for
     from device.oled import Oled
     from device.pins import load_pins
     from device.render import render
@@ -161,37 +188,60 @@ def build_box(args: argparse.Namespace, session: Any, *,
     names, rules = box_settings(getattr(args, "settings", None))
     choice = choose(args.hardware)
     say(choice.why)
-    say(f"buttons: {pins.source}")
     try:
-        buttons = Buttons(pins, pin_factory=pin_factory(choice.kind), sink=press)
+        factory, why = choose_pins(choice.kind, getattr(args, "pin_factory", None),
+                                   pins.factory, pins.source)
+        say(why)
+        say(f"buttons: {pins.source}")
+        buttons = Buttons(pins, pin_factory=pin_factory(factory), sink=press, clock=clock)
     except DeviceError as err:
         raise BoxSetupError(str(err)) from err
     except Exception as err:  # gpiozero's own errors: say them loudly
         raise BoxSetupError(f"the buttons could not be set up ({type(err).__name__}: {err})"
                             ) from err
-    box = BoxController(session, pins=pins, names=names, rules=rules)
+    presser = PinPresser(buttons) if factory == "mock" else None
+    mirror = None
+    if args.oled_png:
+        from device.mirror import MirrorError
+
+        try:
+            mirror = PngMirror(args.oled_png)
+        except MirrorError as err:
+            buttons.close()
+            raise BoxSetupError(str(err)) from err
+    box = BoxController(session, pins=pins, names=names, rules=rules, clock=clock)
     oled = Oled(oled_opener(choice.kind, display=args.display, port=args.i2c_port,
                             address=args.i2c_address, rotate=args.rotate),
-                strategy=strategy_for(choice.kind, args.display), notify=say,
-                contrast=args.contrast)
-    if args.oled_png:
-        oled.on_frame.append(PngMirror(args.oled_png))
-        say(f"mirroring OLED frames to {args.oled_png}/")
+                strategy=strategy_for(args.display), notify=say, contrast=args.contrast,
+                clock=clock)
+    if mirror is not None:
+        oled.watch(mirror)
+        say(f"mirroring OLED frames to {mirror.dir}/ from frame-{mirror.first:05d}.png on")
     tray = start_tray(args.tray, box, post, say)
     if not oled.open():
         say("no display: refereeing without it")
     box.subscribe(lambda view: oled.show(render(view)))
     oled.show(render(box.view()))
-    return BoxRig(box, oled, buttons, tray, choice.kind)
+    return BoxRig(box, oled, buttons, tray, choice.kind, presser=presser)
 
 
 def cmd_box(args: argparse.Namespace) -> int:
-    from device.render import text_art
+    with single_keys(sys.stdin):
+        return _cmd_box(args)
+
+
+def _cmd_box(args: argparse.Namespace) -> int:
+    from device.mirror import terminal_printer
     from device.watchdog import Watchdog
     from referee.app import session_from_args
 
     logging.basicConfig(level=logging.INFO, format="referee box: %(message)s")
-    say = lambda text: print(f"referee box: {text}", file=sys.stderr, flush=True)  # noqa: E731
+    last: list[str] = [""]
+
+    def say(text: str) -> None:
+        last[0] = text
+        print(f"referee box: {text}", file=sys.stderr, flush=True)
+
     presses: queue.Queue[Press] = queue.Queue()
     session = session_from_args(args, notify=say)
     try:
@@ -202,13 +252,20 @@ def cmd_box(args: argparse.Namespace) -> int:
         session.close()
         return 3
     if rig.kind == "sim" and not args.no_text_art:
-        rig.oled.on_frame.append(lambda im: print("\x1b[2J\x1b[H" * sys.stdout.isatty()
-                                                  + text_art(im) + "\n" + "-" * 128,
-                                                  flush=True))
+        # the frame on the display now is drawn at once, then every new one
+        rig.oled.watch(terminal_printer(sys.stdout, status=lambda: last[0]))
     rig.start()
-    if rig.kind == "sim":
-        say("keys: r=ROLL n=NEXT b=BACK B=hold BACK m=MENU M=hold MENU N=hold NEXT q=quit")
-        threading.Thread(target=read_keys, args=(sys.stdin, presses.put), daemon=True,
+    if rig.presser is not None:
+        say("keys: r n b m press ROLL NEXT BACK MENU; R N B M hold them; q quits")
+
+        def key(item: Press) -> None:
+            if item is None:
+                rig.settle()  # the presses asked for first are made, then quit
+                presses.put(None)
+            elif isinstance(item, tuple):
+                rig.press(*item)
+
+        threading.Thread(target=read_keys, args=(sys.stdin, key), daemon=True,
                          name="keys").start()
     wd = Watchdog()
     wd.ready("refereeing")

@@ -125,6 +125,20 @@ def last_roll(log: Sequence[LogEntry]) -> dict[str, Any] | None:
     return None
 
 
+def turn_roll(log: Sequence[LogEntry]) -> dict[str, Any] | None:
+    """The latest roll of the turn in progress: None until the current player has rolled
+    (the rolls before the turn began belong to someone else's turn, or to the set-up)."""
+    for entry in reversed(log):
+        if entry.undone or entry.command.get("cmd") == "undo":
+            continue
+        for event in reversed(entry.events):
+            if event["type"] in ("turn", "game_started"):
+                return None
+            if event["type"] == "roll" and event["die"] != "pick":
+                return event
+    return None
+
+
 def title(p: PlayerState, state: GameState, width: int = 15) -> str:
     return fit(f"{p.name} T{state.turn_number}", width)
 
@@ -200,14 +214,21 @@ def describe(command: dict[str, Any]) -> tuple[str, ...]:
     return tuple(line for line in lines if line)
 
 
+STATUS_CHARS = 16  # a players-page row, a gap, then its three strike pips
+
+
 def status_view(state: GameState, page: int) -> BoxView:
-    rows = [f"{'*' * p.strikes:<3}{fit(p.name, 6):<7}{money(p.money):>6} a{len(p.art)}"
-            if p.status != "out" else f"out {fit(p.name, 10)}" for p in state.players]
+    """Every player, three a page: name, money (or "out"), art held, and strike pips."""
+    rows = [fit(f"{fit(p.name, 6):<7}{money(p.money):>6} a{len(p.art)}"
+                if p.status != "out" else f"{fit(p.name, 6):<7}   out", STATUS_CHARS)
+            for p in state.players]
+    strikes = [p.strikes for p in state.players]
     pages = max(1, (len(rows) + 2) // 3)
     page %= pages
-    lines = (*rows[page * 3: page * 3 + 3], f"dice {short_hex(state.commitment, 5)}")
+    shown = slice(page * 3, page * 3 + 3)
+    lines = (*rows[shown], f"dice {short_hex(state.commitment, 5)}")
     return BoxView("status", title=f"Players {page + 1}/{pages}", lines=lines,
-                   hint="NEXT:more BACK:close")
+                   pips=(*strikes[shown], None), hint="NEXT:more BACK:close")
 
 
 def new_view(ui: Cursor, names: Sequence[str] | None) -> BoxView:
@@ -242,7 +263,8 @@ def hands_view(state: GameState, page: int) -> BoxView:
 
 
 def turn_view(state: GameState, p: PlayerState, log: Sequence[LogEntry]) -> BoxView:
-    roll = last_roll(log)
+    """The current player's turn: their own state, and their roll large once they rolled."""
+    roll = turn_roll(log)
     if not state.turn.moved:
         hint = "ROLL:move MENU:more"
     elif state.turn.tile == "art" and not state.turn.stolen:

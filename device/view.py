@@ -42,6 +42,8 @@ class BoxView:
         source: what ``big`` is: ``electronic``, ``kept``, ``typed``, ``tray``, ``players`` ...
         menu: the items of an open choice; ``cursor`` is the highlighted one.
         strikes: the player's strikes (0-3), drawn as pips; None for no pips.
+        pips: strikes per body line (the players page), drawn as pips at the line's end;
+            None (or no entry) for a line without.
         money: the player's money in dollars, or None.
         verdict: a bypass result with its sum, term by term.
         hint: the bottom line: what the buttons do now.
@@ -57,6 +59,7 @@ class BoxView:
     menu: tuple[str, ...] = ()
     cursor: int = 0
     strikes: int | None = None
+    pips: tuple[int | None, ...] = ()
     money: int | None = None
     verdict: Verdict | None = None
     hint: str = ""
@@ -68,7 +71,9 @@ class BoxView:
         out = [self.title]
         if self.big is not None:
             out.append(f"[{self.big}] {self.source or ''}".rstrip())
-        out += self.lines
+        out += [line + (f" [{'*' * n}{'-' * (3 - n)}]" if n is not None else "")
+                for line, n in zip(self.lines, (*self.pips, *[None] * len(self.lines)),
+                                   strict=False)]
         out += [("> " if i == self.cursor else "  ") + item for i, item in enumerate(self.menu)]
         if self.verdict is not None:
             v = self.verdict

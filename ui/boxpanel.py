@@ -3,6 +3,12 @@
 `BoxPanel` knows nothing about the box controller: it is given a function that returns the
 current OLED image (a 1-bit PIL image, or None when there is nothing to show) and a function
 to press a button with. Call `refresh_image()` when the box says its picture changed.
+
+In `referee run` that function is the box's own press (`device.run.BoxRig.press`): in
+simulation it drives gpiozero's mock pins, so a click or key here reaches the box through
+gpiozero's callbacks and the debounce like a real button (a hold takes the hold time), and
+the picture changes when the box says so. The picture keeps every pixel: half blocks
+(128x32 cells) on a wide terminal, braille (2x4 pixels a cell: 64x16) on a narrow one.
 """
 
 from __future__ import annotations
@@ -19,7 +25,6 @@ from textual.reactive import reactive
 from textual.widgets import Button, Static
 
 OLED_SIZE = (128, 64)
-UPPER, LOWER, FULL, EMPTY = "▀", "▄", "█", " "
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,32 +47,20 @@ BOX_BUTTONS: tuple[ButtonSpec, ...] = (
 )
 
 
-def half_blocks(image: Image.Image | None, *, scale: int = 1) -> list[str]:
-    """The image as text: two pixel rows per character cell (▀ ▄ █ and space).
+def oled_text(image: Image.Image | None, *, compact: bool = False) -> list[str]:
+    """The OLED image as text, every pixel kept: half blocks (▀ ▄ █, 1x2 pixels a cell:
+    128x32 cells) or, `compact`, braille (2x4 pixels a cell: 64x16 cells)."""
+    from device.textart import text_art
 
-    `scale` 2 halves both dimensions first (a cell block is lit if any of its pixels is), so a
-    128x64 image becomes 64x16 cells instead of 128x32.
-    """
-    width, height = OLED_SIZE[0] // scale, OLED_SIZE[1] // scale
-    if image is None:
-        return [EMPTY * width for _ in range(height // 2)]
-    bw = image.convert("1")
+    bw = Image.new("1", OLED_SIZE) if image is None else image.convert("1")
     if bw.size != OLED_SIZE:
         bw = bw.resize(OLED_SIZE)
-    px = bw.load()
+    return text_art(bw, "braille" if compact else "half").split("\n")
 
-    def lit(x: int, y: int) -> bool:
-        return any(px[x * scale + dx, y * scale + dy]  # type: ignore[index]
-                   for dx in range(scale) for dy in range(scale))
 
-    rows = []
-    for cy in range(height // 2):
-        row = []
-        for x in range(width):
-            top, bottom = lit(x, 2 * cy), lit(x, 2 * cy + 1)
-            row.append(FULL if top and bottom else UPPER if top else LOWER if bottom else EMPTY)
-        rows.append("".join(row))
-    return rows
+def half_blocks(image: Image.Image | None) -> list[str]:
+    """The image as text: two pixel rows per character cell (▀ ▄ █ and space)."""
+    return oled_text(image, compact=False)
 
 
 class OledView(Static):
@@ -80,7 +73,7 @@ class OledView(Static):
         self._image_source = image_source
 
     def render(self) -> str:
-        return "\n".join(half_blocks(self._image_source(), scale=2 if self.compact else 1))
+        return "\n".join(oled_text(self._image_source(), compact=self.compact))
 
     def watch_compact(self, compact: bool) -> None:
         self.set_class(compact, "-compact")
@@ -91,8 +84,10 @@ class BoxPanel(Vertical, can_focus=True):
 
     Args:
         image_source: returns the OLED's current 1-bit image (None: blank).
-        press: presses a box button: `press(button, long)`.
-        compact: None chooses the 64x16 picture when the terminal is under 140 columns.
+        press: presses a box button: `press(button, long)` (the box's physical path: in
+            simulation, its mock pins).
+        compact: None chooses the 64x16 braille picture when the terminal is under 140
+            columns.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [

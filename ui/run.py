@@ -31,7 +31,7 @@ class BoxOnScreen:
         self.rig = rig
 
     def press(self, button: str, long: bool) -> None:
-        self.rig.box.press(button.upper(), long)
+        self.rig.press(button.upper(), long)  # in simulation: through the mock pins
 
     def render_image(self) -> Any:
         from device.render import render

@@ -8,22 +8,20 @@ import queue
 from pathlib import Path
 
 import pytest
-from gpiozero.pins.mock import MockFactory
-from luma.core.device import dummy
 from PIL import Image
 
 from device.box import BoxController
-from device.buttons import Buttons, queue_sink
 from device.dealing import balanced_hands
-from device.framediff import WholeImage
-from device.oled import Oled
-from device.pins import DEFAULT_PINS
+from device.framediff import Ssd1306Pages
 from device.render import render
-from device.run import PngMirror
+from device.run import PngMirror, build_box
+from referee.cli import build_parser
 from referee.session import Session
 from tests.device.test_render import check_reference
 
 SEED = bytes.fromhex("5eed" * 16)
+# luma.oled 3.16's own display() (its set-up clear) uses Image.getdata, deprecated in Pillow 13.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
 
 class Clock:
@@ -35,45 +33,54 @@ class Clock:
 
 
 class Rig:
-    """Mock pins -> our debounce -> a queue -> the controller, as `referee box` wires them."""
+    """`referee box --hardware sim` put together by `build_box`, on a fake clock: a press
+    drives a gpiozero mock pin (PinPresser), our debounce turns the edges into a press on the
+    queue, the main loop's step hands it to the controller, and the frame goes through luma's
+    ssd1306 and the page diff to the emulated chip."""
 
     def __init__(self, tmp_path: Path, players: int = 2) -> None:
         self.clock = Clock()
-        self.factory = MockFactory()
         self.q: queue.Queue[tuple[str, bool]] = queue.Queue()
-        self.buttons = Buttons(DEFAULT_PINS, pin_factory=self.factory, clock=self.clock,
-                               sink=queue_sink(self.q))
-        self.box = BoxController(Session(seed=SEED), clock=self.clock, idle_s=None)
+        args = build_parser().parse_args(["box", "--hardware", "sim", "--memory",
+                                          "--oled-png", str(tmp_path / "frames")])
+        self.said: list[str] = []
+        self.rig = build_box(args, Session(seed=SEED), post=lambda fn: fn(),
+                             press=lambda b, long: self.q.put((b, long)),
+                             say=self.said.append, clock=self.clock)
+        self.box, self.oled, self.buttons = self.rig.box, self.rig.oled, self.rig.buttons
+        self.presser = self.rig.presser
+        self.mirror = next(o for o in self.oled.on_frame if isinstance(o, PngMirror))
         self.box.ui.players = players
-        self.oled = Oled(lambda: dummy(width=128, height=64, mode="1"), strategy=WholeImage(),
-                         clock=self.clock, notify=lambda m: None)
-        self.mirror = PngMirror(tmp_path / "frames")
-        self.oled.on_frame.append(self.mirror)
-        self.oled.open()
         self.views = [self.box.view()]
         self.box.subscribe(self.views.append)
-        self.box.subscribe(lambda v: self.oled.show(render(v)))
-        self.oled.show(render(self.box.view()))
+        self.asked = 0
 
     def advance(self, seconds: float) -> None:
         end = self.clock.t + seconds
         while self.clock.t < end:
-            self.clock.t = round(self.clock.t + 0.005, 6)
-            self.buttons.tick()
-            while not self.q.empty():  # the main loop's turn
-                self.box.press(*self.q.get_nowait())
-            self.box.tick()
+            self.step()
+
+    def step(self) -> None:
+        """5 ms: the buttons' ticker, then a turn of the main loop."""
+        self.clock.t = round(self.clock.t + 0.005, 6)
+        self.buttons.tick()
+        while not self.q.empty():
+            self.box.press(*self.q.get_nowait())
+        self.rig.tick()
 
     def press(self, button: str, long: bool = False) -> None:
-        pin = self.factory.pin(DEFAULT_PINS.button(button).pin)
-        pin.drive_low()
-        self.advance(1.0 if long else 0.06)
-        pin.drive_high()
-        self.advance(0.06)
+        """A key press, as `referee box` takes it: the finger on the mock pin, until done."""
+        self.rig.press(button, long)
+        self.asked += 1
+        for _ in range(2000):  # 10 s of the fake clock: far more than any press takes
+            if not self.presser.busy:
+                break
+            self.step()
+        assert not self.presser.busy, f"the press of {button} never finished"
+        self.step()
 
     def close(self) -> None:
-        self.buttons.close()
-        self.factory.reset()
+        self.rig.close()
 
 
 @pytest.fixture
@@ -141,6 +148,15 @@ def test_a_whole_button_only_game_to_an_elimination(rig: Rig, tmp_path: Path) ->
     # only changed frames were written
     raw = [Image.open(f).convert("1").tobytes() for f in frames]
     assert all(a != b for a, b in itertools.pairwise(raw))
+    # the simulation went the real way: every press is two edges through gpiozero's
+    # callbacks, made by the finger on the mock pins and debounced by our detectors ...
+    assert rig.presser.done == rig.asked and rig.buttons.edges == 2 * rig.asked
+    # ... and every frame went through the page diff to the emulated chip, partly
+    bus = rig.oled.device.bus
+    assert isinstance(rig.oled.strategy, Ssd1306Pages)
+    luma_clear = 1024  # luma's set-up clears the panel with one whole frame
+    assert bus.data_bytes - luma_clear < rig.oled.frames * 1024  # whole images: equal
+    assert 0 < rig.oled.bytes_sent <= bus.data_bytes + bus.command_bytes
 
 
 def start(rig: Rig) -> None:

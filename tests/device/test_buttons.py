@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import queue
 import threading
+from dataclasses import replace
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from device.buttons import Buttons, PressDetector, queue_sink
+from device.buttons import Buttons, PinPresser, PressDetector, queue_sink
 from device.pins import DEFAULT_PINS
 
 
@@ -169,3 +172,92 @@ def test_presses_reach_the_main_loop_through_a_queue_from_the_ticker_thread() ->
         ticker.join(timeout=5)
         buttons.close()
         factory.reset()
+
+
+# ---- the simulation's finger: key presses through the mock pins ----------------------------
+
+def finish(clock: Clock, buttons: Buttons, presser: PinPresser, limit: float = 30.0) -> None:
+    """Tick (5 ms steps of the fake clock) until every asked press is done."""
+    end = clock.t + limit
+    while presser.busy and clock.t < end:
+        clock.t = round(clock.t + 0.005, 6)
+        buttons.tick()
+    assert not presser.busy, "the presses never finished"
+
+
+presses_asked = st.lists(st.tuples(st.sampled_from(["ROLL", "NEXT", "BACK", "MENU"]),
+                                   st.booleans()), min_size=1, max_size=5)
+
+
+@settings(max_examples=15, deadline=None)
+@given(asked=presses_asked, wiring=st.sampled_from(["up", "down"]))
+def test_the_finger_makes_each_press_through_gpiozero_and_the_debounce(
+        asked: list[tuple[str, bool]], wiring: str) -> None:
+    pins = DEFAULT_PINS
+    if wiring == "down":  # buttons to 3V3 with pull-downs: pressed reads high
+        pins = replace(pins, buttons=tuple(replace(b, pull="down", active="high")
+                                           for b in pins.buttons))
+    factory, clock = MockFactory(), Clock()
+    got: list[tuple[str, bool]] = []
+    with Buttons(pins, pin_factory=factory, clock=clock,
+                 sink=lambda b, long: got.append((b, long))) as buttons:
+        presser = PinPresser(buttons)
+        for name, long in asked:
+            presser.press(name, long)
+        finish(clock, buttons, presser)
+        assert got == asked  # in order, short or long as asked, each once
+        assert buttons.edges == 2 * len(asked)  # gpiozero's callbacks: down and up each
+        assert presser.done == len(asked)
+        for b in pins.buttons:  # every pin let go again
+            assert buttons.pin(b.name).state == (b.active == "low")
+    factory.reset()
+
+
+def test_a_held_key_is_reported_at_the_hold_time_while_still_down() -> None:
+    factory, clock = MockFactory(), Clock()
+    got: list[tuple[str, bool, float]] = []
+    with Buttons(DEFAULT_PINS, pin_factory=factory, clock=clock,
+                 sink=lambda b, long: got.append((b, long, clock.t))) as buttons:
+        presser = PinPresser(buttons)
+        start = clock.t
+        presser.press("BACK", long=True)
+        finish(clock, buttons, presser)
+        (name, long, at), = got
+        assert (name, long) == ("BACK", True)
+        assert at - start >= DEFAULT_PINS.hold_s  # by the box's clock, not a sleep
+        pin_states = [s.state for s in buttons.pin("BACK").states]
+        assert pin_states[-2:] == [False, True]  # driven low, then let go
+    factory.reset()
+
+
+def test_presses_asked_from_another_thread_are_made_by_the_ticker() -> None:
+    factory = MockFactory()
+    q: queue.Queue[tuple[str, bool]] = queue.Queue()
+    with Buttons(DEFAULT_PINS, pin_factory=factory, sink=queue_sink(q)) as buttons:
+        presser = PinPresser(buttons)
+        stop = buttons.start(interval=0.001)
+        try:
+            threading.Thread(target=presser.press, args=("MENU", False)).start()
+            assert q.get(timeout=10) == ("MENU", False)
+            assert presser.wait_idle(timeout=10)
+        finally:
+            stop()
+    factory.reset()
+
+
+def test_real_pins_cannot_be_pressed_from_the_keyboard() -> None:
+    from gpiozero.pins.mock import MockPin
+
+    from referee.errors import DeviceError
+
+    class NotMock:
+        def __init__(self, pin: MockPin) -> None:
+            self._pin = pin
+
+    factory, clock = MockFactory(), Clock()
+    with Buttons(DEFAULT_PINS, pin_factory=factory, clock=clock, sink=lambda b, long: None
+                 ) as buttons:
+        buttons.pin = lambda name: NotMock(factory.pin(17))  # type: ignore[method-assign]
+        with pytest.raises(DeviceError, match="real GPIO pin"):
+            PinPresser(buttons)
+    factory.reset()

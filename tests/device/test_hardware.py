@@ -8,12 +8,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
+from hypothesis import given
+from hypothesis import strategies as st
 
-from device.framediff import Sh1106Pages, Ssd1306Pages, WholeImage
-from device.hardware import choose, oled_opener, pi_model, strategy_for
+from device.framediff import Sh1106Pages, Ssd1306Pages
+from device.hardware import choose, choose_pins, oled_opener, pi_model, pin_factory, strategy_for
+from device.pins import PROJECT_PINS
 from device.run import box_settings, read_keys
 from referee.cli import build_parser
-from referee.errors import SettingsError
+from referee.errors import DeviceError, SettingsError
+
+# luma.oled 3.16's own display() (its set-up clear) uses Image.getdata, deprecated in Pillow 13.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
 
 def model_file(tmp_path: Path, text: str) -> Path:
@@ -40,14 +47,17 @@ def test_auto_picks_real_drivers_on_a_pi_and_says_so(tmp_path: Path) -> None:
 
 
 def test_the_display_chip_picks_its_strategy_and_bad_options_are_refused() -> None:
-    assert isinstance(strategy_for("pi", "ssd1306"), Ssd1306Pages)
-    assert isinstance(strategy_for("pi", "sh1106"), Sh1106Pages)
-    assert isinstance(strategy_for("sim"), WholeImage)
+    # the same page diff on a Pi and in simulation: there is no whole-image shortcut
+    assert isinstance(strategy_for("ssd1306"), Ssd1306Pages)
+    assert isinstance(strategy_for("sh1106"), Sh1106Pages)
+    with pytest.raises(ValueError, match="ssd1306, sh1106"):
+        strategy_for("ssd1309")
     with pytest.raises(ValueError, match="ssd1306, sh1106"):
         oled_opener("pi", display="ssd1309")
     with pytest.raises(ValueError, match="rotation"):
         oled_opener("pi", rotate=1)
-    assert oled_opener("sim")().size == (128, 64)
+    sim = oled_opener("sim", display="sh1106")()
+    assert sim.size == (128, 64) and sim.bus.chip == "sh1106"  # luma's sh1106, emulated bus
 
 
 def test_a_missing_i2c_display_raises_what_the_oled_driver_catches() -> None:
@@ -99,8 +109,19 @@ def test_referee_box_in_simulation_plays_from_keys_and_mirrors_png(tmp_path: Pat
                    keys="rnnrrq")
     assert done.returncode == 0, done.stderr
     assert "hardware: simulated buttons and OLED" in done.stderr
-    assert "\u2588" in done.stdout  # the OLED drawn with half blocks
-    assert len(sorted(out.glob("frame-*.png"))) >= 5
+    assert "mock pins, pressed by the keys" in done.stderr
+    frames = [line for line in done.stdout.splitlines() if line.startswith("\u2502")]
+    assert frames and all(len(line) <= 80 for line in done.stdout.splitlines())
+    assert any("\u2801" <= ch <= "\u28ff" for ch in frames[0])  # braille: 2x4 px a cell
+    first = {p.name: p.read_bytes() for p in out.glob("frame-*.png")}
+    assert len(first) >= 5
+    # a second run into the same directory adds after the first one's frames
+    again = run_box("--hardware", "sim", "--seed", "ab" * 32, "--oled-png", str(out),
+                    keys="rq")
+    assert again.returncode == 0, again.stderr
+    assert f"from frame-{len(first) + 1:05d}.png" in again.stderr
+    after = {p.name: p.read_bytes() for p in out.glob("frame-*.png")}
+    assert {n: after[n] for n in first} == first and len(after) > len(first)
 
 
 @pytest.mark.parametrize(("unit", "command"), [("tableside-referee.service", "box"),
@@ -145,3 +166,139 @@ def test_every_turn_of_the_main_loop_is_a_watchdog_heartbeat() -> None:
     assert main_loop(rec, rec, presses, rec) == 0  # type: ignore[arg-type]
     assert rec.calls.count("beat") == 3  # one heartbeat per turn of the loop
     assert rec.calls.index("press ROLL") < rec.calls.index("posted")
+
+
+# ---- the pin driver: lgpio, RPi.GPIO or gpiozero's mock pins --------------------------------
+
+@given(kind=st.sampled_from(["pi", "sim"]),
+       flag=st.sampled_from([None, "lgpio", "rpigpio", "mock", "pigpio"]),
+       configured=st.sampled_from([None, "lgpio", "rpigpio", "mock", "native"]))
+def test_the_pin_factory_choice(kind: str, flag: str | None, configured: str | None) -> None:
+    known = ("lgpio", "rpigpio", "mock")
+    if (flag is not None and flag not in known) or (configured is not None
+                                                    and configured not in known):
+        with pytest.raises(DeviceError, match="unknown pin factory"):
+            choose_pins(kind, flag, configured, "pins.toml")
+        return
+    if kind == "sim" and flag in ("lgpio", "rpigpio"):  # a contradiction: said, not guessed
+        with pytest.raises(DeviceError, match="simulated"):
+            choose_pins(kind, flag, configured, "pins.toml")
+        return
+    name, why = choose_pins(kind, flag, configured, "pins.toml")
+    if kind == "sim":
+        assert name == "mock"  # the keys drive the mock pins; pins.toml's Pi choice waits
+    else:
+        assert name == (flag or configured or "lgpio")  # the flag, then the file, then lgpio
+        assert ("NOT read" in why) == (name == "mock")  # fake buttons on a Pi: said loudly
+
+
+def test_the_mock_factory_is_gpiozero_s() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    assert isinstance(pin_factory("mock"), MockFactory)
+
+
+def test_rpigpio_not_installed_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "RPi", None)  # `import RPi` fails as if not installed
+    monkeypatch.delitem(sys.modules, "gpiozero.pins.rpigpio", raising=False)
+    with pytest.raises(DeviceError) as err:
+        pin_factory("rpigpio")
+    text = str(err.value)
+    assert "RPi.GPIO pin driver is not installed" in text
+    assert "tableside-referee[rpigpio]" in text and "python3-rpi.gpio" in text
+
+
+def test_rpigpio_on_a_board_it_refuses_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    fake = tmp_path / "RPi"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    (fake / "GPIO.py").write_text("raise RuntimeError('This module can only be run on a "
+                                  "Raspberry Pi!')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("RPi", "RPi.GPIO", "gpiozero.pins.rpigpio"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    with pytest.raises(DeviceError, match=r"RPi\.GPIO cannot run here .*Raspberry Pi 5"):
+        pin_factory("rpigpio")
+
+
+def test_a_pi_never_falls_back_to_mock_pins_when_rpigpio_is_missing(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from device.run import BoxSetupError, build_box
+    from referee.session import Session
+
+    monkeypatch.setitem(sys.modules, "RPi", None)
+    monkeypatch.delitem(sys.modules, "gpiozero.pins.rpigpio", raising=False)
+    args = build_parser().parse_args(["box", "--hardware", "pi", "--memory",
+                                      "--pin-factory", "rpigpio"])
+    said: list[str] = []
+    with pytest.raises(BoxSetupError, match=r"RPi\.GPIO pin driver is not installed"):
+        build_box(args, Session(), post=lambda fn: None, press=lambda b, long: None,
+                  say=said.append)
+    assert not any("mock" in line for line in said)
+
+
+def test_mock_pins_on_a_pi_are_said_and_pressed_by_the_keys(tmp_path: Path) -> None:
+    from device.run import build_box
+    from referee.session import Session
+
+    pins = tmp_path / "pins.toml"
+    pins.write_text(PROJECT_PINS.read_text().replace('# factory = "lgpio"', 'factory = "mock"'))
+    args = build_parser().parse_args(["box", "--hardware", "pi", "--memory", "--pins",
+                                      str(pins), "--i2c-port", "97"])
+    said: list[str] = []
+    rig = build_box(args, Session(), post=lambda fn: None, press=lambda b, long: None,
+                    say=said.append)
+    try:
+        assert rig.kind == "pi" and rig.presser is not None
+        assert any(f"MOCK pins, as {pins} asks" in line for line in said)
+    finally:
+        rig.close()
+
+
+def test_the_rpigpio_extra_stays_off_x86(tmp_path: Path) -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    extra = project["optional-dependencies"]["rpigpio"]
+    lgpio = next(d for d in project["dependencies"] if d.startswith("lgpio"))
+    assert len(extra) == 1 and extra[0].startswith("RPi.GPIO")
+    assert extra[0].split(";", 1)[1].strip() == lgpio.split(";", 1)[1].strip()  # same marker
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--hardware", "pi", "--pin-factory", "rpigpio"], "RPi.GPIO pin driver is not installed"),
+    (["--hardware", "sim", "--pin-factory", "lgpio"], "--pin-factory lgpio reads real GPIO"),
+])
+def test_a_pin_driver_that_cannot_be_used_stops_the_box_with_status_3(argv: list[str],
+                                                                       message: str) -> None:
+    done = run_box(*argv, "--memory", "--no-text-art")
+    assert done.returncode == 3, done.stderr
+    assert "ERROR" in done.stderr and message in done.stderr
+
+
+def test_on_real_pins_a_panel_press_goes_straight_to_the_controller_on_its_loop(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With nothing to drive (real pins: here lgpio stood in for by mock pins nobody drives),
+    BoxRig.press calls the controller at once. The console calls it on its own loop, where
+    posting to that same loop fails (Textual's call_from_thread refuses)."""
+    import device.hardware
+    from device.run import build_box
+    from referee.session import Session
+
+    def post(fn: object) -> None:
+        raise RuntimeError("call_from_thread must run in a different thread from the app")
+
+    monkeypatch.setattr(device.hardware, "pin_factory", lambda name: MockFactory())
+    args = build_parser().parse_args(["box", "--hardware", "pi", "--memory", "--i2c-port",
+                                      "97"])
+    rig = build_box(args, Session(), post=post, press=lambda b, long: None,
+                    say=lambda text: None)
+    try:
+        assert rig.presser is None  # lgpio: real pins, not pressed by a finger
+        rig.press("ROLL")
+        assert rig.box.session.log[0].command["cmd"] == "new_game"  # and the hands dealt
+        assert rig.settle(timeout=0)
+    finally:
+        rig.close()

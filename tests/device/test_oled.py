@@ -6,12 +6,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from luma.core.error import DeviceNotFoundError
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
-from device.framediff import Sh1106Pages, Ssd1306Pages, WholeImage, pages
+from device.framediff import Sh1106Pages, Ssd1306Pages, pages
 from device.oled import Oled
+from device.panel import PanelBus, open_simulated
 from device.render import render
 from device.view import BoxView
 from tests.device.fakes import RecordingSerial, Sh1106Panel, Ssd1306Panel
@@ -185,16 +188,72 @@ def test_dims_after_idle_wakes_on_a_press_and_shifts_a_static_frame() -> None:
     assert panel.image().tobytes() == shifted.tobytes()
 
 
-def test_the_simulated_display_keeps_each_changed_frame() -> None:
-    from luma.core.device import dummy
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+@settings(max_examples=25, deadline=None)
+@given(seeds=st.lists(st.integers(0, 50), min_size=1, max_size=6),
+       rotate=st.sampled_from([0, 2]))
+def test_the_emulated_chip_shows_what_luma_and_the_page_diff_sent(chip: str, seeds: list[int],
+                                                                   rotate: int) -> None:
+    """luma's own whole-frame display() is the reference for the emulated chip; the page diff
+    on top of it must leave the glass showing every frame exactly."""
+    dev = open_simulated(chip, rotate)
+    assert dev.glass().tobytes() == Image.new("1", (128, 64)).tobytes()  # luma cleared it
+    frames = [noise(x, 0.05 * (x % 10)) if x % 3 else turn(str(x)) for x in seeds]
+    dev.display(frames[0])  # luma's own whole frame
+    assert dev.glass().tobytes() == frames[0].tobytes()
+    strategy = Ssd1306Pages() if chip == "ssd1306" else Sh1106Pages()
+    for im in frames:
+        strategy.send(dev, im)
+        assert dev.glass().tobytes() == im.tobytes()
 
+
+def test_the_emulated_chip_agrees_with_the_recorded_bytes_reference() -> None:
+    """The emulator and the tests' own panel model read the same bytes the same way."""
+    serial = RecordingSerial()
+    bus = PanelBus("ssd1306")
+    for target in (serial, bus):
+        dev = ssd1306(target)
+        s = Ssd1306Pages()
+        for im in (turn("4"), noise(3, 0.2), turn("6")):
+            s.send(dev, im)
+    reference = Ssd1306Panel()
+    reference.feed(serial.writes)
+    assert bus.glass().tobytes() == reference.image().tobytes() == turn("6").tobytes()
+    assert bus.data_bytes == sum(len(b) for k, b in serial.writes if k == "d")
+
+
+def test_observers_see_the_glass_and_one_added_late_gets_the_current_frame_at_once() -> None:
     seen: list[Image.Image] = []
-    oled = Oled(lambda: dummy(width=128, height=64, mode="1"), strategy=WholeImage(),
-                clock=Clock(), notify=lambda m: None)
-    oled.on_frame.append(seen.append)
+    dev_box: list = []
+
+    def opener():
+        dev_box.append(open_simulated("ssd1306"))
+        return dev_box[-1]
+
+    oled = Oled(opener, strategy=Ssd1306Pages(), clock=Clock(), notify=lambda m: None)
     oled.open()
     oled.show(turn("2"))
     oled.show(turn("2"))
+    late: list[Image.Image] = []
+    oled.watch(late.append)  # added after the frame went out: it still sees it, once
+    assert [im.tobytes() for im in late] == [turn("2").tobytes()]
+    oled.watch(seen.append)
+    assert turn("5").getpixel((127, 63)) == 0
+    dev_box[-1].bus.ram[7][127] = 0xFF  # a stray byte on the chip: the observers see it
     oled.show(turn("5"))
-    assert len(seen) == 2 and oled.frames == 2
-    assert oled.device.image.tobytes() == turn("5").tobytes()
+    assert oled.frames == 2 and len(late) == 2
+    assert seen[-1].tobytes() != turn("5").tobytes()  # what the panel shows, not the wish
+    assert seen[-1].getpixel((127, 63)) == 1
+
+
+def test_a_mirror_that_fails_does_not_stop_the_display() -> None:
+    oled = Oled(lambda: open_simulated("sh1106"), strategy=Sh1106Pages(), clock=Clock(),
+                notify=lambda m: None)
+    oled.open()
+
+    def broken(image: Image.Image) -> None:
+        raise OSError(28, "No space left on device")
+
+    oled.watch(broken)
+    assert oled.show(turn("3")) > 0
+    assert oled.device.glass().tobytes() == turn("3").tobytes()

@@ -75,3 +75,20 @@ def test_a_missing_button_and_an_unreadable_file(tmp_path: Path) -> None:
         load_pins(tmp_path / "nope.toml")
     with pytest.raises(ConfigError, match="not valid TOML"):
         parse_pins("[buttons\n", "p.toml")
+
+
+def test_the_pin_driver_is_read_from_the_gpio_table() -> None:
+    assert load_pins(PROJECT_PINS).factory is None  # shipped commented out: lgpio
+    text = GOOD.replace('# factory = "lgpio"', 'factory = "rpigpio"')
+    assert parse_pins(text).factory == "rpigpio"
+
+
+def test_an_unknown_pin_driver_names_its_line() -> None:
+    text = GOOD.replace('# factory = "lgpio"', 'factory = "RPi.GPIO"')
+    line = text.splitlines().index('factory = "RPi.GPIO"') + 1
+    with pytest.raises(ConfigError) as err:
+        parse_pins(text, "pins.toml")
+    assert str(err.value).startswith(f"pins.toml:{line}: gpio.factory: unknown pin factory")
+    assert "lgpio, rpigpio, mock" in str(err.value)
+    with pytest.raises(ConfigError, match=r"gpio\.driver: unknown key"):
+        parse_pins(GOOD.replace('# factory = "lgpio"', 'driver = "lgpio"'), "pins.toml")

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from device.render import render, text_art
+from device.render import render
+from device.textart import text_art
 from device.view import BoxView, Verdict
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -28,7 +29,7 @@ def check_reference(name: str, image: Image.Image) -> None:
     want = Image.open(path).convert("1")
     assert image.mode == "1" and image.size == (128, 64)
     if want.tobytes() != image.tobytes():
-        raise AssertionError(f"{name} differs from {path}:\n{text_art(image)}")
+        raise AssertionError(f"{name} differs from {path}:\n{text_art(image, 'half')}")
 
 
 VIEWS = {
@@ -56,6 +57,10 @@ VIEWS = {
                       lines=("$0", "outside", "art 0", "cards 3+3"), strikes=0,
                       hint="NEXT:end turn",
                       notice="GG-6 card not in hand\nAnn does not hold\nHacker."),
+    "players": BoxView("status", title="Players 1/2",
+                       lines=("Annab.  $300M a1", "Ben     $1.2B a0", "Cydney    out",
+                              "dice 66687..f2925"),
+                       pips=(1, 0, 3, None), hint="NEXT:more BACK:close"),
     "idle": BoxView("idle", lines=("Ann's turn", "dice 3fa1c..9e07b"), hint="any key: wake"),
 }
 
@@ -77,4 +82,4 @@ def test_text_art_uses_half_blocks_two_rows_a_line() -> None:
     im.putpixel((1, 1), 1)
     im.putpixel((2, 0), 1)
     im.putpixel((2, 1), 1)
-    assert text_art(im).split("\n") == ["\u2580\u2584\u2588 ", "    "]
+    assert text_art(im, "half").split("\n") == ["\u2580\u2584\u2588 ", "    "]

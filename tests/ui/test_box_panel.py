@@ -1,15 +1,30 @@
-"""The on-screen box: half-block OLED mirror and buttons bound to keys, with a fake box."""
+"""The on-screen box: the OLED mirror (every pixel) and buttons bound to keys, with a fake box;
+and in `referee run`, the panel pressing the real box through its mock pins."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
+from textual.pilot import Pilot
 
+from device.run import build_box
+from device.watchdog import Watchdog
+from referee.cli import build_parser
+from tests.device.test_textart import pixels_back
 from tests.ui.conftest import SIZE, keys, played
 from ui.app import make_app
-from ui.boxpanel import OledView, half_blocks
+from ui.boxpanel import OledView, half_blocks, oled_text
+from ui.run import ConsoleAndBox
 from ui.screens.info import BoxScreen
+
+# luma.oled 3.16's own display() (its set-up clear) uses Image.getdata, deprecated in Pillow 13.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
 
 class FakeBox:
@@ -42,11 +57,18 @@ def test_half_blocks_two_pixel_rows_per_cell() -> None:
     assert len(rows) == 32 and all(len(r) == 128 for r in rows)
     assert rows[0][:4] == "▀▄█ " and rows[1][0] == "▄"
     assert rows[31][127] == "▄"
-    small = half_blocks(img, scale=2)
-    assert len(small) == 16 and all(len(r) == 64 for r in small)
-    # a scaled pixel is lit if any of its 2x2 is: (0,0) from (0,0); (0,1) from (0,3)
-    assert small[0][:3] == "█▀ "
     assert half_blocks(None) == [" " * 128] * 32
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.binary(min_size=1024, max_size=1024))
+def test_the_compact_picture_keeps_every_pixel(raw: bytes) -> None:
+    """At 80 columns the panel shows the whole OLED in 64x16 braille cells, no pixel merged
+    (a 6-pixel letter stays readable)."""
+    img = Image.frombytes("1", (128, 64), raw)
+    small = oled_text(img, compact=True)
+    assert len(small) == 16 and all(len(r) == 64 for r in small)
+    assert pixels_back("\n".join(small), "braille").tobytes() == img.tobytes()
 
 
 async def test_box_panel_keys_press_box_buttons_and_redraw() -> None:
@@ -57,12 +79,13 @@ async def test_box_panel_keys_press_box_buttons_and_redraw() -> None:
         assert isinstance(app.screen, BoxScreen)
         oled = app.screen.query_one(OledView)
         assert oled.compact  # 100 columns: the 64x16 picture
-        assert str(oled.render()).splitlines()[0].startswith("▀ ")
+        marker = chr(0x2800 + 0x01 + 0x10)  # braille dots (0,0) and (1,1) of one cell
+        assert str(oled.render()).splitlines()[0].startswith(marker + "\u2800")
         await keys(pilot, "r", "n", "b", "u", "m")
         assert box.presses == [("roll", False), ("next", False), ("back", False),
                                ("back", True), ("menu", False)]
         first = str(oled.render()).splitlines()[0]
-        assert first.startswith(" " * 5 + "▀ ")  # the marker moved 5 cells
+        assert first.startswith("\u2800" * 5 + marker)  # the marker moved 5 cells
         await pilot.click("#box-button-0")  # the mouse works too
         await pilot.pause()
         assert box.presses[-1] == ("roll", False)
@@ -88,3 +111,60 @@ async def test_no_box_says_so() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await keys(pilot, "r", "o")
         assert not isinstance(app.screen, BoxScreen)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 500.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+async def advance_until(pilot: Pilot[Any], clock: FakeClock, done: Callable[[], bool],
+                        limit: float = 20.0) -> float:
+    """Move the box's clock on in 5 ms steps, letting the buttons' ticker thread and the app
+    run, until `done()`; returns the box's time then (a deadline, not a sleep-and-hope)."""
+    end = clock.t + limit
+    while not done():
+        assert clock.t < end, "it never happened"
+        clock.t = round(clock.t + 0.005, 6)
+        await pilot.pause(0.002)
+    return clock.t
+
+
+async def test_the_panel_presses_the_box_through_its_mock_pins(tmp_path: Path) -> None:
+    s = played()
+    clock = FakeClock()
+    holder: list[ConsoleAndBox] = []
+
+    def post(fn: Callable[[], None]) -> None:
+        holder[0].post_to_loop(fn)
+
+    args = build_parser().parse_args(["run", "--hardware", "sim", "--memory"])
+    rig = build_box(args, s, post=post, say=lambda text: None, clock=clock,
+                    press=lambda b, long: post(lambda: rig.box.press(b, long)))
+    app = ConsoleAndBox(s, rig, Watchdog(env={}))
+    holder.append(app)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await keys(pilot, "r", "o")  # resume the game, open the box panel
+            assert isinstance(app.screen, BoxScreen) and rig.box.view().screen == "turn"
+            start = clock.t
+            await keys(pilot, "u")  # UNDO: a hold of BACK
+            held_at = await advance_until(pilot, clock,
+                                          lambda: rig.box.view().screen == "confirm")
+            assert held_at - start >= rig.buttons.pins.hold_s  # by the box's clock
+            await keys(pilot, "b")  # BACK: no, nothing undone
+            await advance_until(pilot, clock, lambda: not rig.presser.busy)
+            await advance_until(pilot, clock, lambda: rig.box.view().screen == "turn")
+            # two presses, each down and up through gpiozero's callbacks and our debounce
+            assert rig.presser.done == 2 and rig.buttons.edges == 4
+            assert s.log[-1].command["cmd"] == "end_turn"  # nothing was undone
+            # the panel, 80 columns wide, shows the OLED's every pixel
+            await pilot.pause()
+            oled = app.screen.query_one(OledView)
+            shown = pixels_back(str(oled.render()), "braille")
+            assert shown.tobytes() == app.box.render_image().tobytes()  # type: ignore[union-attr]
+    finally:
+        rig.close()

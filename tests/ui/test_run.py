@@ -23,8 +23,9 @@ def rig_for(session: Any, tmp_path: Path, app_box: list[ConsoleAndBox]) -> Any:
     def post(fn: Any) -> None:
         app_box[0].post_to_loop(fn)
 
-    return build_box(args, session, post=post, press=lambda b, long: None,
-                     say=lambda text: None)
+    rig = build_box(args, session, post=post, say=lambda text: None,
+                    press=lambda b, long: post(lambda: rig.box.press(b, long)))
+    return rig
 
 
 async def test_the_box_panel_drives_the_same_session_the_console_shows(tmp_path: Path) -> None:
@@ -39,8 +40,13 @@ async def test_the_box_panel_drives_the_same_session_the_console_shows(tmp_path:
             await keys(pilot, "o")  # the box panel
             assert isinstance(app.screen, BoxScreen)
             frames = len(list((tmp_path / "frames").glob("*.png")))
-            await keys(pilot, "r")  # the box's ROLL: Ann's movement roll
+            await keys(pilot, "r")  # the box's ROLL, through its mock pin: Ann's movement roll
+            for _ in range(1000):  # a deadline for the button's ticker thread, not a sleep
+                if s.log[-1].command["cmd"] == "move_roll":
+                    break
+                await pilot.pause(0.01)
             assert s.log[-1].command["cmd"] == "move_roll"
+            assert rig.buttons.edges == 2  # pressed and let go, through gpiozero
             assert len(list((tmp_path / "frames").glob("*.png"))) > frames  # the OLED moved
             await keys(pilot, "escape")  # close the panel: the console asks for the tile
             assert isinstance(app.screen, TileDialog)
