@@ -159,13 +159,26 @@ class EventStore(Reader):
         try:  # committed: now keep the mark where a lost -wal cannot take it with it
             self._lock.record(Mark(head.game, head.seq, head.hash, self._total))
         except OSError as err:
-            log.error("could not update %s: %s", self._lock.path, err)
-            if self._notify is not None:
-                self._notify(
-                    f"Command {head.seq} of game {head.game} is saved, but the record of the "
-                    f"last saved command ({self._lock.path}) could not be updated "
-                    f"({err.strerror or err}): if the game file's -wal were lost now, the box "
-                    "could not tell how many commands went with it. Check the storage.")
+            self._mark_failed(head, err)
+        if any(e["type"] == "game_over" for e in entry.events):
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Copy the -wal into the file (a game just ended: keep it out of the -wal). The
+        command is already durable; a checkpoint that cannot run now runs later."""
+        try:
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error as err:
+            log.warning("checkpoint of %s failed: %s", self.path, err)
+
+    def _mark_failed(self, head: _Head, err: OSError) -> None:
+        log.error("could not update %s: %s", self._lock.path, err)
+        if self._notify is not None:
+            self._notify(
+                f"Command {head.seq} of game {head.game} is saved, but the record of the "
+                f"last saved command ({self._lock.path}) could not be updated "
+                f"({err.strerror or err}): if the game file's -wal were lost now, the box "
+                "could not tell how many commands went with it. Check the storage.")
 
     def _write(self, entry: LogEntry, seed: bytes | None, undoing: int | None,
                at: str) -> _Head:

@@ -178,3 +178,23 @@ def test_an_unreadable_mark_is_said_and_written_afresh(tmp_path: Path) -> None:
     told.clear()
     open_session(db=path, seed=SEED, notify=told.append).close()
     assert told == ["Resumed game 1 (Ann, Ben, Cy, Di) after command 10."]
+
+
+def test_a_finished_game_is_in_the_file_itself_not_only_in_the_wal(tmp_path: Path) -> None:
+    """The end of a game checkpoints: losing the -wal afterwards cannot touch its result."""
+    path = tmp_path / "g.sqlite"
+    session = open_session(db=path, seed=bytes.fromhex("a5" * 32))
+    script = ROOT / "tests" / "referee" / "games" / "three_players.jsonl"
+    requests = [json.loads(line) for line in script.read_text().splitlines()]
+    for r in requests:
+        if r["cmd"] not in ("state", "catalog"):
+            assert session.handle(r)["ok"], r
+    assert session.state.winner == "Ann"
+    n = len(session.log)
+    alone = tmp_path / "alone.sqlite"
+    shutil.copy(path, alone)  # the file without its -wal, while the box still runs
+    conn = sqlite3.connect(alone)
+    assert conn.execute("SELECT status, winner, entries FROM games").fetchall() == [
+        ("over", "Ann", n)]
+    conn.close()
+    session.close()
