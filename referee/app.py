@@ -54,13 +54,15 @@ def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | Non
                  seed: bytes | None = None, rules: str | None = None,
                  notify: Notify = _stderr, clock: Clock = utc_now) -> Session:
     """The session a front end drives; `notify` tells the people at the table what happened
-    (a resumed game, a damaged file moved aside).
+    (a resumed game, a damaged file moved aside, saved commands found missing).
 
-    With `db`, the file is checked (a damaged one is moved aside and a clean one started) and
-    its latest game resumed exactly: turn, pending decisions, kept dice and the dice stream's
-    position. `seed` applies to games started from now on. Raises `StoreError` when the file
-    cannot be used, and `CatalogError` when a game in progress was started with another
-    catalog than `catalog`.
+    With `db`, the session takes the file's writer lock (another referee writing it is
+    refused with a `StoreError` naming its process), the file is checked (a damaged one is
+    moved aside and a clean one started; acknowledged commands that are missing are reported
+    before anything else) and its latest game resumed exactly: turn, pending decisions, kept
+    dice and the dice stream's position. `seed` applies to games started from now on. Raises
+    `StoreError` when the file cannot be used, and `CatalogError` when a game in progress was
+    started with another catalog than `catalog`.
     """
     cat = load_catalog(catalog)
     house_rules = load_settings(rules) if rules else None
@@ -83,7 +85,7 @@ def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | Non
             notify(f"Game {latest.id} ({names}) was played with another catalog; it is kept "
                    f"in {path}. New games use this one.")
             return Session(cat, seed=seed, store=store, house_rules=house_rules)
-        entries = [e.log_entry() for e in store.entries(latest.id)]
+        entries = [e.log_entry() for e in store.resume(latest.id)]
         session = Session.resume(entries, seed=bytes.fromhex(latest.seed), catalog=cat,
                                  store=store, fixed_seed=seed, house_rules=house_rules)
     except BaseException:

@@ -1,10 +1,12 @@
 """`referee verify`: is a game's log intact, and did every electronic roll follow from the seed?
 
 Checks, in order: the hash chain (and that it ends where the games table or the export header
-says), the commitment (SHA-256 of the revealed seed), and a replay of the log that re-derives
-every electronic roll: a fresh roll must be the stream's next index and show the seed's value
-there; a kept roll (reused after an undo) must equal the earlier roll with its index; a box
-draw must pick, from the sorted draw pile as it stood, the card the log says. See docs/verify.md.
+says), the facts kept beside the chain (players, start, state, winner, end) against the log's
+game_started and game_over events, the commitment (SHA-256 of the revealed seed), and a
+replay of the log that re-derives every electronic roll: a fresh roll must be the stream's
+next index and show the seed's value there; a kept roll (reused after an undo) must equal the
+earlier roll with its index; a box draw must pick, from the sorted draw pile as it stood, the
+card the log says. See docs/verify.md for what GOOD proves and what it cannot.
 """
 
 from __future__ import annotations
@@ -80,6 +82,11 @@ def verify(log: GameLog) -> Verdict:
                           "(entries lost or added)")
     v.notes.append(f"chain: {len(links)} entries, each linked to the one before by SHA-256 "
                    f"(head {links[-1].hash[:16]}...)")
+    before = len(v.problems)
+    _facts(log, v)
+    if len(v.problems) == before:
+        v.notes.append("facts: the players, start, state and winner recorded beside the log "
+                       "agree with it")
     seed = _seed(log, v)
     tally = _Tally()
     try:
@@ -91,6 +98,47 @@ def verify(log: GameLog) -> Verdict:
                    f"roll(s) equal to their first roll, {tally.draws} box draw(s) match the "
                    f"pile, {tally.physical} physical roll(s) recorded as physical")
     return v
+
+
+def _facts(log: GameLog, v: Verdict) -> None:
+    """The facts kept beside the chain (the export's header, the games row) against the log:
+    players and start from its game_started, status, winner and end from its game_over."""
+    first = log.entries[0]
+    started = next((e for e in first.events if e.get("type") == "game_started"), None)
+    if started is None:
+        v.problems.append("the log's first entry does not start a game")
+        return
+    names = [p.get("name") for p in started.get("players", [])]
+    if names != log.players:
+        v.problems.append(f"the players are recorded as {', '.join(map(str, log.players))}, "
+                          f"but the log started the game with {', '.join(map(str, names))}")
+    if log.started_at != first.at:
+        v.problems.append(f"the start is recorded as {log.started_at}, but the log started the "
+                          f"game at {first.at}")
+    overs = [(entry, e) for entry in log.entries for e in entry.events
+             if e.get("type") == "game_over"]
+    if len(overs) > 1:
+        v.problems.append("the log ends the game more than once")
+    if overs:
+        entry, over = overs[-1]
+        if log.status != "over":
+            v.problems.append(f"the game is recorded as {log.status}, but the log ends it at "
+                              f"entry {entry.seq}")
+        if log.winner != over.get("winner"):
+            v.problems.append(f"the winner is recorded as {log.winner or 'nobody'}, but the log "
+                              f"says {over.get('winner') or 'nobody'} won")
+        if log.ended_at != entry.at:
+            v.problems.append(f"the end is recorded as {log.ended_at}, but the log ended the "
+                              f"game at {entry.at}")
+        return
+    if log.status not in ("playing", "abandoned"):
+        v.problems.append(f"the game is recorded as {log.status}, but the log never ends it")
+    if log.winner is not None:
+        v.problems.append(f"the winner is recorded as {log.winner}, but the log never ends "
+                          "the game")
+    if log.status == "playing" and log.ended_at is not None:
+        v.problems.append(f"the game is recorded as still being played, but as ended at "
+                          f"{log.ended_at}")
 
 
 def _seed(log: GameLog, v: Verdict) -> bytes | None:

@@ -7,10 +7,11 @@ for the store's start-up checks and for `referee games/verify/export`. Schema: d
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +23,11 @@ from referee.session import LogEntry
 
 Clock = Callable[[], datetime]
 BUSY_TIMEOUT_MS = 5000
+# SQLite copies the -wal into the file (a checkpoint: three syncs) once the -wal holds this many
+# pages. Its default, 1000 pages, comes every ~300 commands; 4000 pages (16 MiB, ~1,200
+# commands) is longer than a game, whose end checkpoints anyway (`referee.store`), so during
+# play a command costs its two syncs (the commit and the mark) and the file is rewritten less.
+WAL_AUTOCHECKPOINT_PAGES = 4000
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 
 # MIGRATIONS[n] takes a file from schema version n to n + 1 (forward only, one transaction).
@@ -122,6 +128,7 @@ def connect(path: str | Path, *, readonly: bool = False,
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise StoreError(f"{path}: cannot use WAL mode (journal_mode is {mode})")
+            conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
     except BaseException:
@@ -178,6 +185,21 @@ class Reader:
     def close(self) -> None:
         self._conn.close()
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[Reader]:
+        """Read inside one transaction, so every read sees the same moment of the file (a
+        writer beside it commits meanwhile). Nested uses share the outer one."""
+        if self._conn.in_transaction:
+            yield self
+            return
+        self._conn.execute("BEGIN")
+        try:
+            self._conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()  # start it now
+            yield self
+        finally:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")  # it only read
+
     def games(self) -> list[GameRecord]:
         rows = self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id").fetchall()
         return [_game(r) for r in rows]
@@ -191,6 +213,15 @@ class Reader:
         row = self._conn.execute(
             f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return _game(row) if row else None
+
+    def total(self) -> int:
+        """How many log entries the file holds, of all its games."""
+        return int(self._conn.execute("SELECT count(*) FROM entries").fetchone()[0])
+
+    def hash_at(self, game_id: int, seq: int) -> str | None:
+        row = self._conn.execute("SELECT hash FROM entries WHERE game = ? AND seq = ?",
+                                 (game_id, seq)).fetchone()
+        return str(row[0]) if row else None
 
     def links(self, game_id: int) -> list[Link]:
         rows = self._conn.execute(
@@ -212,15 +243,17 @@ class Reader:
         return [str(r[0]) for r in self._conn.execute(f"PRAGMA {pragma}").fetchall()]
 
     def problems(self, *, full: bool = False) -> list[str]:
-        """What is wrong with the file: SQLite's own check, then every game's chain."""
+        """What is wrong with the file: SQLite's own check, then every game's chain (all
+        read in one snapshot)."""
         pragma = "integrity_check" if full else "quick_check"
-        found = self.sqlite_check(full=full)
-        if found != ["ok"]:
-            return [f"{pragma}: {'; '.join(str(f) for f in found[:5])}"]
-        out: list[str] = []
-        for g in self.games():
-            out += game_problems(g, self.links(g.id))
-        return out
+        with self.snapshot():
+            found = self.sqlite_check(full=full)
+            if found != ["ok"]:
+                return [f"{pragma}: {'; '.join(str(f) for f in found[:5])}"]
+            out: list[str] = []
+            for g in self.games():
+                out += game_problems(g, self.links(g.id))
+            return out
 
 
 def game_problems(g: GameRecord, links: list[Link]) -> list[str]:

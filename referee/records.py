@@ -1,7 +1,9 @@
 """`referee games`, `referee verify` and `referee export`: reading the game file.
 
-These only read (the file is opened read-only, so they are safe beside a running box); a file
-that needs repair or an upgrade is left to the referee itself, which checks it at start.
+These only read: the file is opened read-only and everything is read inside one transaction,
+so they see one moment of the file even beside a running box that commits meanwhile. They
+take no lock and never move or change a file; a file that needs repair or an upgrade is left
+to the referee itself, which checks it at start (holding the file's writer lock).
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ def setup_games(p: argparse.ArgumentParser) -> None:
 def run_games(args: argparse.Namespace) -> int:
     reader = open_reader(args.db)
     try:
-        games = reader.games()
+        with reader.snapshot():
+            games = reader.games()
     except sqlite3.Error as err:
         raise StoreError(f"cannot read {reader.path}: {err}") from err
     finally:
@@ -103,6 +106,16 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def _verify_file(reader: Reader, only: int | None) -> int:
+    """Verify the file's games as they stand at one moment (one read transaction)."""
+    try:
+        with reader.snapshot():
+            return _verify_snapshot(reader, only)
+    except sqlite3.Error as err:
+        print(f"{reader.path}: VERDICT: BAD: the file cannot be read ({err})")
+        return EXIT_BAD
+
+
+def _verify_snapshot(reader: Reader, only: int | None) -> int:
     try:
         found = reader.sqlite_check(full=True)
         games = reader.games()
@@ -149,11 +162,13 @@ def setup_export(p: argparse.ArgumentParser) -> None:
 def run_export(args: argparse.Namespace) -> int:
     reader = open_reader(args.db)
     try:
-        g = reader.game(args.game)
-        if g is None:
-            raise StoreError(f"there is no game {args.game} in {reader.path} "
-                             "(`referee games` lists them)")
-        text = render(from_store(reader, g), args.format)
+        with reader.snapshot():
+            g = reader.game(args.game)
+            if g is None:
+                raise StoreError(f"there is no game {args.game} in {reader.path} "
+                                 "(`referee games` lists them)")
+            log = from_store(reader, g)
+        text = render(log, args.format)
     except sqlite3.Error as err:
         raise StoreError(f"cannot read {reader.path}: {err}") from err
     finally:

@@ -3,30 +3,30 @@
 Standard-library ``sqlite3`` only. Every connection runs in WAL mode with
 ``synchronous=FULL`` and a ``busy_timeout``; each command is one ``BEGIN IMMEDIATE`` ...
 ``COMMIT``, and the session makes nothing visible before that commit returns. Entries are
-hash-chained per game (``referee.chain``). Opening a file checks it (``PRAGMA quick_check``
-and every chain); a damaged file is moved aside, never overwritten. See docs/store.md.
+hash-chained per game (``referee.chain``). A session that writes holds the file's writer lock
+(``referee.lock``): a second writer is refused. Opening a file checks it
+(``referee.startup``): a damaged file is moved aside, never overwritten, and acknowledged
+commands that are missing are reported. Every write names the game it belongs to. See
+docs/store.md.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
-import os
+import logging
 import sqlite3
 from collections.abc import Callable
-from datetime import UTC
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.catalog import Catalog
 from referee.chain import GENESIS, body_of, canonical, fingerprint, link
 from referee.db import (
-    MIGRATIONS,
     Clock,
     GameRecord,
     Reader,
     StoredEntry,
     connect,
-    file_version,
     game_problems,
     migrate,
     schema_version,
@@ -34,66 +34,56 @@ from referee.db import (
     utc_now,
 )
 from referee.errors import StoreError
+from referee.evidence import quarantine
+from referee.lock import Mark, WriterLock
 from referee.session import LogEntry
+from referee.startup import NOT_DAMAGE, check
 
-__all__ = ["Clock", "EventStore", "GameRecord", "Reader", "StoredEntry", "catalog_fingerprint",
-           "game_problems", "quarantine", "schema_version", "utc_now"]
+__all__ = ["NOT_DAMAGE", "Clock", "EventStore", "GameRecord", "Reader", "StoredEntry",
+           "catalog_fingerprint", "game_problems", "quarantine", "schema_version", "utc_now"]
 
+log = logging.getLogger(__name__)
 Notify = Callable[[str], None]
-# Errors that say the file cannot be reached right now, not that it is damaged: PERM, BUSY,
-# LOCKED, NOMEM, READONLY, IOERR, FULL, CANTOPEN, AUTH. Anything else found while checking
-# a file (CORRUPT, NOTADB, a schema that no longer makes sense ...) is damage.
-NOT_DAMAGE = {3, 5, 6, 7, 8, 10, 13, 14, 23}
-
-
-def quarantine(path: Path, clock: Clock = utc_now) -> Path:
-    """Move a damaged file (and its -wal/-shm) aside under a new name; never overwrite."""
-    stamp = clock().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-    n = 1
-    while True:
-        target = path.with_name(f"{path.name}.damaged-{stamp}" + (f"-{n}" if n > 1 else ""))
-        taken = [Path(str(target) + s) for s in ("", "-wal", "-shm")]
-        if not any(os.path.lexists(t) for t in taken):
-            break
-        n += 1
-    for suffix in ("", "-wal", "-shm"):
-        src, dst = Path(str(path) + suffix), Path(str(target) + suffix)
-        if not os.path.lexists(src):
-            continue
-        os.link(src, dst)  # fails rather than overwrite
-        os.unlink(src)
-    _sync_dir(path.parent)
-    return target
-
-
-def _sync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def catalog_fingerprint(catalog: Catalog) -> str:
     return fingerprint(catalog.to_json())
 
 
+@dataclass(frozen=True, slots=True)
+class _Head:
+    """The game this store writes: its id, and its last entry as this store wrote it."""
+
+    game: int
+    seq: int
+    hash: str
+
+
 class EventStore(Reader):
     """The session's durable log (the `referee.session.Store` protocol) over one file.
 
-    Open it with `EventStore.open`, which checks the file and moves a damaged one aside.
-    `factory` is the `sqlite3.Connection` class to use (tests inject failing ones).
+    Open it with `EventStore.open`, which takes the file's writer lock, checks the file (a
+    damaged one is moved aside, lost commands are reported) and opens it for writing.
+    `factory` is the `sqlite3.Connection` class to use (tests inject failing ones). The store
+    writes one game at a time: the one it started (`record` of a first entry) or the one
+    the caller resumed (`resume`); never "the newest game in the file".
     """
 
-    def __init__(self, path: str | Path, *, catalog: Catalog, clock: Clock = utc_now,
+    def __init__(self, path: str | Path, *, catalog: Catalog, lock: WriterLock,
+                 clock: Clock = utc_now, notify: Notify | None = None,
                  factory: type[sqlite3.Connection] = sqlite3.Connection) -> None:
         self._factory = factory
         self._clock = clock
+        self._notify = notify
+        self._lock = lock
         self._catalog_json = catalog.to_json()
         self._catalog_sha = fingerprint(self._catalog_json)
         self._closed = False
         self._broken = False
+        self._head: _Head | None = None
         super().__init__(self._connect(path), path)
+        current = lock.current
+        self._total = current.total if current is not None else self.total()
 
     def _connect(self, path: str | Path) -> sqlite3.Connection:
         try:
@@ -114,27 +104,44 @@ class EventStore(Reader):
     def open(cls, path: str | Path, *, catalog: Catalog, clock: Clock = utc_now,
              notify: Notify | None = None,
              factory: type[sqlite3.Connection] = sqlite3.Connection) -> EventStore:
-        """Open (or create) the file; a damaged one is quarantined and a clean one started."""
+        """Lock the file for writing (or raise `StoreError` naming the process that has it),
+        check it, and open (or create) it. What the check finds is said through `notify`."""
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise StoreError(f"cannot create {path.parent}: {err.strerror or err}") from err
-        problems = _damage(path, factory)
-        if problems:
-            moved = quarantine(path, clock)
-            if notify is not None:
-                notify(f"The game file {path} is damaged ({problems[0]}"
-                       + (f", and {len(problems) - 1} more problem(s)" if len(problems) > 1
-                          else "")
-                       + f"). It was moved aside to {moved} (with its -wal/-shm files, if any) "
-                       "and a new, empty game file was started.")
-        return cls(path, catalog=catalog, clock=clock, factory=factory)
+        lock = WriterLock.acquire(path)
+        try:
+            check(path, lock, clock=clock, notify=notify, factory=factory)
+            return cls(path, catalog=catalog, lock=lock, clock=clock, notify=notify,
+                       factory=factory)
+        except OSError as err:
+            lock.release()
+            if isinstance(err, StoreError):
+                raise
+            raise StoreError(f"cannot check {path}: {err.strerror or err}") from err
+        except BaseException:
+            lock.release()
+            raise
 
     def close(self) -> None:
         if not self._closed:
             self._closed = True
-            self._conn.close()
+            try:
+                self._conn.close()
+            finally:
+                self._lock.release()
+
+    def resume(self, game_id: int) -> list[StoredEntry]:
+        """Continue game `game_id`: its entries, and from now on the game this store writes."""
+        with self.snapshot():
+            g = self.game(game_id)
+            if g is None:
+                raise StoreError(f"there is no game {game_id} in {self.path}")
+            entries = self.entries(game_id)
+        self._head = _Head(g.id, g.entries, g.head)
+        return entries
 
     # ---- writing -----------------------------------------------------------------------
     def record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None) -> None:
@@ -143,12 +150,38 @@ class EventStore(Reader):
             raise StoreError("the event store is closed")
         at = timestamp(self._clock)
         try:
-            self._write(entry, seed, undoing, at)
+            head = self._write(entry, seed, undoing, at)
         except (sqlite3.Error, OSError) as err:
             self._reconnect()
             raise StoreError(f"could not save to {self.path}: {err}") from err
+        self._head = head
+        self._total += 1
+        try:  # committed: now keep the mark where a lost -wal cannot take it with it
+            self._lock.record(Mark(head.game, head.seq, head.hash, self._total))
+        except OSError as err:
+            self._mark_failed(head, err)
+        if any(e["type"] == "game_over" for e in entry.events):
+            self._checkpoint()
 
-    def _write(self, entry: LogEntry, seed: bytes | None, undoing: int | None, at: str) -> None:
+    def _checkpoint(self) -> None:
+        """Copy the -wal into the file (a game just ended: keep it out of the -wal). The
+        command is already durable; a checkpoint that cannot run now runs later."""
+        try:
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error as err:
+            log.warning("checkpoint of %s failed: %s", self.path, err)
+
+    def _mark_failed(self, head: _Head, err: OSError) -> None:
+        log.error("could not update %s: %s", self._lock.path, err)
+        if self._notify is not None:
+            self._notify(
+                f"Command {head.seq} of game {head.game} is saved, but the record of the "
+                f"last saved command ({self._lock.path}) could not be updated "
+                f"({err.strerror or err}): if the game file's -wal were lost now, the box "
+                "could not tell how many commands went with it. Check the storage.")
+
+    def _write(self, entry: LogEntry, seed: bytes | None, undoing: int | None,
+               at: str) -> _Head:
         if self._broken:
             self._conn = self._connect(self.path)
             self._broken = False
@@ -158,12 +191,7 @@ class EventStore(Reader):
             if entry.seq == 1:
                 gid, prev = self._start_game(entry, seed, at), GENESIS
             else:
-                row = c.execute("SELECT id, head, entries FROM games "
-                                "ORDER BY id DESC LIMIT 1").fetchone()
-                if row is None or row[2] + 1 != entry.seq:
-                    raise StoreError(f"entry {entry.seq} does not follow the stored log "
-                                     f"({'no game' if row is None else f'{row[2]} entries'})")
-                gid, prev = row[0], row[1]
+                gid, prev = self._follows(entry.seq)
             body = body_of(gid, entry.seq, at, entry.command, entry.events)
             digest = link(prev, body)
             c.execute("INSERT INTO entries (game, seq, at, cmd, body, prev, hash) "
@@ -187,14 +215,30 @@ class EventStore(Reader):
             if c.in_transaction:
                 c.execute("ROLLBACK")
             raise
+        return _Head(gid, entry.seq, digest)
+
+    def _follows(self, seq: int) -> tuple[int, str]:
+        """The game and hash entry `seq` follows: this store's game, as this store left it."""
+        h = self._head
+        if h is None or h.seq + 1 != seq:
+            have = "none started or resumed" if h is None else f"game {h.game} has {h.seq}"
+            raise StoreError(f"entry {seq} does not follow this referee's game ({have})")
+        row = self._conn.execute("SELECT head, entries FROM games WHERE id = ?",
+                                 (h.game,)).fetchone()
+        if row is None or (row[0], row[1]) != (h.hash, h.seq):
+            raise StoreError(f"game {h.game} was changed by another program (the file has "
+                             f"{'no such game' if row is None else f'{row[1]} entries'}, this "
+                             f"referee wrote {h.seq}); nothing was written")
+        return h.game, h.hash
 
     def _start_game(self, entry: LogEntry, seed: bytes | None, at: str) -> int:
         if seed is None or entry.command.get("cmd") != "new_game":
             raise StoreError("a game's first entry must be its new_game, with its seed")
         started = next(e for e in entry.events if e["type"] == "game_started")
         c = self._conn
-        c.execute("UPDATE games SET status = 'abandoned', ended_at = ? WHERE status = 'playing'",
-                  (at,))
+        if self._head is not None:  # the game this session leaves (and no other)
+            c.execute("UPDATE games SET status = 'abandoned', ended_at = ? "
+                      "WHERE id = ? AND status = 'playing'", (at, self._head.game))
         cur = c.execute(
             "INSERT INTO games (started_at, status, players, commitment, seed, catalog_sha256, "
             "catalog, head, entries) VALUES (?, 'playing', ?, ?, ?, ?, ?, ?, 0)",
@@ -210,32 +254,3 @@ class EventStore(Reader):
         with contextlib.suppress(sqlite3.Error):
             self._conn.close()
         self._broken = True
-
-
-def _damage(path: Path, factory: type[sqlite3.Connection]) -> list[str]:
-    """What is wrong with an existing file ([] when it is fine or absent)."""
-    if not path.exists() or path.stat().st_size == 0:
-        return []
-    conn: sqlite3.Connection | None = None
-    try:
-        conn = connect(path, factory=factory)
-        if file_version(conn) > len(MIGRATIONS):
-            return []  # newer, not damaged: opening refuses it with a clear error
-        if file_version(conn) == 0:
-            found = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
-            return [] if found == ["ok"] else [f"quick_check: {found[0]}"]
-        return Reader(conn, path).problems()
-    except sqlite3.DatabaseError as err:
-        code = getattr(err, "sqlite_errorcode", None)
-        if code is not None and code & 0xFF in NOT_DAMAGE:
-            raise StoreError(f"cannot open {path}: {err}") from err
-        return [f"SQLite: {err}"]
-    except (ValueError, KeyError, TypeError) as err:
-        return [f"unreadable content: {err}"]
-    except OSError as err:
-        if err.errno in (errno.EACCES, errno.EPERM, errno.ENOENT):
-            raise StoreError(f"cannot open {path}: {err}") from err
-        raise
-    finally:
-        if conn is not None:
-            conn.close()

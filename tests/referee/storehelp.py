@@ -86,3 +86,73 @@ def lines(text: str) -> Iterator[dict[str, Any]]:
 
     for line in text.splitlines():
         yield json.loads(line)
+
+
+class Headless:
+    """A real `referee headless --db PATH` process, asked one request at a time: `ask` returns
+    only once its answer has arrived (so the caller knows the command is committed)."""
+
+    DEADLINE = 30.0  # seconds for one answer; far above the few ms one takes
+
+    def __init__(self, path: Path, *, seed: str = SEED_HEX) -> None:
+        import os
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "referee", "headless", "--db", str(path), "--seed", seed],
+            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self.pid = self.proc.pid
+        self._buffer = b""
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        import json
+        import os
+        import select
+
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write((json.dumps(request) + "\n").encode())
+        self.proc.stdin.flush()
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buffer:
+            ready, _, _ = select.select([fd], [], [], self.DEADLINE)
+            assert ready, "the referee stopped answering"
+            chunk = os.read(fd, 65536)
+            assert chunk, f"the referee closed its output: {self.stderr()}"
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def play(self, requests: list[dict[str, Any]]) -> None:
+        for r in requests:
+            answer = self.ask(r)
+            assert answer["ok"], (r, answer)
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, no checkpoint; what was committed stays in the -wal."""
+        import signal
+
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=self.DEADLINE)
+
+    def stderr(self) -> str:
+        if self.proc.poll() is None:
+            return ""
+        assert self.proc.stderr
+        return self.proc.stderr.read().decode()
+
+    def close(self) -> int:
+        assert self.proc.stdin
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout=self.DEADLINE)
+        return code
+
+    def __enter__(self) -> Headless:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.kill()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if f is not None:
+                f.close()

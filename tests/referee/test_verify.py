@@ -171,6 +171,78 @@ def test_verify_says_clearly_when_it_cannot_read(tmp_path: Path) -> None:
     assert out.returncode == 2 and "no game file" in out.stderr
 
 
+# ---- the facts beside the chain: the export's header and the games row -----------------------
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The scripted three-player game, played to its end (Ann wins), then a game in play."""
+    path = tmp_path_factory.mktemp("finished") / "g.sqlite"
+    session = open_session(db=path, seed=bytes.fromhex("a5" * 32), clock=Clock())
+    script = ROOT / "tests" / "referee" / "games" / "three_players.jsonl"
+    for line in script.read_text().splitlines():
+        request = json.loads(line)
+        if request["cmd"] not in ("state", "catalog"):
+            assert session.handle(request)["ok"], request
+    assert session.state.winner == "Ann"
+    assert session.handle({"cmd": "new_game", "players": ["Zoe", "Yan"]})["ok"]
+    session.close()
+    return path
+
+
+HEADER_EDITS: dict[str, tuple[Callable[[Line], None], str]] = {
+    "players renamed": (lambda h: h.update(players=["Ann", "Eve", "Cy"]), "players"),
+    "players reordered": (lambda h: h.update(players=h["players"][::-1]), "players"),
+    "a player dropped": (lambda h: h.update(players=h["players"][:2]), "players"),
+    "winner changed": (lambda h: h.update(winner="Ben"), "winner"),
+    "nobody won": (lambda h: h.update(winner=None), "winner"),
+    "not over": (lambda h: h.update(status="playing", winner=None, ended_at=None),
+                 "ends it at entry"),
+    "abandoned": (lambda h: h.update(status="abandoned"), "ends it at entry"),
+    "start moved": (lambda h: h.update(started_at="2020-01-01T00:00:00.000+00:00"), "start"),
+    "end moved": (lambda h: h.update(ended_at="2020-01-01T00:00:00.000+00:00"), "end"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(HEADER_EDITS))
+def test_an_edited_export_header_is_bad(finished: Path, tmp_path: Path, edit: str) -> None:
+    out = referee("export", "1", "--db", str(finished))
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert referee("verify", str(write(tmp_path / "ok.jsonl", lines))).returncode == 0
+    change, finding = HEADER_EDITS[edit]
+    change(lines[0])
+    out = referee("verify", str(write(tmp_path / "x.jsonl", lines)))
+    assert out.returncode == 1 and "VERDICT: BAD" in out.stdout, out.stdout
+    assert finding in out.stdout
+
+
+ROW_EDITS = {
+    "winner": ("UPDATE games SET winner = 'Cy' WHERE id = 1", "winner"),
+    "status": ("UPDATE games SET status = 'abandoned' WHERE id = 1", "ends it at entry"),
+    "players": ("UPDATE games SET players = '[\"Ann\",\"Ben\",\"Eve\"]' WHERE id = 1",
+                "players"),
+    "a game in play marked won": (
+        "UPDATE games SET status = 'over', winner = 'Zoe' WHERE id = 2", "never ends it"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(ROW_EDITS))
+def test_an_edited_games_row_is_bad(finished: Path, tmp_path: Path, edit: str) -> None:
+    path = tmp_path / "g.sqlite"
+    conn = sqlite3.connect(finished)
+    conn.execute(f"VACUUM INTO '{path}'")
+    conn.close()
+    assert referee("verify", "--db", str(path), "1").returncode == 0
+    sql, finding = ROW_EDITS[edit]
+    conn = sqlite3.connect(path)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    game = "2" if "Zoe" in sql else "1"
+    out = referee("verify", "--db", str(path), game)
+    assert out.returncode == 1 and "VERDICT: BAD" in out.stdout, out.stdout
+    assert finding in out.stdout
+
+
 # ---- the snippet ----------------------------------------------------------------------
 
 def snippet() -> str:
