@@ -31,10 +31,17 @@ class Verdict:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     revealed: bool = False
+    abandoned: bool = False  # ended by a new game before its seed was revealed
 
     @property
     def good(self) -> bool:
         return not self.problems and self.revealed
+
+    @property
+    def settled(self) -> bool:
+        """Nothing more will make this verdict change: GOOD, or an intact abandoned game whose
+        seed was never shown (a game still being played can become checkable later)."""
+        return self.good or (not self.problems and self.abandoned)
 
     def text(self, title: str) -> str:
         lines = [title, *(f"  {n}" for n in self.notes)]
@@ -43,6 +50,10 @@ class Verdict:
             lines += [f"    - {p}" for p in self.problems[:50]]
             if len(self.problems) > 50:
                 lines.append(f"    ... and {len(self.problems) - 50} more")
+        elif not self.revealed and self.abandoned:
+            lines.append("  VERDICT: ABANDONED: the log is intact, but the game was abandoned "
+                         "(a new game was started) before its seed was revealed, so its "
+                         "electronic rolls can never be re-derived. Nothing is wrong with it.")
         elif not self.revealed:
             lines.append("  VERDICT: NOT YET CHECKABLE: the log is intact, but the seed is not "
                          "revealed (it is, when the game ends or on `reveal`), so the rolls "
@@ -67,7 +78,7 @@ class _Tally:
 
 def verify(log: GameLog) -> Verdict:
     """Check one game's log (from the store or an export)."""
-    v = Verdict(log.game)
+    v = Verdict(log.game, abandoned=log.status == "abandoned")
     links = [Link(e.seq, body_of(e.game, e.seq, e.at, e.command, e.events), e.prev, e.hash,
                   e.undone) for e in log.entries]
     v.problems += chain_problems(log.game, links)

@@ -147,7 +147,7 @@ def _verify_snapshot(reader: Reader, only: int | None) -> int:
 def _exit(verdicts: list[Verdict]) -> int:
     if any(v.problems for v in verdicts):
         return EXIT_BAD
-    return EXIT_GOOD if all(v.good for v in verdicts) else EXIT_UNCHECKED
+    return EXIT_GOOD if all(v.settled for v in verdicts) else EXIT_UNCHECKED
 
 
 def setup_export(p: argparse.ArgumentParser) -> None:

@@ -338,6 +338,7 @@ def test_the_bgstats_export_is_a_play_with_money_scores(tmp_path: Path) -> None:
     assert [n for n, s in scores.items() if s["winner"]] == [final["winner"]]
     assert [n for n, s in scores.items() if s["startPlayer"]] == [final["first_player"]]
     assert scores[final["winner"]]["rank"] == 1
+    assert play["rounds"] == final["round"] < final["turn_number"]  # rounds, not turns
     assert data["games"][0]["name"] == "Gallery Grippers" and play["gameRefId"] == 1
     assert play["ignored"] is False and play["durationMin"] >= 0
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
@@ -353,3 +354,35 @@ def test_the_readme_shows_the_same_tested_snippet() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
     assert snippet() in blocks
+
+
+def test_an_abandoned_game_is_its_own_settled_verdict(tmp_path: Path) -> None:
+    """A game abandoned before its seed was shown can never be re-derived: verify says so
+    (ABANDONED) and, once every other game is GOOD, exits 0 rather than 3 for ever."""
+    path = tmp_path / "g.sqlite"
+    session = open_session(db=path, seed=bytes.fromhex("a5" * 32), clock=Clock())
+    assert session.handle({"cmd": "new_game", "players": ["Zoe", "Yan"]})["ok"]
+    assert session.handle({"cmd": "roll", "die": "d6"})["ok"]
+    script = ROOT / "tests" / "referee" / "games" / "three_players.jsonl"
+    for line in script.read_text().splitlines():
+        request = json.loads(line)
+        if request["cmd"] == "new_game":
+            request["abandon"] = True
+        if request["cmd"] not in ("state", "catalog"):
+            assert session.handle(request)["ok"], request
+    assert session.state.winner == "Ann"
+    session.close()
+    out = referee("verify", "--db", str(path))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.count("VERDICT: ABANDONED") == 1
+    assert out.stdout.count("VERDICT: GOOD") == 1 and "NOT YET CHECKABLE" not in out.stdout
+    exported = referee("export", "1", "--db", str(path), "--format", "jsonl")
+    lines = [json.loads(line) for line in exported.stdout.splitlines()]
+    alone = referee("verify", str(write(tmp_path / "abandoned.jsonl", lines)))
+    assert alone.returncode == 0 and "VERDICT: ABANDONED" in alone.stdout, alone.stdout
+    # a game still being played stays "not yet checkable" (exit 3): it can still be revealed
+    session = open_session(db=path, seed=bytes.fromhex("a5" * 32), clock=Clock())
+    assert session.handle({"cmd": "new_game", "players": ["Xia"]})["ok"]
+    session.close()
+    playing = referee("verify", "--db", str(path))
+    assert playing.returncode == 3 and "NOT YET CHECKABLE" in playing.stdout
