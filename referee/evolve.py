@@ -129,7 +129,19 @@ def first_player(s: GameState, e: Event) -> GameState:
 
 
 def turn(s: GameState, e: Event) -> GameState:
-    return replace(s, current=s.index_of(e["player"]), turn_number=e["number"], turn=TurnInfo())
+    seat = s.index_of(e["player"])
+    return replace(s, current=seat, turn_number=e["number"], turn=TurnInfo(),
+                   round=_round(s, seat))
+
+
+def _round(s: GameState, seat: int | None) -> int:
+    """The round a turn at `seat` is in: a new round begins each time play comes round past
+    the first player's seat again (players who are out are skipped, so a round may be short)."""
+    first = s.index_of(s.first_player) if s.first_player is not None else None
+    if s.current is None or seat is None or first is None or s.round == 0:
+        return 1
+    n = len(s.players)
+    return s.round + ((seat - first) % n <= (s.current - first) % n)
 
 
 def strikes_reset(s: GameState, e: Event) -> GameState:

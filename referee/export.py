@@ -23,7 +23,7 @@ from referee.catalog import Art, Card, Catalog
 from referee.chain import canonical
 from referee.db import GameRecord, Reader, StoredEntry
 from referee.session import Session
-from referee.state import GameState
+from referee.state import OUT, GameState, PlayerState
 
 FORMAT = "tableside-referee/game-log"
 FORMAT_VERSION = 1
@@ -156,8 +156,7 @@ def bgstats(log: GameLog) -> dict[str, Any]:
     play_uuid = str(uuid.uuid5(NAMESPACE, f"play:{log.commitment}:{log.game}:{log.started_at}"))
     players = [{"id": i, "uuid": str(uuid.uuid5(NAMESPACE, f"player:{p.name}")),
                 "name": p.name, "isAnonymous": False} for i, p in enumerate(state.players, 1)]
-    by_money = sorted(state.players, key=lambda p: (p.name != state.winner, -p.money))
-    rank = {p.name: i for i, p in enumerate(by_money, 1)}
+    rank = ranks(state)
     start, end = _local(log.started_at), _local(log.ended_at or log.entries[-1].at)
     scores = [{"playerRefId": i, "score": str(p.money), "winner": p.name == state.winner,
                "startPlayer": p.name == state.first_player, "seatOrder": i,
@@ -178,7 +177,7 @@ def bgstats(log: GameLog) -> dict[str, Any]:
                    "entryDate": end.strftime("%Y-%m-%d %H:%M:%S"),
                    "durationMin": max(0, round((end - start).total_seconds() / 60)),
                    "ignored": not finished, "manualWinner": True, "usesTeams": False,
-                   "rounds": state.turn_number, "scoringSetting": 0, "board": "",
+                   "rounds": state.round, "scoringSetting": 0, "board": "",
                    "comments": f"Refereed by Tableside Referee (game {log.game}, "
                                f"{'finished' if finished else log.status}"
                                + (f", {state.over_reason}" if state.over_reason else "")
@@ -186,6 +185,16 @@ def bgstats(log: GameLog) -> dict[str, Any]:
                                + (f", seed {state.seed}" if state.seed else "") + ".",
                    "playerScores": scores}],
     }
+
+
+def ranks(state: GameState) -> dict[str, int]:
+    """Places at the end: the winner first, then players still in before those who are out,
+    each group by money; equal money and status share a place (1, 2, 2, 4)."""
+    def key(p: PlayerState) -> tuple[bool, bool, int]:
+        return (p.name != state.winner, p.status == OUT, -p.money)
+
+    ordered = sorted(state.players, key=key)
+    return {p.name: 1 + sum(key(q) < key(p) for q in ordered) for p in ordered}
 
 
 def _local(at: str) -> datetime:

@@ -94,6 +94,7 @@ class GameState:
     current: int | None = None
     turn: TurnInfo = field(default_factory=TurnInfo)
     turn_number: int = 0
+    round: int = 0  # 1 from the first turn on; +1 each time play comes round to the first seat
     museums: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     piles: Mapping[str, Counts] = field(default_factory=dict)  # deck -> draw pile
     discards: Mapping[str, Counts] = field(default_factory=dict)  # deck -> discard pile
@@ -167,6 +168,7 @@ def state_to_json(s: GameState) -> dict[str, Any]:
         # additions (the contract allows new fields)
         "phase": s.phase.value,
         "turn_number": s.turn_number,
+        "round": s.round,
         "turn": {"moved": s.turn.moved, "rolled": s.turn.rolled, "tile": s.turn.tile,
                  "museum": s.turn.museum, "stolen": s.turn.stolen},
         "first_player": s.first_player,
