@@ -32,22 +32,30 @@ def add_session_args(parser: argparse.ArgumentParser, *, durable: bool = False) 
 
     With `durable` (the console and the box), games are kept on disk by default: in --db, else
     in $REFEREE_DB or ~/.local/share/tableside-referee/games.sqlite; `--memory` opts out.
-    Without it (headless), no --db means in memory, as the protocol says."""
+    Without it (headless), no --db means in memory, as the protocol says; `--memory` is
+    accepted there too, so the flags agree across commands. --db and --memory exclude each
+    other."""
     from referee.cli import parse_seed
 
+    where = parser.add_mutually_exclusive_group()
     if durable:
-        parser.add_argument("--db", metavar="PATH",
-                            help="SQLite file that keeps the games (default: $REFEREE_DB or "
-                            f"{DEFAULT_DB})")
-        parser.add_argument("--memory", action="store_true",
-                            help="keep nothing on disk (a pulled plug loses the game)")
+        where.add_argument("--db", metavar="PATH",
+                           help="SQLite file that keeps the games (default: $REFEREE_DB or "
+                           f"{DEFAULT_DB})")
+        where.add_argument("--memory", action="store_true",
+                           help="keep nothing on disk (a pulled plug loses the game)")
     else:
-        parser.add_argument("--db", metavar="PATH", help="SQLite file that keeps the games")
+        where.add_argument("--db", metavar="PATH",
+                           help="SQLite file that keeps the games (default: none, in memory)")
+        where.add_argument("--memory", action="store_true",
+                           help="keep nothing on disk (the default without --db; a pulled plug "
+                           "loses the game)")
     parser.add_argument("--catalog", metavar="FILE", help="a catalog TOML file (cards, art)")
     parser.add_argument("--seed", metavar="HEX", type=parse_seed,
                         help="32-byte seed in hex for reproducible electronic dice")
     parser.add_argument("--rules", metavar="FILE",
                         help="a settings TOML file whose [rules] table sets the house rules")
+    parser.set_defaults(durable=durable)
 
 
 def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | None = None,
@@ -96,9 +104,14 @@ def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | Non
     return session
 
 
+def durable_by_default(args: argparse.Namespace) -> bool:
+    """Whether a command without --db keeps its games in the default file (console, box)."""
+    return bool(getattr(args, "durable", False)) and not args.memory
+
+
 def session_from_args(args: argparse.Namespace, notify: Notify = _stderr) -> Session:
     db = args.db
-    if db is None and hasattr(args, "memory") and not args.memory:
+    if db is None and durable_by_default(args):
         db = default_db_path()
         db.parent.mkdir(parents=True, exist_ok=True)
     return open_session(db=db, catalog=args.catalog, seed=args.seed,

@@ -135,6 +135,29 @@ def test_front_ends_keep_games_on_disk_by_default_and_headless_in_memory(
     assert Path(os.environ["REFEREE_DB"]).exists()  # the conftest's private file, not ~
 
 
+def test_every_command_takes_the_same_storage_flags(tmp_path: Path) -> None:
+    """headless takes --memory like the console and the box (issue 15); --db and --memory
+    together are refused everywhere, before anything is opened."""
+    import argparse
+
+    from referee.app import add_session_args, session_from_args
+
+    for durable in (True, False):
+        parser = argparse.ArgumentParser()
+        add_session_args(parser, durable=durable)
+        session = session_from_args(parser.parse_args(["--memory"]), notify=lambda _: None)
+        try:
+            assert session.store is None
+        finally:
+            session.close()
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--memory", "--db", str(tmp_path / "g.sqlite")])
+    assert not (tmp_path / "g.sqlite").exists()
+    ran = subprocess.run([sys.executable, "-m", "referee", "headless", "--memory"],
+                         input='{"cmd": "state"}\n', capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0 and json.loads(ran.stdout)["ok"], ran.stderr
+
+
 def test_only_the_chosen_subcommand_is_set_up_and_help_still_lists_them_all() -> None:
     # `referee console` must not import the box's modules to parse its own arguments (only
     # the light module that names the box's subcommands, found through its entry point).
