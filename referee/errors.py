@@ -35,6 +35,13 @@ class RuleViolation(Refusal, ValueError):
     """The command breaks a rule of the game (names the GG rule)."""
 
 
+class KeptDieWaiting(RuleViolation):
+    """A typed or tray value (``die_kept``) or a card named by hand (``card_kept``) for a die
+    an undo left on the table: the box rolls that die, reusing the kept value."""
+
+    code = "die_kept"
+
+
 class BadRequest(Refusal, ValueError):
     """The command is malformed: not JSON, unknown command, missing or unknown field."""
 

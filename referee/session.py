@@ -1,8 +1,9 @@
 """The session: the one place that applies commands.
 
 It owns the game's log (every accepted command with its events, undone ones marked), the
-stack of states for undo, the dice stream and the dice an undo left on the table. Front ends
-call `apply` (typed commands) or `handle` (protocol dicts) and subscribe to outcomes.
+stack of states for undo, the dice stream and the dice an undo left on the table (the rules
+they follow are in `referee.kept`). Front ends call `apply` (typed commands) or `handle`
+(protocol dicts) and subscribe to outcomes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,18 @@ from referee.commands import Command, Roll, command_name, command_to_json, parse
 from referee.dice import SEED_BYTES, commitment, die_value, stream_draw
 from referee.errors import BadRequest, GameOver, NotRecorded, Refusal, RuleViolation, StoreError
 from referee.evolve import Event, fold
+from referee.kept import (
+    KeptDie,
+    die_key,
+    dropped_by,
+    dropped_events,
+    left_by,
+    orphaned_by_undo,
+    piles_after,
+    refuse_physical_while_kept,
+    reused_by,
+    waiting,
+)
 from referee.rules import DieRequest, NeedDice, decide
 from referee.rules.cards import draw_pile
 from referee.settings import HouseRules
@@ -56,16 +69,6 @@ class Outcome:
         return {"ok": True, "events": self.events, "state": state_to_json(self.state)}
 
 
-@dataclass(frozen=True, slots=True)
-class KeptDie:
-    """An electronic result that an undo left on the table, waiting for its next roll."""
-
-    player: str | None
-    key: str  # the die (d6, d10, d100), or "pick:<deck>" for a card the box drew
-    roll: Roll
-    card: str | None = None
-
-
 class Store(Protocol):
     """Where a session makes its log durable (see referee.store).
 
@@ -85,7 +88,44 @@ class _Game:
     log: list[LogEntry] = field(default_factory=list)
     stack: list[tuple[int, GameState]] = field(default_factory=list)  # (seq, state after)
     kept: list[KeptDie] = field(default_factory=list)
+    dropped: dict[int, list[KeptDie]] = field(default_factory=dict)  # seq -> kept it dropped
+    piles: list[dict[str, int]] = field(default_factory=list)  # beside `stack`: see kept.Piles
     position: int = 0  # the next fresh index of the dice stream
+
+    @property
+    def current_piles(self) -> dict[str, int]:
+        return self.piles[-1] if self.piles else {}
+
+    def push(self, entry: LogEntry, state: GameState) -> None:
+        """`entry` stands, leaving `state`."""
+        self.piles.append(piles_after(self.current_piles, entry.seq, entry.events))
+        self.stack.append((entry.seq, state))
+
+    def undo_plan(self) -> tuple[LogEntry, list[KeptDie], list[KeptDie]]:
+        """What taking the top step back does, changing nothing: (the step, the dice it puts
+        back on the table, the kept cards left with no pile to come from)."""
+        seq, _ = self.stack[-1]
+        target = next(e for e in reversed(self.log) if e.seq == seq)
+        before = self.piles[-2] if len(self.piles) > 1 else {}
+        back = left_by(target.command["cmd"], target.events, before, self.dropped.get(seq, []))
+        gone = orphaned_by_undo([*back, *self.kept], seq)
+        return target, [k for k in back if k not in gone], gone
+
+    def take_back(self, back: list[KeptDie], gone: list[KeptDie]) -> None:
+        """Carry out `undo_plan`: the top step no longer stands."""
+        seq, _ = self.stack.pop()
+        self.piles.pop()
+        self.dropped.pop(seq, None)
+        self.kept = [*back, *(k for k in self.kept if k not in gone)]
+
+    def settle(self, entry: LogEntry, used: list[KeptDie]) -> None:
+        """The kept dice once `entry` stands: those it reused are gone, and so are the kept
+        cards its reshuffle dropped (kept to put back if it is undone)."""
+        kept = [k for k in self.kept if k not in used]
+        dropped = dropped_by(kept, entry.events)
+        self.kept = [k for k in kept if k not in dropped]
+        if dropped:
+            self.dropped[entry.seq] = dropped
 
 
 class Session:
@@ -182,6 +222,9 @@ class Session:
             if isinstance(result, NeedDice):
                 raise RuntimeError(f"{command_name(command)} still needs dice after rolling")
         events = list(result)
+        kept = [k for k in game.kept if k not in used]
+        refuse_physical_while_kept(kept, events, base, game.current_piles)
+        events += dropped_events(dropped_by(kept, events))
         state = fold(base, events)
         if state.over and not base.over and game.seed is not None:
             reveal: Event = {"type": "seed_revealed", "seed": game.seed.hex()}
@@ -191,11 +234,10 @@ class Session:
         entry = LogEntry(seq=seq, command=command_to_json(command), events=events)
         self._record(entry, seed=game.seed if seq == 1 else None, undoing=None)
         # Durable: now the change becomes visible.
-        for k in used:
-            game.kept.remove(k)
+        game.settle(entry, used)
         game.position += len(fresh)
         game.log.append(entry)
-        game.stack.append((seq, state))
+        game.push(entry, state)
         self._game = game
         return self._publish(Outcome(entry, state))
 
@@ -240,14 +282,12 @@ class Session:
 
     def _one(self, game: _Game, base: GameState, req: DieRequest, fresh: list[int],
              used: list[KeptDie]) -> tuple[Roll, str | None]:
-        """One electronic roll (and, for a box draw, the card it picks)."""
-        key = req.die if req.deck is None else f"pick:{req.deck}"
+        """One electronic roll (and, for a box draw, the card it picks): the die an undo
+        left on the table for this player, die and purpose, else the stream's next."""
         pile = draw_pile(base, req.deck) if req.deck else []
-        for k in game.kept:
-            if k in used or k.player != req.player or k.key != key:
-                continue
-            if k.card is not None and k.card not in pile:
-                continue  # the kept card is no longer there to draw
+        k = waiting([k for k in game.kept if k not in used], req.player,
+                    die_key(req.die, req.deck), req.purpose, base, game.current_piles)
+        if k is not None:
             used.append(k)
             return replace(k.roll, kept=True), k.card
         if game.seed is None:
@@ -275,19 +315,18 @@ class Session:
             raise GameOver("The game is over; its result stands.", rule="GG-14")
         if len(game.stack) <= 1:
             raise RuleViolation("Nothing to undo.", code="nothing_to_undo")
-        seq, _ = game.stack[-1]
-        target = next(e for e in game.log if e.seq == seq)
-        kept = kept_from(target)
+        target, back, gone = game.undo_plan()
+        seq = target.seq
         entry = LogEntry(seq=game.log[-1].seq + 1, command={"cmd": "undo", "undoes": seq},
                          events=[{"type": "undone", "seq": seq, "cmd": target.command["cmd"],
-                                  "kept": [_kept_json(k) for k in kept]}])
+                                  "kept": [k.to_json() for k in back],
+                                  "dropped": [k.to_json() for k in gone]}])
         if target.command["cmd"] == "reveal":
             raise RuleViolation("A revealed seed cannot be hidden again.", code="reveal_is_final")
         self._record(entry, seed=None, undoing=seq)
         target.undone = True
-        game.kept[:0] = kept
+        game.take_back(back, gone)
         game.log.append(entry)
-        game.stack.pop()
         return self._publish(Outcome(entry, self.state))
 
     # ---- reveal --------------------------------------------------------------------------
@@ -304,7 +343,7 @@ class Session:
         self._record(entry, seed=None, undoing=None)
         after = fold(state, events)
         game.log.append(entry)
-        game.stack.append((entry.seq, after))
+        game.push(entry, after)
         return self._publish(Outcome(entry, after))
 
     # ---- rebuilding ----------------------------------------------------------------------
@@ -313,56 +352,28 @@ class Session:
                catalog: Catalog | None = None, store: Store | None = None,
                fixed_seed: bytes | None = None,
                house_rules: HouseRules | None = None) -> Session:
-        """A session continuing a game from its log (no rule is decided again)."""
+        """A session continuing a game from its log (no rule is decided again).
+
+        The kept dice are worked out from the log with the same rules `apply` and `undo`
+        follow (`referee.kept`), so a game stored before kept dice had a purpose resumes with
+        each purpose taken from the command that rolled it.
+        """
         session = cls(catalog, seed=fixed_seed, store=store, house_rules=house_rules)
         game = _Game(seed=seed)
         state = session._initial
         for entry in entries:
-            game.log.append(entry)
             if entry.command["cmd"] == "undo":
-                game.stack.pop()
-                game.kept[:0] = [_kept_from_json(k) for k in entry.events[0]["kept"]]
+                _, back, gone = game.undo_plan()
+                game.take_back(back, gone)
+                game.log.append(entry)
                 state = game.stack[-1][1]
                 continue
+            game.log.append(entry)
+            game.settle(entry, reused_by(game.kept, entry.events))
             for e in entry.events:
-                if e["type"] == "roll" and e["source"] == "electronic":
-                    if e["kept"]:
-                        game.kept.remove(_match_kept(game.kept, e))
-                    else:
-                        game.position = max(game.position, e["index"] + 1)
+                if e["type"] == "roll" and e["source"] == "electronic" and not e["kept"]:
+                    game.position = max(game.position, e["index"] + 1)
             state = fold(state, entry.events)
-            game.stack.append((entry.seq, state))
+            game.push(entry, state)
         session._game = game
         return session
-
-
-def kept_from(entry: LogEntry) -> list[KeptDie]:
-    """The electronic dice an undone entry leaves on the table (in the order rolled)."""
-    out: list[KeptDie] = []
-    drawn = [e for e in entry.events if e["type"] == "drawn" and e["source"] == "box"]
-    for e in entry.events:
-        if e["type"] != "roll" or e["source"] != "electronic":
-            continue
-        roll = Roll(die=e["die"], value=e["value"], source="electronic", index=e["index"],
-                    sides=e["sides"])
-        if e["die"] == "pick":
-            d = drawn.pop(0)
-            out.append(KeptDie(e["player"], f"pick:{d['deck']}", roll, card=d["card"]))
-        else:
-            out.append(KeptDie(e["player"], e["die"], roll))
-    return out
-
-
-def _kept_json(k: KeptDie) -> dict[str, Any]:
-    return {"player": k.player, "key": k.key, "roll": k.roll.to_json(), "card": k.card}
-
-
-def _kept_from_json(d: dict[str, Any]) -> KeptDie:
-    return KeptDie(d["player"], d["key"], Roll.from_json(d["roll"]), d["card"])
-
-
-def _match_kept(kept: list[KeptDie], e: Event) -> KeptDie:
-    for k in kept:
-        if k.player == e["player"] and k.roll.index == e["index"]:
-            return k
-    raise ValueError(f"log reuses a kept roll that is not on the table: {e}")

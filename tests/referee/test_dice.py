@@ -6,7 +6,6 @@ import hashlib
 import hmac
 import itertools
 import math
-import time
 from collections import Counter
 from typing import Any
 
@@ -224,16 +223,14 @@ def test_the_critical_values_are_right() -> None:
 
 @pytest.mark.parametrize("die", ["d6", "d100"])
 def test_a_million_electronic_rolls_pass_chi_square_at_p_0_001(die: str) -> None:
-    start = time.perf_counter()
+    # How fast they are is measured by `scripts/bench core`, never asserted here.
     sides = DIE_SIDES[die]
     stream = DiceStream(hashlib.sha256(f"chi-square {die}".encode()).digest())
     counts = Counter(stream.next_draw(sides)[1] for _ in range(ROLLS))
-    elapsed = time.perf_counter() - start
     assert set(counts) == set(range(sides))
     expected = ROLLS / sides
     statistic = sum((counts[face] - expected) ** 2 / expected for face in range(sides))
     assert statistic < CHI2_CRITICAL_P001[sides - 1], (statistic, counts)
-    assert elapsed < 10, f"{ROLLS} rolls took {elapsed:.1f} s"
 
 
 # --- faces ----------------------------------------------------------------------------------------
