@@ -254,4 +254,6 @@ def _check_roll(e: Event, card: str | None, deck: str | None, before: GameState,
 
 
 def _key(e: Event) -> tuple[Any, ...]:
-    return (e["die"], e["sides"], e["value"], e.get("player"))
+    """What a kept roll must share with the roll it reuses: the die, the value, the player and
+    the purpose (a free roll's value is never a bypass's: docs/protocol.md, "Kept dice")."""
+    return (e["die"], e["sides"], e["value"], e.get("player"), e.get("purpose"))

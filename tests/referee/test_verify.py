@@ -143,6 +143,19 @@ def test_a_skipped_roll_is_caught(export: list[Line], tmp_path: Path) -> None:
     assert any("rolls may not be skipped" in p for p in v.problems), v.problems
 
 
+def test_a_kept_roll_reused_for_another_purpose_is_caught(export: list[Line],
+                                                           tmp_path: Path) -> None:
+    """A kept value serves only its own purpose: a forged log in which an undone roll comes
+    back for something else (a free d100 as a bypass) is BAD, even with the chain redone."""
+    lines = json.loads(json.dumps(export))
+    kept = [e for x in lines[1:] for e in x["events"]
+            if e["type"] == "roll" and e["source"] == "electronic" and e["kept"]]
+    assert kept
+    kept[0]["purpose"] = "free" if kept[0]["purpose"] != "free" else "bypass"
+    v = verify(read_jsonl(write(tmp_path / "x.jsonl", rechain(lines))))
+    assert any("marked kept but no earlier roll" in p for p in v.problems), v.problems
+
+
 def test_a_truncated_export_is_caught(export: list[Line], tmp_path: Path) -> None:
     v = verify(read_jsonl(write(tmp_path / "x.jsonl", export[:-3])))
     assert any("entries lost or added" in p for p in v.problems)
