@@ -90,7 +90,12 @@ def _flood_figures(child: subprocess.Popen[str], driver: TrayDriver, window: flo
                    rate: float, junk: bool) -> dict[str, float]:
     link = driver.link
     names = ("garbage", "dropped_lines", "dropped_bytes", "gaps")
-    before = {n: float(getattr(link, n, 0)) for n in names}
+
+    def count(name: str) -> float:  # (without a read budget there are no drops to count)
+        where = getattr(link, "flood", None) if name.startswith("dropped") else link
+        return float(getattr(where, name, 0))
+
+    before = {n: count(n) for n in names}
     status = _command(child, "status").split()
     sent0 = int(status[status.index("flood") + 1])
     over0 = int(status[status.index("overflowed") + 1])
@@ -103,7 +108,7 @@ def _flood_figures(child: subprocess.Popen[str], driver: TrayDriver, window: flo
                "overflowed": int(status[status.index("overflowed") + 1]) - over0}
     threading.Event().wait(min(window, 2.0))  # let the driver catch up before counting
     for n in names:
-        figures[n] = float(getattr(link, n, 0)) - before[n]
+        figures[n] = count(n) - before[n]
     return figures
 
 
@@ -152,9 +157,10 @@ def _print_flood(figures: dict[str, float], window: float, rate: float) -> None:
               f" {f['cpu'] * 1000:.1f} ms ({f['cpu'] / window * 100:.2f} % of one core),"
               f" {ratio} the connected-idle figure")
         print(f"dice tray:   of {f['written'] + f['overflowed']:.0f} flood lines the tray "
-              f"sent {f['written']:.0f} into the port ({f['written'] / window:.0f}/s) ({f['overflowed']:.0f} overflowed at the "
-              f"tray, host not reading); the driver counted {f['dropped_lines']:.0f} line(s) "
-              f"/ {f['dropped_bytes']:.0f} bytes dropped unread, {f['garbage']:.0f} bad "
+              f"sent {f['written']:.0f} into the port ({f['written'] / window:.0f}/s; "
+              f"{f['overflowed']:.0f} overflowed at the tray while the host did not read); "
+              f"the driver counted {f['dropped_lines']:.0f} line(s) / {f['dropped_bytes']:.0f}"
+              f" bytes dropped unread, {f['garbage']:.0f} bad "
               f"line(s), {f['gaps']:.0f} sequence gap(s)")
 
 

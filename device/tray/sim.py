@@ -260,32 +260,31 @@ class TraySimulator:
                 self._cond.notify_all()
 
     def _flood_run(self) -> None:
-        """Write as soon as the port has room (as a USB device does when the host polls),
-        at most ``rate`` lines a second on average."""
+        """``rate`` lines a second on average, written whenever the port has room (as a USB
+        device does when the host polls); the lines due while it has none are dropped."""
         while not self._stop.is_set():
             fd = self._master
             try:
-                if fd is None or not select.select([], [fd], [], 0.005)[1]:
-                    continue
+                room = fd is not None and bool(select.select([], [fd], [], 0.005)[1])
             except (OSError, ValueError):  # unplugged meanwhile
-                self._stop.wait(0.005)
-                continue
+                room = False
             with self._cond:
                 rate, junk, since = self._flood
                 if not rate:
                     return
                 due = int((time.monotonic() - since) * rate) - self._flood_due
-                due = min(due, 1000)  # one batch; after a stall, no flood of catch-up
-                if due > 0:
-                    self._flood_due += due
+                self._flood_due += max(due, 0)
+                batch = min(due, 1000) if room else 0
+                self.overflowed_lines += max(due - batch, 0)
+                if batch > 0:
                     if junk:
                         line = b"N1 HB st=idle boot=%s *0000\n" % self.firmware.boot.encode()
-                        lines = [line] * due
+                        lines = [line] * batch
                     else:
-                        self.firmware.chatter(due)
+                        self.firmware.chatter(batch)
                         lines = self.firmware.take_output()
                     self._write_bulk(lines)
-            if due <= 0:
+            if due <= 0 or not room:
                 self._stop.wait(0.001)
 
     def _write_bulk(self, lines: list[bytes]) -> None:
