@@ -1,7 +1,8 @@
 """Dice-tray benchmark: prints figures (it is not a test).
 
 1. Latency from the simulator writing a settled roll line to the driver's result callback,
-   over a few hundred armed rolls on a pty (median, p99).
+   over a few hundred armed rolls on a pty (median, p99), one roll per ``ROLL_PACE`` s: back
+   to back they would be a flood themselves (about 400 lines/s, over the read budget).
 2. This process's CPU time over a window: idle with no driver (baseline), with the driver
    connected to an idle tray, under a flood of lines from the tray (valid heartbeats from a
    firmware stuck in a loop, then bad-checksum junk; reliability.md fault test 16), and
@@ -38,6 +39,10 @@ def _wait(predicate: Callable[[], bool], timeout: float, what: str) -> None:
         event.wait(0.005)
 
 
+ROLL_PACE = 0.04
+"""Seconds between rolls in the latency run: 25 rolls/s, about 50 lines/s, under budget."""
+
+
 def roll_latency(rolls: int = 300) -> list[float]:
     """Seconds from the roll line leaving the simulator to the result callback, per roll."""
     sent: dict[int, float] = {}
@@ -58,7 +63,9 @@ def roll_latency(rolls: int = 300) -> list[float]:
         with TraySimulator(link=link, seed=1, on_line=on_line) as sim, \
                 TrayDriver(link, on_result=on_result) as driver:
             _wait(lambda: driver.connected, 10, "the handshake")
+            pace = threading.Event()
             for i in range(rolls):
+                pace.wait(ROLL_PACE)
                 done.clear()
                 wanted = (driver.arm("d100"), "d100")
 
@@ -152,7 +159,7 @@ def _print_flood(figures: dict[str, float], window: float, rate: float) -> None:
     idle = figures["tray connected, idle"]
     for kind, what in (("hb", "valid heartbeats"), ("junk", "bad-checksum lines")):
         f = {k.split()[-1]: v for k, v in figures.items() if k.startswith(f"flood {kind} ")}
-        ratio = f"{f['cpu'] / idle:.0f}x" if idle > 0 else "n/a (idle used no CPU)"
+        ratio = f"{f['cpu'] / idle:.1f}x" if idle > 0 else "n/a (idle used no CPU)"
         print(f"dice tray: process CPU over {window:.0f} s under a flood of {rate:g} {what}/s:"
               f" {f['cpu'] * 1000:.1f} ms ({f['cpu'] / window * 100:.2f} % of one core),"
               f" {ratio} the connected-idle figure")
