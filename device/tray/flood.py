@@ -76,11 +76,12 @@ class FloodGuard:
         return self._assembler.pending
 
     def reset(self) -> None:
-        """A new connection: forget the partial line and any resync; keep the counters and
-        the buckets (they follow the clock, not the port)."""
+        """A new connection: forget the partial line and any resync. The counters, the
+        buckets and a drop under way stay: they follow the clock, not the port (a tray that
+        floods, is dropped for silence and reopened is still flooding)."""
         self._assembler.reset()
         self._pending = 0
-        self._dropping = self._mid_line = self._resync = False
+        self._mid_line = self._resync = False
 
     def feed(self, data: bytes, now: float) -> list[bytes]:
         """Add bytes read at ``now``; return the complete lines (without ``\\n``) within the

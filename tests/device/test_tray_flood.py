@@ -103,6 +103,21 @@ def test_guard_says_flooding_until_a_calm_window_has_passed() -> None:
     assert not guard.flooding and guard.episodes == 1 and guard.episode_lines == 15
 
 
+def test_a_reconnect_does_not_end_a_flood_or_glue_two_connections() -> None:
+    guard = FloodGuard(lines_per_s=10, bytes_per_s=10_000, window=1.0)
+    guard.feed(b"a\n" * 10 + b"cut sho", 0.0)
+    guard.feed(b"rt\n" * 3, 0.0)
+    assert guard.dropping and guard.dropped_lines == 3
+    guard.reset()  # the port was closed and opened again
+    guard.tick(0.5)
+    assert guard.dropping and guard.flooding
+    assert guard.feed(b"N0 IAM\n", 1.0) == [b"N0 IAM"]  # a new connection starts whole
+    guard.tick(1.99)
+    assert guard.flooding
+    guard.tick(2.0)
+    assert not guard.flooding and guard.episodes == 1
+
+
 # --- the link: notices, rolls during and after a flood ---------------------------------------
 
 def test_a_flood_is_parsed_within_budget_and_every_dropped_line_is_counted() -> None:
