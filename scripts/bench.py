@@ -136,7 +136,8 @@ def bench_core() -> None:
 def bench_tray() -> None:
     from device.tray.bench import run
 
-    print("== tray: roll line -> session event, CPU idle with the tray connected / unplugged ==")
+    print("== tray: roll line -> session event; CPU idle, under a flood of tray lines (as a"
+          " ratio to idle, with the drops counted), unplugged ==")
     run()
 
 

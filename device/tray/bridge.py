@@ -36,6 +36,12 @@ class ArmableTray(Protocol):
     @property
     def connected(self) -> bool: ...
 
+    @property
+    def flooding(self) -> bool: ...
+
+    @property
+    def dropped_lines(self) -> int: ...
+
     def arm(self, die: str) -> int: ...
 
     def disarm(self, arm_id: int | None = None) -> None: ...
@@ -115,10 +121,19 @@ class TrayBridge:
         """True if a tray is connected, so physical tray rolls can be expected."""
         return self._tray.connected
 
+    @property
+    def flooding(self) -> bool:
+        """True while the tray floods its port: lines are dropped unread, so a roll made now
+        may not show (it is resent, but the table should roll again if it does not come)."""
+        return self._tray.flooding
+
     def describe(self) -> str:
         """One line for a status bar."""
         if not self.available:
             return "no dice tray: electronic dice"
+        if self.flooding:
+            return (f"dice tray flooding ({self._tray.dropped_lines} lines dropped):"
+                    " if a roll does not show, roll again")
         exp = self.expecting
         return f"dice tray: roll {exp.die} for {exp.player}" if exp else "dice tray ready"
 

@@ -30,6 +30,9 @@ E = TypeVar("E")
 DEFAULT_PATH = "/dev/dice-tray"
 """The udev symlink of firmware_config/99-tableside-dice-tray.rules."""
 
+READ_CHUNK = 65536
+"""Most bytes taken from the port per read: one read's work is bounded whatever arrives."""
+
 PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError, termios.error)
 """What pyserial raises when the device goes away (reliability.md)."""
 
@@ -145,6 +148,19 @@ class TrayDriver:
         return self._thread is not None and self._thread.is_alive()
 
     @property
+    def flooding(self) -> bool:
+        """True while the tray floods the port: lines are dropped unread (a roll among them
+        may be lost until the tray resends it); see :attr:`dropped_lines`."""
+        with self._lock:
+            return self._link.flood.flooding
+
+    @property
+    def dropped_lines(self) -> int:
+        """Lines dropped unread because the tray sent more than the read budget (all time)."""
+        with self._lock:
+            return self._link.flood.dropped_lines
+
+    @property
     def link(self) -> TrayLink:
         """The protocol state (read-only use: counters, ``info``, ``armed``)."""
         return self._link
@@ -208,7 +224,7 @@ class TrayDriver:
             try:
                 data = port.read(1)
                 if data:
-                    waiting = port.in_waiting
+                    waiting = min(port.in_waiting, READ_CHUNK)
                     if waiting:
                         data += port.read(waiting)
             except PORT_ERRORS as exc:
@@ -223,11 +239,14 @@ class TrayDriver:
                 self._flush_locked()
                 state = self._link.state
                 ready = ready or state is LinkState.READY
+                dropping = self._link.flood.dropping
             self._dispatch()
             if state is LinkState.CLOSED:  # a write failed under the lock
                 return ready
             if state is LinkState.FAILED:
                 return ready
+            if dropping:  # a flood: read a bulk now and then; the kernel buffer backs it up
+                self._stop.wait(self.timings.flood_pause)
         with self._lock:
             self._link.disconnect("driver closed")
         return ready

@@ -114,6 +114,13 @@ class TrayFirmware:
                 self._send(item.report)
                 item.next_send = now + self.resend
 
+    def chatter(self, count: int) -> None:
+        """Send ``count`` heartbeats at once, off schedule: a firmware stuck in a loop (the
+        simulator's ``flood``). Valid frames, so the host does its full work on each."""
+        state = "rolling" if self._rolling else "armed" if self.armed else "idle"
+        for _ in range(count):
+            self._send(Heartbeat(self.boot, state))
+
     def take_output(self) -> list[bytes]:
         out, self._out = self._out, []
         return out

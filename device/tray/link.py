@@ -14,7 +14,8 @@ from collections import deque
 from dataclasses import dataclass
 
 from device.tray.errors import TrayProtocolError, TrayUsageError
-from device.tray.framing import SEQ_MODULUS, LineAssembler, parse_frame
+from device.tray.flood import FloodGuard
+from device.tray.framing import SEQ_MODULUS, parse_frame
 from device.tray.messages import (
     ID_MAX,
     PERCENTILE_MODES,
@@ -36,29 +37,7 @@ from device.tray.messages import (
     die_value,
     encode_host,
 )
-
-
-@dataclass(frozen=True)
-class TrayTimings:
-    """Every interval of the host side, in seconds (tests shrink them)."""
-
-    read_timeout: float = 0.1
-    hello_interval: float = 0.5
-    hello_attempts: int = 4
-    host_heartbeat: float = 2.0
-    silence_timeout: float = 3.5
-    arm_resend: float = 0.5
-    backoff_initial: float = 0.25
-    backoff_max: float = 8.0
-    garbage_report_interval: float = 1.0
-    write_timeout: float = 0.5
-
-    def __post_init__(self) -> None:
-        for name, value in vars(self).items():
-            if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
-                raise TrayUsageError(f"TrayTimings.{name} must be a positive number, got {value!r}")
-        if self.backoff_max < self.backoff_initial:
-            raise TrayUsageError("TrayTimings.backoff_max must be >= backoff_initial")
+from device.tray.timings import TrayTimings as TrayTimings  # re-exported: its old home
 
 
 class StatusKind(enum.Enum):
@@ -68,6 +47,8 @@ class StatusKind(enum.Enum):
     DISCONNECTED = "disconnected"
     RESET = "reset"
     GARBAGE = "garbage"
+    FLOODING = "flooding"
+    FLOOD_OVER = "flood_over"
     HANDSHAKE_FAILED = "handshake_failed"
     INCOMPATIBLE = "incompatible"
     ARMED = "armed"
@@ -79,13 +60,16 @@ class StatusKind(enum.Enum):
 @dataclass(frozen=True)
 class TrayStatus:
     """A change on the link, with the running counters (``garbage``: rejected lines;
-    ``gaps``: breaks in the tray's sequence numbers, i.e. lines lost on the way)."""
+    ``gaps``: breaks in the tray's sequence numbers, i.e. lines lost on the way;
+    ``dropped_lines``/``dropped_bytes``: discarded unread because the tray flooded)."""
 
     kind: StatusKind
     detail: str
     info: Iam | None
     garbage: int
     gaps: int
+    dropped_lines: int = 0
+    dropped_bytes: int = 0
 
 
 @dataclass(frozen=True)
@@ -133,7 +117,10 @@ class TrayLink:
         self.info: Iam | None = None
         self.garbage = 0
         self.gaps = 0
-        self._assembler = LineAssembler()
+        t = self.timings
+        self._guard = FloodGuard(t.flood_lines_per_s, t.flood_bytes_per_s, t.flood_window)
+        self._flood_told = False
+        self._drops_seen = 0
         self._out: list[bytes] = []
         self._events: list[LinkEvent] = []
         self._tx_seq = 0
@@ -147,14 +134,14 @@ class TrayLink:
         self._hello_next = 0.0
         self._hb_next = 0.0
         self._last_rx = 0.0
-        self._reported = (0, 0)
+        self._reported = (0, 0, 0)
         self._report_next = 0.0
 
     # --- the driver's side ------------------------------------------------------------------
 
     def connect(self, now: float) -> None:
         """A port was opened: forget the old connection's bytes and start the handshake."""
-        self._assembler.reset()
+        self._guard.reset()
         self._tx_seq = 0
         self._rx_seq = None
         self._last_rolling = None
@@ -164,16 +151,18 @@ class TrayLink:
         """The port is gone. A partial line is dropped, never completed by the next port."""
         was_ready = self.state is LinkState.READY
         self.state = LinkState.CLOSED
-        self._assembler.reset()
+        self._guard.reset()
         if self._arm is not None:
             self._arm.confirmed = False
         if was_ready:
             self._status(StatusKind.DISCONNECTED, reason)
 
     def feed(self, data: bytes, now: float) -> None:
-        """Bytes from the port (any split): complete lines are handled, partial ones kept."""
-        for line in self._assembler.feed(data):
+        """Bytes from the port (any split): complete lines are handled, partial ones kept;
+        over the read budget, bytes are dropped unread and counted (see :attr:`flooding`)."""
+        for line in self._guard.feed(data, now):
             self._line(line, now)
+        self._flood_news(now)
 
     def tick(self, now: float) -> None:
         """Let time pass: resend HELLO/ARM, heartbeat, notice a silent tray."""
@@ -197,6 +186,8 @@ class TrayLink:
             if arm is not None and not arm.confirmed and now >= arm.next_send:
                 self._send(Arm(arm.arm_id, arm.die))
                 arm.next_send = now + t.arm_resend
+        self._guard.tick(now)
+        self._flood_news(now)
         self._report_garbage(now)
 
     def take_output(self) -> list[bytes]:
@@ -206,6 +197,12 @@ class TrayLink:
     def take_events(self) -> list[LinkEvent]:
         events, self._events = self._events, []
         return events
+
+    @property
+    def flood(self) -> FloodGuard:
+        """The read budget's state (read only): ``flooding`` (a roll made now may be lost;
+        the table should roll again if it does not show), ``dropped_lines``/``_bytes``."""
+        return self._guard
 
     # --- the table's side -----------------------------------------------------------------
 
@@ -253,7 +250,7 @@ class TrayLink:
         """Give the connection up; the driver closes the port and reopens with backoff."""
         self.state = LinkState.FAILED
         self.fail_reason = reason
-        self._assembler.reset()
+        self._guard.reset()
         if self._arm is not None:
             self._arm.confirmed = False
         self._status(kind, reason)
@@ -263,15 +260,40 @@ class TrayLink:
         self._tx_seq = (self._tx_seq + 1) % SEQ_MODULUS
 
     def _status(self, kind: StatusKind, detail: str) -> None:
-        self._events.append(TrayStatus(kind, detail, self.info, self.garbage, self.gaps))
+        g = self._guard
+        self._events.append(TrayStatus(kind, detail, self.info, self.garbage, self.gaps,
+                                       g.dropped_lines, g.dropped_bytes))
 
     def _report_garbage(self, now: float) -> None:
-        counts = (self.garbage, self.gaps)
+        counts = (self.garbage, self.gaps, self._guard.dropped_lines)
         if counts != self._reported and now >= self._report_next:
             self._reported = counts
             self._report_next = now + self.timings.garbage_report_interval
             self._status(StatusKind.GARBAGE,
-                         f"{self.garbage} bad line(s) dropped, {self.gaps} sequence gap(s)")
+                         f"{self.garbage} bad line(s) dropped, {self.gaps} sequence gap(s),"
+                         f" {self._guard.dropped_lines} line(s) dropped unread (flood)")
+
+    def _flood_news(self, now: float) -> None:
+        """Say once when a flood starts (and re-arm: an armed roll may have been dropped) and
+        once when it is over."""
+        g = self._guard
+        if g.drops != self._drops_seen:
+            self._drops_seen = g.drops
+            arm = self._arm
+            if arm is not None:  # the tray may have used the arm on a roll we dropped: re-arm
+                arm.confirmed = False
+                arm.next_send = now
+        if g.flooding and not self._flood_told:
+            self._flood_told = True
+            self._status(StatusKind.FLOODING,
+                         f"the dice tray is flooding; {g.episode_lines} line(s) dropped"
+                         f" (reading at most {g.lines_per_s:g} lines/s): a roll made now may"
+                         " be lost - if it does not show, roll again")
+        elif self._flood_told and not g.flooding:
+            self._flood_told = False
+            self._status(StatusKind.FLOOD_OVER,
+                         f"the dice tray stopped flooding; {g.episode_lines} line(s) dropped"
+                         f" ({g.dropped_lines} in all)")
 
     def _line(self, line: bytes, now: float) -> None:
         if self.state not in (LinkState.HANDSHAKING, LinkState.READY):

@@ -65,7 +65,11 @@ class TraySimulator:
         self.sent_lines = 0
         self.dropped_lines = 0
         self.overflowed_lines = 0
+        self.flood_lines = 0
+        self._flood: tuple[float, bool, float] = (0.0, False, 0.0)  # rate, junk, since
+        self._flood_due = 0
         self._thread: threading.Thread | None = None
+        self._flood_thread: threading.Thread | None = None
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -144,6 +148,21 @@ class TraySimulator:
         """Forget pending ``drop_next`` and ``corrupt_next`` counts."""
         with self._cond:
             self._drop = self._corrupt = 0
+
+    def flood(self, rate: float, *, junk: bool = False) -> None:
+        """Send ``rate`` extra lines a second (0 stops): heartbeats from a firmware stuck in
+        a loop, or (``junk``) frame-like lines with a bad checksum. Lines the host does not
+        read in time are dropped here, as a USB device drops them (``overflowed_lines``)."""
+        if not 0 <= rate <= 1_000_000:
+            raise TrayUsageError(f"flood takes 0..1000000 lines a second, got {rate}")
+        with self._cond:
+            self._flood = (float(rate), junk, time.monotonic())
+            self._flood_due = 0
+            thread = self._flood_thread
+            if rate and (thread is None or not thread.is_alive()):
+                self._flood_thread = threading.Thread(
+                    target=self._flood_run, name="tray-flood", daemon=True)
+                self._flood_thread.start()
 
     def partial(self, text: bytes) -> None:
         """Write a line cut short (no newline)."""
@@ -239,6 +258,48 @@ class TraySimulator:
                 self.firmware.tick(now)
                 self._flush()
                 self._cond.notify_all()
+
+    def _flood_run(self) -> None:
+        """``rate`` lines a second on average, written whenever the port has room (as a USB
+        device does when the host polls); the lines due while it has none are dropped."""
+        while not self._stop.is_set():
+            fd = self._master
+            try:
+                room = fd is not None and bool(select.select([], [fd], [], 0.005)[1])
+            except (OSError, ValueError):  # unplugged meanwhile
+                room = False
+            with self._cond:
+                rate, junk, since = self._flood
+                if not rate:
+                    return
+                due = int((time.monotonic() - since) * rate) - self._flood_due
+                self._flood_due += max(due, 0)
+                batch = min(due, 1000) if room else 0
+                self.overflowed_lines += max(due - batch, 0)
+                if batch > 0:
+                    if junk:
+                        line = b"N1 HB st=idle boot=%s *0000\n" % self.firmware.boot.encode()
+                        lines = [line] * batch
+                    else:
+                        self.firmware.chatter(batch)
+                        lines = self.firmware.take_output()
+                    self._write_bulk(lines)
+            if due <= 0 or not room:
+                self._stop.wait(0.001)
+
+    def _write_bulk(self, lines: list[bytes]) -> None:
+        """One write for many lines; what does not fit is dropped (a line may be cut)."""
+        fd = self._master
+        if fd is None:
+            return
+        data = b"".join(lines)
+        try:
+            written = os.write(fd, data)
+        except OSError:  # BlockingIOError: the buffer is full; others: unplugged meanwhile
+            written = 0
+        whole = data.count(b"\n", 0, written)
+        self.flood_lines += whole
+        self.overflowed_lines += len(lines) - whole
 
     def _flush(self) -> None:
         for line in self.firmware.take_output():

@@ -21,6 +21,7 @@ garbage [N]          N lines of random junk (default 1)
 overlong             one line far over the 120-byte cap
 badcrc [N]           the next N frames go out with a wrong checksum
 drop [N]             the next N frames are never sent
+flood RATE [junk]    RATE extra lines/s (heartbeats, or bad-checksum junk); flood 0 stops
 partial TEXT         write TEXT with no newline (a line cut short)
 reset                the tray reboots (new boot id, BOOT frame, arm and resends lost)
 unplug               close the pty master (the host sees the cable pulled)
@@ -76,6 +77,9 @@ def run_command(sim: TraySimulator, line: str) -> str:
                 raise TrayUsageError(f"{cmd} takes a count 1..10000")
             counted[cmd](count)
             return f"{cmd} x{count}"
+        if cmd == "flood" and len(args) in (1, 2) and args[1:] in ([], ["junk"]):
+            sim.flood(float(args[0]), junk=args[1:] == ["junk"])
+            return f"flood {float(args[0]):g} lines/s" + (" of junk" if args[1:] else "")
         if cmd == "partial" and args:
             sim.partial(" ".join(args).encode("ascii"))
             return "partial line written"
@@ -100,7 +104,8 @@ def run_command(sim: TraySimulator, line: str) -> str:
             fw = sim.firmware
             return (f"{'plugged' if sim.plugged else 'unplugged'} {sim.slave_path} boot {fw.boot}"
                     f" armed {fw.armed} unacked {fw.unacked} sent {sim.sent_lines}"
-                    f" dropped {sim.dropped_lines} bad host lines {fw.bad_host_lines}")
+                    f" dropped {sim.dropped_lines} flood {sim.flood_lines}"
+                    f" overflowed {sim.overflowed_lines} bad host lines {fw.bad_host_lines}")
         if cmd == "help":
             return COMMANDS
     except ValueError as exc:

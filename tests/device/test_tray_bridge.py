@@ -15,6 +15,8 @@ from device.tray.link import TrayResult
 class FakeTray:
     def __init__(self, connected: bool = True) -> None:
         self.connected = connected
+        self.flooding = False
+        self.dropped_lines = 0
         self.on_result: Callable[[TrayResult], None] | None = None
         self.on_unexpected: Callable[[TrayResult], None] | None = None
         self.arms: list[tuple[int, str]] = []
@@ -170,3 +172,13 @@ def test_results_from_another_thread_are_each_delivered_once() -> None:
     players = [r.player for r in front.delivered]
     assert sorted(players) == sorted(f"p{i}" for i in range(200))
     assert bridge.held == ()
+
+
+def test_a_flooding_tray_is_described_so_the_table_rolls_again() -> None:
+    tray = FakeTray()
+    bridge = Front().bridge(tray)
+    assert not bridge.flooding and bridge.describe() == "dice tray ready"
+    tray.flooding, tray.dropped_lines = True, 1234
+    assert bridge.flooding
+    assert bridge.describe() == ("dice tray flooding (1234 lines dropped): if a roll does not"
+                                 " show, roll again")

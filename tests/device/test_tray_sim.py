@@ -86,3 +86,12 @@ def test_cli_interactive_reads_commands_until_quit() -> None:
     assert lines[1] == "roll 1: d6 faces (4,)"
     assert lines[2].startswith("error: unknown command")
     assert len(lines) == 3  # nothing after quit
+
+
+def test_flood_command_is_checked_and_stops() -> None:
+    sim = sim_module.TraySimulator(fd=None)
+    for bad in ("flood", "flood -1", "flood nan", "flood 2000000", "flood 10 hb", "flood x"):
+        with pytest.raises(TrayUsageError):
+            run_command(sim, bad)
+    assert run_command(sim, "flood 0") == "flood 0 lines/s"
+    assert run_command(sim, "flood 0 junk") == "flood 0 lines/s of junk"
