@@ -39,6 +39,8 @@ class Referee(Protocol):
     def open(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> None:
         ...
 
+    def drawing_failed(self, screen: Screen[Any], error: Exception) -> None: ...
+
 
 class SessionView:
     """Mixin: a screen that draws from the session and redraws on `show()`."""
@@ -53,6 +55,14 @@ class SessionView:
 
     def show(self) -> None:
         """Redraw from the session (called after every accepted command)."""
+
+    def redraw(self) -> None:
+        """`show()`, where a failure closes this screen and is shown, and the game goes on
+        (see ui/trouble.py), rather than ending the console."""
+        try:
+            self.show()
+        except Exception as error:
+            self.referee.drawing_failed(cast(Screen[Any], self), error)
 
     def send(self, command: Command) -> bool:
         """Send a command; a refusal is shown inline (in `#error`). True if accepted."""

@@ -77,7 +77,7 @@ class HandsScreen(BaseScreen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.show()
+        self.redraw()
         self.query_one("#deck-specialist", OptionList).focus()
 
     @property
@@ -190,7 +190,7 @@ class TurnOrderScreen(BaseScreen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.show()
+        self.redraw()
         self.query_one("#d6-0", Input).focus()
 
     def action_entered(self) -> None:

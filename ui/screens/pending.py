@@ -170,7 +170,7 @@ class DrawDialog(PendingDialog):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.show()
+        self.redraw()
         self.query_one("#box-specialist", Button).focus()
 
     def show(self) -> None:
