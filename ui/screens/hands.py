@@ -112,8 +112,8 @@ class HandsScreen(BaseScreen):
         spec = [c for c in self.picked if self._kind(c) == "specialist"]
         attr = [c for c in self.picked if self._kind(c) == "attribute"]
         self.query_one("#hand-draft", Static).update(
-            f"[b]{fmt.escape(who)}'s hand[/b]\nSpecialists: {', '.join(spec) or '–'} "
-            f"({len(spec)}/3)\nAttributes: {', '.join(attr) or '–'} ({len(attr)}/3)")
+            f"[b]{fmt.escape(who)}'s hand[/b]\nSpecialists: {fmt.escape(', '.join(spec)) or '–'} "
+            f"({len(spec)}/3)\nAttributes: {fmt.escape(', '.join(attr)) or '–'} ({len(attr)}/3)")
         dealt = [f"✓ {fmt.swatch(p)}" if p.dealt else f"· {fmt.swatch(p)}" for p in s.players]
         self.query_one("#dealt-list", Static).update("\n".join(dealt))
 
@@ -222,13 +222,13 @@ class TurnOrderScreen(BaseScreen):
         s = self.state
         rolled = [e for e in self.referee.session.log if not e.undone
                   and e.command["cmd"] == "turn_order"]
-        status = "Roll now." if not rolled else fmt.describe(rolled[-1]) + "."
+        status = "Roll now." if not rolled else fmt.escape(fmt.describe(rolled[-1])) + "."
         tie = self._tie()
         rps = s.rules.tiebreak == "rps"
         if tie:
             how = ("play rock-paper-scissors and pick the winner below" if rps
                    else "roll again (only they do)")
-            status += f"\n[b]Tie[/b] between {', '.join(tie)}: {how}."
+            status += f"\n[b]Tie[/b] between {fmt.escape(', '.join(tie))}: {how}."
         self.query_one("#order-status", Static).update(status)
         rolling = self._rolling()
         for i, p in enumerate(s.players):
