@@ -150,8 +150,8 @@ async def answer_pending(pilot: Any, app: Any, s: Session, data: st.DataObject) 
         tiles = dialog.query_one("#tiles", Choices)
         i = data.draw(st.integers(0, tiles.option_count - 1), label="tile")
         await keys(pilot, *["down"] * i, "enter")
-        museums = dialog.query_one("#museums", Choices)
-        if app.screen is dialog and museums.display:
+        museums = dialog.query_one("#museums", Choices) if app.screen is dialog else None
+        if museums is not None and museums.display:
             assert museums.values == list(s.state.museums)
             j = data.draw(st.integers(0, museums.option_count - 1), label="museum")
             await keys(pilot, *["down"] * j, "enter")
