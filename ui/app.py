@@ -8,9 +8,12 @@ other front end on the same session) it redraws every screen from `session.state
 from __future__ import annotations
 
 import gc
+import logging
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from textual._context import active_message_pump
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -23,9 +26,12 @@ from referee.state import GameState, Phase
 from ui import textual_fixes  # noqa: F401  (applies the fixes it holds)
 from ui.base import PendingDialog, SessionView
 from ui.screens.setup import GameStartScreen, NewGameScreen, StartScreen
+from ui.trouble import DrawingFailure, Failures, PlainLogScreen, TroubleScreen, failed_screen
 
 if TYPE_CHECKING:
     import argparse
+
+log = logging.getLogger(__name__)
 
 # The table and its dialogs (and the rules' Markdown, and Pillow for the box) are imported
 # when first needed: the console's first screen comes up sooner (see scripts/bench.py).
@@ -73,6 +79,8 @@ class RefereeApp(App[None]):
         self._over_shown: str | None = None
         self._unsubscribe: list[Callable[[], Any]] = []
         self._when_drawn: list[Callable[[], Any]] = []
+        self.trouble = Failures()  # screens that could not be drawn (ui/trouble.py)
+        self._session_error: BaseException | None = None
 
     def when_first_screen_drawn(self, callback: Callable[[], Any]) -> None:
         """Run `callback` once the first screen has been drawn (see `run_app`)."""
@@ -156,6 +164,9 @@ class RefereeApp(App[None]):
             self.session.apply(command)
         except Refusal as refusal:
             return refusal
+        except Exception as error:
+            self._session_error = error  # not a drawing failure: see _handle_exception
+            raise
         return None
 
     def new_game(self, command: NewGame) -> Refusal | None:
@@ -176,6 +187,10 @@ class RefereeApp(App[None]):
         self.push_screen(screen, closed)
 
     def _base_class(self, s: GameState) -> type[Screen[Any]]:
+        want = self._wanted_base(s)
+        return PlainLogScreen if self._is_broken(("base", want.__name__)) else want
+
+    def _wanted_base(self, s: GameState) -> type[Screen[Any]]:
         if self._want_new or s.phase is Phase.NO_GAME:
             return NewGameScreen
         if s.phase is Phase.SETUP:
@@ -197,7 +212,7 @@ class RefereeApp(App[None]):
             self.switch_screen(want())
         for screen in self.screen_stack:
             if isinstance(screen, SessionView) and screen.is_mounted:
-                screen.show()
+                screen.redraw()
         open_keys = _decisions(s)
         top = self.screen
         if isinstance(top, PendingDialog) and top.key not in open_keys:
@@ -210,7 +225,8 @@ class RefereeApp(App[None]):
         if modal:
             return
         for pend in s.pending:
-            if (pend.player, pend.decision) in open_keys:
+            if (pend.player, pend.decision) in open_keys and not self._is_broken(
+                    ("pending", str(pend.player), pend.decision)):
                 from ui.screens.pending import DIALOGS
 
                 self.open(DIALOGS[pend.decision](pend.player))
@@ -220,6 +236,69 @@ class RefereeApp(App[None]):
 
             self._over_shown = s.commitment
             self.open(GameOverScreen())
+
+    # ---- screens that cannot be drawn (ui/trouble.py) ---------------------------------------
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual hands every exception no handler caught to this method, and ends the app.
+        A screen the console cannot draw is no reason to end a game: while one is in progress
+        (or just over), the failed screen is closed and the error shown, and the game goes
+        on (`drawing_failed`). Anything else still ends the app with exit status 1: a
+        failure inside the session, before any game, in the app itself (its own message loop
+        stops after an exception), or failure after failure with no step of the game between."""
+        screen = self._failed_screen(error)
+        if screen is None:
+            super()._handle_exception(error)
+        else:
+            self.drawing_failed(screen, error)
+
+    def _can_go_on(self, error: BaseException, screen: Screen[Any] | None) -> bool:
+        return (screen is not None and error is not self._session_error
+                and self.session.state.phase is not Phase.NO_GAME
+                and not self.trouble.too_many(len(self.session.log))
+                and not isinstance(screen, TroubleScreen | PlainLogScreen))
+
+    def _failed_screen(self, error: BaseException) -> Screen[Any] | None:
+        """The screen whose drawing raised `error`, if the game can go on without it."""
+        screen = failed_screen(error, active_message_pump.get(None))
+        return screen if self._can_go_on(error, screen) else None
+
+    def drawing_failed(self, screen: Screen[Any], error: Exception) -> None:
+        """Close `screen`, say what failed, keep the game; a failure that cannot be
+        recovered from is raised again."""
+        if not self._can_go_on(error, screen):
+            raise error
+        found = self.trouble.add(self._screen_key(screen), screen, error, len(self.session.log))
+        if found is not None:  # (None: the same screen again, before it is closed)
+            log.error("the console could not show %s", found.screen, exc_info=error)
+            self.call_later(self._recover, screen, found)
+
+    def _screen_key(self, screen: Screen[Any]) -> tuple[str, ...]:
+        if isinstance(screen, PendingDialog):
+            return ("pending", str(screen.player), screen.decision)
+        if screen in self.screen_stack[:1]:
+            return ("base", type(screen).__name__)
+        return ("dialog", type(screen).__name__)
+
+    def _is_broken(self, key: tuple[str, ...]) -> bool:
+        """Whether that screen failed and the game has not moved on since."""
+        return self.trouble.broken(key, len(self.session.log))
+
+    def _recover(self, screen: Screen[Any], found: DrawingFailure) -> None:
+        if screen is self.screen_stack[0]:
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
+            self.switch_screen(PlainLogScreen())
+        else:
+            while screen in self.screen_stack:
+                self.pop_screen()
+        if self.trouble.said(found):
+            # Said before: a notice, not a dialog after every step of the game.
+            self.notify(f"Still cannot show {found.screen} ({found.error}); the game goes on.",
+                        severity="error", markup=False)
+            self.sync()
+        else:
+            self.open(TroubleScreen(found, len(self.session.log)))
+        self.trouble.closed(screen)
 
     def _start_choice(self, choice: str | None) -> None:
         if choice == "new":
@@ -302,6 +381,9 @@ def run_app(app: RefereeApp, **run_kwargs: Any) -> int:
         app.run(**run_kwargs)
     finally:
         gc.enable()
+        for found in app.trouble.found:  # for the owner: the screens it could not draw, and why
+            print(f"referee: the console could not show {found.screen} "
+                  f"(the game went on):\n{found.details}", file=sys.stderr)
     code = app.return_code
     return 1 if code is None else code
 

@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
 
 from referee.commands import Command, NewGame
 from referee.errors import Refusal
@@ -38,6 +39,8 @@ class Referee(Protocol):
     def open(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> None:
         ...
 
+    def drawing_failed(self, screen: Screen[Any], error: Exception) -> None: ...
+
 
 class SessionView:
     """Mixin: a screen that draws from the session and redraws on `show()`."""
@@ -52,6 +55,14 @@ class SessionView:
 
     def show(self) -> None:
         """Redraw from the session (called after every accepted command)."""
+
+    def redraw(self) -> None:
+        """`show()`, where a failure closes this screen and is shown, and the game goes on
+        (see ui/trouble.py), rather than ending the console."""
+        try:
+            self.show()
+        except Exception as error:
+            self.referee.drawing_failed(cast(Screen[Any], self), error)
 
     def send(self, command: Command) -> bool:
         """Send a command; a refusal is shown inline (in `#error`). True if accepted."""
@@ -141,19 +152,60 @@ class PendingDialog(Dialog[None]):
                     severity="warning")
 
 
+class Choice(NamedTuple):
+    """One option of a `Choices` list: what it shows and what it stands for."""
+
+    label: str
+    value: Any
+    disabled: bool = False
+
+
 class Choices(OptionList):
-    """An option list that always has an option highlighted, so Enter picks at once."""
+    """An option list whose options stand for values (a card, a museum, a player, a tile),
+    kept beside the options by position. An option never has an id: ids must be unique,
+    and game data is not (a hand holds two copies of a card, a catalog may repeat a name).
+    Labels are plain text (no markup), so a name with brackets shows as it is written.
+    The list always has an option highlighted, so Enter picks at once."""
+
+    def __init__(self, *choices: Choice | tuple[str, Any], id: str | None = None,
+                 classes: str | None = None, compact: bool = False) -> None:
+        super().__init__(id=id, classes=classes, markup=False, compact=compact)
+        self.values: list[Any] = []
+        self._append(choices)
+
+    def set_choices(self, choices: Iterable[Choice | tuple[str, Any]]) -> None:
+        """Replace every option (the highlight is left to the caller)."""
+        self.clear_options()
+        self.values = []
+        self._append(choices)
+        self._first()
+
+    def _append(self, choices: Iterable[Choice | tuple[str, Any]]) -> None:
+        items = [Choice(*c) for c in choices]
+        self.values.extend(c.value for c in items)
+        super().add_options([Option(c.label, disabled=c.disabled) for c in items])
+
+    def value_at(self, index: int | None) -> Any:
+        """The value of the option at `index` (None for no option)."""
+        if index is None or not 0 <= index < len(self.values):
+            return None
+        return self.values[index]
+
+    @property
+    def highlighted_value(self) -> Any:
+        return self.value_at(self.highlighted)
+
+    def add_options(self, new_options: Iterable[Any]) -> Self:
+        items = list(new_options)
+        if items:  # options without their values would shift every value after them
+            raise TypeError("Choices are given as (label, value) pairs: use set_choices")
+        return self
 
     def on_mount(self) -> None:
         self._first()
 
     def on_focus(self) -> None:
         self._first()
-
-    def add_options(self, items: Iterable[Any]) -> Self:
-        result = super().add_options(items)
-        self._first()
-        return result
 
     def _first(self) -> None:
         if self.highlighted is None and self.option_count:

@@ -66,7 +66,11 @@ def swatch(player: PlayerState) -> str:
 
 
 def escape(text: str) -> str:
-    return text.replace("[", r"\[")
+    """Game data (a name, a card, a colour) made safe to put into markup: written as it is,
+    never read as a tag. A backslash at the end would escape the tag that follows it, so a
+    zero-width space (drawn as nothing) keeps them apart."""
+    text = text.replace("[", r"\[")
+    return text + "\u200b" if text.endswith("\\") else text
 
 
 def where(player: PlayerState) -> str:

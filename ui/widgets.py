@@ -43,7 +43,8 @@ class PlayerRow(Static):
             status = f"[dim]{status}[/]"
         elif p.status == "winner":
             status = f"[b green]{status}[/]"
-        first = (f"{arrow}{fmt.swatch(p)} [dim]({p.color})[/]  strikes [b]{fmt.pips(p.strikes)}[/]"
+        first = (f"{arrow}{fmt.swatch(p)} [dim]({fmt.escape(p.color)})[/]  "
+                 f"strikes [b]{fmt.pips(p.strikes)}[/]"
                  f"  {status}  {fmt.escape(fmt.where(p))}")
         second = (f"{fmt.money(p.money)} [{fmt.colour_hex(p.color)}]"
                   f"{fmt.bar(p.money, target, 12)}[/] of {fmt.short_money(target)}")
@@ -87,7 +88,7 @@ class TurnBanner(Static):
         p = s.current_player
         if p is None:
             return "Setting up"
-        return (f"Turn {s.turn_number} · {fmt.swatch(p)}'s turn [dim]({p.color})[/] · "
+        return (f"Turn {s.turn_number} · {fmt.swatch(p)}'s turn [dim]({fmt.escape(p.color)})[/] · "
                 f"{fmt.escape(fmt.turn_step(s, p.name))}")
 
 
@@ -110,7 +111,7 @@ class DicePanel(Vertical):
             return
         digits.update(str(roll["value"]))
         purpose = fmt.PURPOSES.get(str(roll["purpose"]), str(roll["purpose"]))
-        who = f"{roll['player']} · " if roll.get("player") else ""
+        who = f"{fmt.escape(str(roll['player']))} · " if roll.get("player") else ""
         caption.update(f"{roll['die']} {purpose}\n{who}{fmt.provenance(roll)}")
 
 

@@ -8,13 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
-from textual.widgets.option_list import Option
 
 from referee.commands import Deal, Roll, Tiebreak, TurnOrder
 from referee.rules.setup import HAND
 from referee.state import GameState, pile_list
 from ui import format as fmt
-from ui.base import BaseScreen, Choices, KeyBar, TitleBar
+from ui.base import BaseScreen, Choice, Choices, KeyBar, TitleBar
 
 DECKS = ("specialist", "attribute")
 
@@ -78,7 +77,7 @@ class HandsScreen(BaseScreen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.show()
+        self.redraw()
         self.query_one("#deck-specialist", OptionList).focus()
 
     @property
@@ -98,24 +97,23 @@ class HandsScreen(BaseScreen):
             f"Starting hands (GG-1): [b]{fmt.escape(who)}[/b] picks 3 specialists and 3 "
             "attributes")
         for deck in DECKS:
-            options = self.query_one(f"#deck-{deck}", OptionList)
+            options = self.query_one(f"#deck-{deck}", Choices)
             highlighted = options.highlighted
             pile = dict(s.piles.get(deck, {}))
             for card in self.picked:
                 if card in pile:
                     pile[card] -= 1
             cards = sorted(pile, key=lambda c: (-fmt.card_bonus(s, c), c))
-            options.clear_options()
-            options.add_options([
-                Option(f"+{fmt.card_bonus(s, c):>2}%  {c}  ×{pile[c]}", id=c,
-                       disabled=pile[c] <= 0) for c in cards])
+            options.set_choices([
+                Choice(f"+{fmt.card_bonus(s, c):>2}%  {c}  ×{pile[c]}", c, pile[c] <= 0)
+                for c in cards])
             if cards:
                 options.highlighted = min(highlighted or 0, len(cards) - 1)
         spec = [c for c in self.picked if self._kind(c) == "specialist"]
         attr = [c for c in self.picked if self._kind(c) == "attribute"]
         self.query_one("#hand-draft", Static).update(
-            f"[b]{fmt.escape(who)}'s hand[/b]\nSpecialists: {', '.join(spec) or '–'} "
-            f"({len(spec)}/3)\nAttributes: {', '.join(attr) or '–'} ({len(attr)}/3)")
+            f"[b]{fmt.escape(who)}'s hand[/b]\nSpecialists: {fmt.escape(', '.join(spec)) or '–'} "
+            f"({len(spec)}/3)\nAttributes: {fmt.escape(', '.join(attr)) or '–'} ({len(attr)}/3)")
         dealt = [f"✓ {fmt.swatch(p)}" if p.dealt else f"· {fmt.swatch(p)}" for p in s.players]
         self.query_one("#dealt-list", Static).update("\n".join(dealt))
 
@@ -124,7 +122,9 @@ class HandsScreen(BaseScreen):
         return c.kind if c else ""
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        card = event.option.id or ""
+        if not isinstance(event.option_list, Choices):
+            return
+        card = str(event.option_list.value_at(event.option_index) or "")
         kind = self._kind(card)
         if sum(1 for c in self.picked if self._kind(c) == kind) >= 3:
             self.say_error(f"✗ GG-1 Already 3 {kind}s: Backspace removes the last card.")
@@ -190,7 +190,7 @@ class TurnOrderScreen(BaseScreen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.show()
+        self.redraw()
         self.query_one("#d6-0", Input).focus()
 
     def action_entered(self) -> None:
@@ -222,25 +222,24 @@ class TurnOrderScreen(BaseScreen):
         s = self.state
         rolled = [e for e in self.referee.session.log if not e.undone
                   and e.command["cmd"] == "turn_order"]
-        status = "Roll now." if not rolled else fmt.describe(rolled[-1]) + "."
+        status = "Roll now." if not rolled else fmt.escape(fmt.describe(rolled[-1])) + "."
         tie = self._tie()
         rps = s.rules.tiebreak == "rps"
         if tie:
             how = ("play rock-paper-scissors and pick the winner below" if rps
                    else "roll again (only they do)")
-            status += f"\n[b]Tie[/b] between {', '.join(tie)}: {how}."
+            status += f"\n[b]Tie[/b] between {fmt.escape(', '.join(tie))}: {how}."
         self.query_one("#order-status", Static).update(status)
         rolling = self._rolling()
         for i, p in enumerate(s.players):
             self.query_one(f"#roll-row-{i}").display = p.name in rolling and not (tie and rps)
         self.query_one("#order-buttons").display = not (tie and rps)
-        tie_list = self.query_one("#tie-winner", OptionList)
+        tie_list = self.query_one("#tie-winner", Choices)
         tie_list.display = bool(tie and rps)
         self.query_one("#tie-title", Static).display = bool(tie and rps)
         if tie and rps:
             self.query_one("#tie-title", Static).update("Who won rock-paper-scissors? (Enter)")
-            tie_list.clear_options()
-            tie_list.add_options([Option(name, id=name) for name in tie])
+            tie_list.set_choices([(name, name) for name in tie])
             tie_list.focus()
 
     def action_roll(self) -> None:
@@ -275,7 +274,8 @@ class TurnOrderScreen(BaseScreen):
                 return
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.send(Tiebreak(winner=event.option.id or ""))
+        winner = self.query_one("#tie-winner", Choices).value_at(event.option_index)
+        self.send(Tiebreak(winner=str(winner or "")))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "roll":

@@ -9,7 +9,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
-from textual.widgets.option_list import Option
 
 from referee.commands import Bypass, Choose, Draw, Reup, Roll
 from referee.dice import die_range
@@ -39,14 +38,13 @@ class ObstacleDialog(PendingDialog):
                          f"{fmt.swatch(p)} (GG-6)", classes="dialog-title")
             yield Static("Play at most one specialist and one attribute (↑↓ picks, Tab moves):")
             with Horizontal(id="obstacle-cards"):
-                yield Choices(
-                    Option(NONE, id=NONE),
-                    *[Option(f"{c} +{fmt.card_bonus(s, c)}", id=c) for c in p.specialists],
-                    id="specialist")
-                yield Choices(
-                    Option(NONE, id=NONE),
-                    *[Option(f"{c} +{fmt.card_bonus(s, c)}", id=c) for c in p.attributes],
-                    id="attribute")
+                # One option per card held: two copies of a card are two options.
+                yield Choices((NONE, None),
+                              *[(f"{c} +{fmt.card_bonus(s, c)}", c) for c in p.specialists],
+                              id="specialist")
+                yield Choices((NONE, None),
+                              *[(f"{c} +{fmt.card_bonus(s, c)}", c) for c in p.attributes],
+                              id="attribute")
             yield Static("", id="obstacle-sum")
             with Horizontal(id="obstacle-roll"):
                 yield Input(placeholder="type the real d100 roll, Enter", id="d100",
@@ -58,16 +56,14 @@ class ObstacleDialog(PendingDialog):
 
     def on_mount(self) -> None:
         for wid in ("#specialist", "#attribute"):
-            self.query_one(wid, OptionList).highlighted = 0
+            self.query_one(wid, Choices).highlighted = 0
         self._sum()
-        self.query_one("#specialist", OptionList).focus()
+        self.query_one("#specialist", Choices).focus()
 
     def _card(self, wid: str) -> tuple[str, ...]:
-        lst = self.query_one(wid, OptionList)
-        if lst.highlighted is None:
-            return ()
-        name = lst.get_option_at_index(lst.highlighted).id or NONE
-        return () if name == NONE else (name,)
+        """The card picked in a list: () for none, else the one card (one copy) played."""
+        name = self.query_one(wid, Choices).highlighted_value
+        return () if name is None else (str(name),)
 
     def _sum(self) -> None:
         s = self.state
@@ -115,15 +111,15 @@ class ObstacleDialog(PendingDialog):
         self.action_roll()
 
 
-CHOICES: dict[str, tuple[str, list[tuple[str, str]]]] = {
-    "caught": ("Caught carrying art (GG-10)", [
-        ("ditch", "Ditch: all held art goes back to its museums; take 1 strike"),
-        ("keep", "Keep: keep the art and go to 2 strikes"),
-    ]),
-    "second_strike": ("Second strike (GG-10): back at the nearest exit", [
-        ("leave", "Leave the premises: strikes go back to 0 at the next roll"),
-        ("reenter", "Go back into the same museum, keeping 2 strikes"),
-    ]),
+CHOICES: dict[str, tuple[str, dict[str, str]]] = {
+    "caught": ("Caught carrying art (GG-10)", {
+        "ditch": "Ditch: all held art goes back to its museums; take 1 strike",
+        "keep": "Keep: keep the art and go to 2 strikes",
+    }),
+    "second_strike": ("Second strike (GG-10): back at the nearest exit", {
+        "leave": "Leave the premises: strikes go back to 0 at the next roll",
+        "reenter": "Go back into the same museum, keeping 2 strikes",
+    }),
 }
 
 
@@ -135,17 +131,23 @@ class ChoiceDialog(PendingDialog):
         self.decision = decision
 
     def compose(self) -> ComposeResult:
-        title, options = CHOICES[self.decision]
+        title, texts = CHOICES[self.decision]
         p = self.state.player(self.player)
+        # The options are the ones the rules hold open (the pending decision's own list);
+        # the console only words them.
+        pend = next((q for q in self.state.pending if q.player == self.player
+                     and q.decision == self.decision), None)
+        options = pend.options if pend is not None else tuple(texts)
         with Vertical(classes="dialog"):
             yield Static(f"[b]{title}[/b] — {fmt.swatch(p)} chooses (Enter)",
                          classes="dialog-title")
-            yield Choices(*[Option(text, id=key) for key, text in options], id="choices")
+            yield Choices(*[(texts.get(key, key), key) for key in options], id="choices")
             yield self.error_line()
         yield KeyBar()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.send(Choose(player=self.player, choice=event.option.id or ""))
+        choice = self.query_one("#choices", Choices).value_at(event.option_index)
+        self.send(Choose(player=self.player, choice=str(choice or "")))
 
 
 class DrawDialog(PendingDialog):
@@ -168,7 +170,7 @@ class DrawDialog(PendingDialog):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.show()
+        self.redraw()
         self.query_one("#box-specialist", Button).focus()
 
     def show(self) -> None:
@@ -183,21 +185,22 @@ class DrawDialog(PendingDialog):
         self.query_one("#draw-title", Static).update(
             f"[b]Draw {count} card{'s' if count != 1 else ''}[/b] ({reason}) — "
             f"{fmt.swatch(p)}")
-        cards = self.query_one("#cards", OptionList)
-        cards.clear_options()
+        choices: list[tuple[str, tuple[str, str]]] = []
         for deck in ("specialist", "attribute"):
             pile = s.piles.get(deck, {}) if sum(s.piles.get(deck, {}).values()) else \
                 s.discards.get(deck, {})
-            for c in sorted(pile):
-                cards.add_option(Option(f"{deck[:4]}.  {c} +{fmt.card_bonus(s, c)}  "
-                                        f"({pile[c]} in deck)", id=f"{deck}:{c}"))
+            choices += [(f"{deck[:4]}.  {c} +{fmt.card_bonus(s, c)}  ({pile[c]} in deck)",
+                         (deck, c)) for c in sorted(pile)]
+        self.query_one("#cards", Choices).set_choices(choices)
 
     def action_box(self, deck: str) -> None:
         self.send(Draw(player=self.player, deck=deck))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        deck, card = (event.option.id or ":").split(":", 1)
-        self.send(Draw(player=self.player, deck=deck, card=card))
+        picked = self.query_one("#cards", Choices).value_at(event.option_index)
+        if picked is not None:
+            deck, card = picked
+            self.send(Draw(player=self.player, deck=deck, card=card))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_box((event.button.id or "box-specialist").removeprefix("box-"))

@@ -130,19 +130,19 @@ class NewGameScreen(BaseScreen):
         return "\n".join(lines)
 
     def _rule_rows(self) -> list[Horizontal]:
-        rows = []
-        for name, value, _ in table_rules(self.referee.session).describe():
+        rows = []  # ids: HouseRules' own field names (code, not game data)
+        for rule, value, _ in table_rules(self.referee.session).describe():
             field: Cycle | Input
-            if name in RULE_CHOICES:
-                field = Cycle([(c, c) for c in RULE_CHOICES[name]], value, id=f"rule-{name}",
+            if rule in RULE_CHOICES:
+                field = Cycle([(c, c) for c in RULE_CHOICES[rule]], value, id=f"rule-{rule}",
                               classes="rule-cycle")
             elif isinstance(value, bool):
-                field = Cycle([("no", False), ("yes", True)], value, id=f"rule-{name}",
+                field = Cycle([("no", False), ("yes", True)], value, id=f"rule-{rule}",
                               classes="rule-cycle")
             else:
-                field = Input(f"{value:,}", id=f"rule-{name}", classes="rule-input",
+                field = Input(f"{value:,}", id=f"rule-{rule}", classes="rule-input",
                               compact=True)
-            rows.append(Horizontal(Label(RULE_LABELS[name], classes="rule-label"), field,
+            rows.append(Horizontal(Label(RULE_LABELS[rule], classes="rule-label"), field,
                                    classes="rule-form"))
         return rows
 

@@ -45,7 +45,7 @@ class TableScreen(BaseScreen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.show()
+        self.redraw()
 
     def show(self) -> None:
         session = self.referee.session

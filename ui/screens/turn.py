@@ -7,8 +7,8 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Button, Digits, OptionList, SelectionList, Static
-from textual.widgets.option_list import Option
 
 from referee.commands import Move, MoveRoll, Roll, Sell, Steal, Trade
 from ui import format as fmt
@@ -89,8 +89,8 @@ class TileDialog(PendingDialog):
     def on_mount(self) -> None:
         p = self.state.player(self.player)
         tiles = INSIDE if p.where else OUTSIDE
-        lst = self.query_one("#tiles", OptionList)
-        lst.add_options([Option(fmt.TILE_LABELS[t], id=t) for t in tiles])
+        lst = self.query_one("#tiles", Choices)
+        lst.set_choices([(fmt.TILE_LABELS[t], t) for t in tiles])
         self._steps()
         lst.focus()
 
@@ -117,18 +117,20 @@ class TileDialog(PendingDialog):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         p = self.state.player(self.player)
+        if not isinstance(event.option_list, Choices):
+            return
+        value = event.option_list.value_at(event.option_index)
         if event.option_list.id == "tiles":
-            self.tile = event.option.id
+            self.tile = value
             if p.where is None and self.tile in fmt.MUSEUM_TILES:
-                museums = self.query_one("#museums", OptionList)
-                museums.clear_options()
-                museums.add_options([Option(m, id=m) for m in self.state.museums])
+                museums = self.query_one("#museums", Choices)
+                museums.set_choices([(m, m) for m in self.state.museums])
                 self._steps()
                 museums.focus()
                 return
             self._move(None)
         else:
-            self._move(event.option.id)
+            self._move(value)
 
     def _move(self, museum: str | None) -> None:
         if self.tile is not None:
@@ -152,15 +154,16 @@ class StealDialog(Dialog[None]):
             for name in s.museums.get(museum, ()):
                 art = s.catalog.art(name)
                 if art is not None:
-                    options.append(Option(f"{name}  {fmt.money(art.value)}  "
-                                          f"−{art.deduction}% on bypasses", id=name))
+                    options.append((f"{name}  {fmt.money(art.value)}  "
+                                    f"−{art.deduction}% on bypasses", name))
             yield Choices(*options, id="art-list")
             yield Static(f"Carrying now: −{s.player(self.player).deduction}% ", classes="hint")
             yield self.error_line()
         yield KeyBar()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if self.send(Steal(player=self.player, art=event.option.id or "")):
+        art = self.query_one("#art-list", Choices).value_at(event.option_index)
+        if self.send(Steal(player=self.player, art=str(art or ""))):
             self.dismiss(None)
 
 
@@ -181,8 +184,10 @@ class SellDialog(Dialog[None]):
         with Vertical(classes="dialog"):
             yield Static(f"[b]Sell art[/b] — {fmt.swatch(p)} (Space ticks a piece, S sells)",
                          classes="dialog-title")
-            yield SelectionList[str](
-                *[(f"{a.name}  {fmt.money(a.value)}", a.name, True) for a in p.art],
+            # A selection's value is the piece's place in the hand, not its name.
+            yield SelectionList[int](
+                *[(Content(f"{a.name}  {fmt.money(a.value)}"), i, True)
+                  for i, a in enumerate(p.art)],
                 id="sell-list")
             yield Static("", id="price")
             yield Button("Sell \\[S]", id="sell", variant="primary", compact=True)
@@ -192,17 +197,19 @@ class SellDialog(Dialog[None]):
     def on_mount(self) -> None:
         self._price()
 
-    def on_selection_list_selected_changed(self, _: SelectionList.SelectedChanged[str]) -> None:
+    def on_selection_list_selected_changed(self, _: SelectionList.SelectedChanged[int]) -> None:
         self._price()
 
     def _chosen(self) -> list[str]:
-        return list(self.query_one("#sell-list", SelectionList).selected)
+        held = self.state.player(self.player).art
+        picked = self.query_one("#sell-list", SelectionList).selected
+        return [held[i].name for i in sorted(picked) if 0 <= i < len(held)]
 
     def _price(self) -> None:
         s = self.state
         p = s.player(self.player)
         names = self._chosen()
-        face = sum(a.value for a in p.art if a.name in names)
+        face = sum(a.value for a in p.art if a.name in names)  # art names are unique
         bonus = s.rules.fence_bonus_per_extra_piece * max(len(names) - 1, 0)
         after = p.money + face + bonus
         lines = [f"Face value {fmt.money(face)} + fence bonus {fmt.money(bonus)} "
@@ -237,10 +244,10 @@ class TradeDialog(Dialog[None]):
         with Vertical(classes="dialog", id="trade-dialog"):
             yield Static("[b]Trade attribute cards[/b] — with whom? (Enter)",
                          classes="dialog-title")
-            yield Choices(*[Option(q.name, id=q.name) for q in others], id="partners")
+            yield Choices(*[(q.name, q.name) for q in others], id="partners")
             with Horizontal(id="trade-hands"):
-                yield SelectionList[str](id="give")
-                yield SelectionList[str](id="get")
+                yield SelectionList[int](id="give")
+                yield SelectionList[int](id="get")
             yield Button("Both agree: trade \\[^T]", id="trade", variant="primary", compact=True)
             yield self.error_line()
         yield KeyBar()
@@ -249,14 +256,17 @@ class TradeDialog(Dialog[None]):
         self.query_one("#trade-hands").display = False
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.partner = event.option.id
+        if event.option_list.id != "partners":
+            return
+        self.partner = self.query_one("#partners", Choices).value_at(event.option_index)
         s = self.state
         for wid, who in (("#give", self.player), ("#get", self.partner or "")):
             lst = self.query_one(wid, SelectionList)
             lst.clear_options()
-            lst.add_options([(f"{c} +{fmt.card_bonus(s, c)}", f"{i}:{c}")
+            # A selection's value is the card's place in the hand: two copies, two cards.
+            lst.add_options([(Content(f"{c} +{fmt.card_bonus(s, c)}"), i)
                              for i, c in enumerate(s.player(who).attributes)])
-            lst.border_title = f"{who} gives"
+            lst.border_title = f"{fmt.escape(who)} gives"
             if lst.option_count:
                 lst.highlighted = 0  # so Space ticks a card at once
         self.query_one("#trade-hands").display = True
@@ -266,12 +276,14 @@ class TradeDialog(Dialog[None]):
         if self.partner is None:
             return
 
-        def cards(wid: str) -> tuple[str, ...]:
-            lst = self.query_one(wid, SelectionList)
-            return tuple(str(v).split(":", 1)[1] for v in lst.selected)
+        def cards(wid: str, who: str) -> tuple[str, ...]:
+            hand = self.state.player(who).attributes
+            picked = self.query_one(wid, SelectionList).selected
+            return tuple(hand[i] for i in sorted(picked) if 0 <= i < len(hand))
 
-        if self.send(Trade(giver=self.player, taker=self.partner, give=cards("#give"),
-                           get=cards("#get"))):
+        partner = self.partner
+        if self.send(Trade(giver=self.player, taker=partner, give=cards("#give", self.player),
+                           get=cards("#get", partner))):
             self.dismiss(None)
 
     def on_button_pressed(self, _: Button.Pressed) -> None:
