@@ -185,12 +185,20 @@ class BoxRig:
 
 def build_box(args: argparse.Namespace, session: Any, *,
               post: Callable[[Callable[[], None]], None],
-              press: Callable[[str, bool], None], say: Callable[[str], None],
+              say: Callable[[str], None], press: Callable[[str, bool], None] | None = None,
               pins: Any = None, clock: Callable[[], float] = time.monotonic) -> BoxRig:
     """Choose the hardware once (and say which), and put the box together on `session`.
 
-    `press` is the buttons' sink (it runs on their ticker thread); `clock` is the one clock
-    of the buttons, the controller and the display (tests pass a fake one)."""
+    `press` is the buttons' sink (it runs on their ticker thread); by default each press is
+    posted to the front end's loop as `BoxRig.pressed` (the display wakes, the controller
+    acts). `clock` is the one clock of the buttons, the controller and the display (tests
+    pass a fake one)."""
+    rig: list[BoxRig] = []
+
+    def posted(button: str, long: bool) -> None:
+        post(lambda: rig[0].pressed(button, long))
+
+    press = press or posted
     from device.box import BoxController
     from device.buttons import Buttons, PinPresser
     from device.hardware import choose, choose_pins, oled_opener, pin_factory, strategy_for
@@ -237,7 +245,8 @@ def build_box(args: argparse.Namespace, session: Any, *,
         say("no display: refereeing without it")
     box.subscribe(lambda view: oled.show(render(view)))
     oled.show(render(box.view()))
-    return BoxRig(box, oled, buttons, tray, choice.kind, presser=presser, clock=clock)
+    rig.append(BoxRig(box, oled, buttons, tray, choice.kind, presser=presser, clock=clock))
+    return rig[0]
 
 
 def cmd_box(args: argparse.Namespace) -> int:

@@ -112,8 +112,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     session = session_from_args(args, notify=say)
 
     try:
-        rig = build_box(args, session, post=post, say=say,
-                        press=lambda b, long: post(lambda: rig.pressed(b, long)))
+        rig = build_box(args, session, post=post, say=say)  # presses: rig.pressed, posted
     except BoxSetupError as err:
         print(f"referee run: ERROR: {err}", file=sys.stderr)
         session.close()

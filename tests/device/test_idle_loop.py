@@ -246,3 +246,42 @@ def test_the_box_screen_does_not_change_by_itself_before_its_next_change(
             box.press(("ROLL", "NEXT", "BACK", "MENU")[n % 4])
         elif op == "notice":
             box.notify(f"message {n}")
+
+
+# ---- a press reaches the front end's loop and wakes the display ------------------------------
+
+def test_a_button_press_in_referee_run_wakes_the_dimmed_display() -> None:
+    """`build_box` posts each press to the front end's loop as `BoxRig.pressed`, so every
+    front end wakes the display on a press (`referee run` used to send presses to the
+    controller alone: once dimmed, its OLED stayed dim)."""
+    import threading
+
+    from device.run import build_box
+    from referee.cli import build_parser
+
+    clock = Clock()
+    posted: list[Callable[[], None]] = []
+    args = build_parser().parse_args(["run", "--hardware", "sim", "--memory"])
+    rig = build_box(args, Session(seed=bytes(32)), post=posted.append, say=lambda t: None,
+                    clock=clock)
+    try:
+        clock.t += 60
+        rig.tick()
+        assert rig.oled._dimmed and rig.box.view().screen == "new"
+        rig.press("ROLL")  # through the mock pin, gpiozero's callback and the debounce
+        stop = threading.Event()
+
+        def sleep_until(due: float | None) -> None:  # the ticker's time: to each deadline
+            if due is None:
+                stop.set()
+            else:
+                clock.t = due
+
+        rig.buttons.run(stop, sleep_until=sleep_until)
+        assert posted and rig.oled._dimmed  # the press waits for the front end's loop
+        for fn in posted:
+            fn()
+        assert not rig.oled._dimmed
+        assert rig.box.view().screen != "new"  # and the controller acted on it
+    finally:
+        rig.close()
