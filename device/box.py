@@ -103,10 +103,21 @@ class BoxController:
         return lambda: self._subscribers.remove(callback)
 
     def tick(self) -> None:
-        """Let time pass: a notice expires, the idle screen comes. Call a few times a second."""
+        """Let time pass: a notice expires, the idle screen comes. Call it at ``next_change``
+        (calling it more often changes nothing)."""
         if self._notice is not None and self._clock() >= self._notice[1]:
             self._notice = None
         self._changed()
+
+    def next_change(self) -> float | None:
+        """When the screen next changes by itself (by the clock): a notice expires, the idle
+        screen comes; None: only a press or an outcome changes it."""
+        due: list[float] = []
+        if self._notice is not None:
+            due.append(self._notice[1])
+        if self._idle_s is not None and self.ui.ack is None and not self._idle():
+            due.append(self._last_press + self._idle_s)
+        return min(due, default=None)
 
     def close(self) -> None:
         self._unsubscribe()

@@ -9,13 +9,19 @@ Three layers, one concern each:
   it with a fake one. A hold is only ever reported while the button is still down, so a late
   "held" after release (gpiozero #697) cannot happen here: gpiozero's own ``when_held`` is not
   used, nor its ``bounce_time`` (the mock pin factory ignores it; the logic we rely on is ours).
-- ``Buttons``: the gpiozero ``Button`` objects for a ``PinMap``. Their callbacks run on
-  gpiozero's single callback thread; they only record the edge, under a lock, and can never
-  raise (an exception there would stop every button for good).
+- ``Buttons``: a gpiozero ``DigitalInputDevice`` per button of a ``PinMap`` (not ``Button``:
+  each ``Button`` starts gpiozero's hold thread, which wakes ten times a second for a
+  ``when_held`` we do not use). Their callbacks run on gpiozero's single callback thread; they
+  only record the edge, under a lock, wake the ticker and can never raise (an exception there
+  would stop every button for good).
+- the *ticker* (``Buttons.run``, on its own thread): it ticks when an edge (or a simulated
+  press) wakes it and at the next *deadline* a detector has (a level settling, a hold being
+  timed), and otherwise sleeps with no timeout: no button touched, no wakeup.
 - ``PinPresser``: in simulation, a finger on gpiozero's *mock* pins. A key (or the console's
   box panel) asks for a press; the presser drives the pin to its pressed level, keeps it there
   until the detector has taken the press (debounced; for a hold, until the hold was reported)
-  and lets go, one press at a time, stepped by the same ticker and clock as the detectors.
+  and lets go, one press at a time, stepped by the same ticker and clock as the detectors
+  (asking for a press wakes the ticker; then it waits for the detectors' deadlines).
   So a simulated press goes through gpiozero's callbacks and our debounce like a real one.
 - the *sink*: ``sink(button, long)`` receives each press. It is called from whatever thread
   calls ``tick`` and must hand the press to the one event loop: ``queue_sink`` (a queue the main
@@ -63,7 +69,7 @@ class PressDetector:
 
     def tick(self, now: float) -> str | None:
         """``"short"``, ``"long"`` or None: what happened by ``now``."""
-        if self.raw != self.stable and now - self.raw_since >= self.debounce_s:
+        if self.raw != self.stable and now >= self.raw_since + self.debounce_s:
             self.stable = self.raw
             if self.stable:
                 self.pressed_at, self.held = self.raw_since, False
@@ -76,14 +82,26 @@ class PressDetector:
         return None
 
     def _hold(self, now: float) -> str | None:
-        if not self.held and now - self.pressed_at >= self.hold_s:
+        if not self.held and now >= self.pressed_at + self.hold_s:
             self.held = True
             return "long"
         return None
 
+    def deadline(self) -> float | None:
+        """When ``tick`` may next report or settle something with no new edge: the end of the
+        debounce of a level that changed, or the hold time of a press not yet reported as
+        long; None when nothing is pending (only an edge can change anything then)."""
+        due = [self.raw_since + self.debounce_s] if self.raw != self.stable else []
+        if self.stable and not self.held:  # (also while a release settles: still down)
+            due.append(self.pressed_at + self.hold_s)
+        return min(due, default=None)
+
 
 class Buttons:
     """The box's buttons on gpiozero pins, reporting presses to ``sink``.
+
+    ``start()`` runs the ticker on its own thread; tests call ``tick()`` or ``run()`` with a
+    fake clock (and, for ``run``, a fake ``sleep_until``) instead.
 
     Args:
         pins: the pin map (``device.pins.load_pins``).
@@ -95,7 +113,7 @@ class Buttons:
 
     def __init__(self, pins: PinMap, *, pin_factory: Any, sink: Sink,
                  clock: Clock = time.monotonic) -> None:
-        from gpiozero import Button
+        from gpiozero import DigitalInputDevice
 
         self.pins = pins
         self._sink = sink
@@ -105,14 +123,16 @@ class Buttons:
                           for b in pins.buttons}
         self.errors = 0  # exceptions caught in callbacks and sinks
         self.edges = 0  # edges gpiozero reported (its callbacks that ran)
+        self.ticks = 0  # turns of the ticker (each a wakeup of its thread)
         self.presser: PinPresser | None = None  # set by PinPresser: stepped on each tick
+        self._wake = threading.Event()  # an edge or a press asked for: tick now
         self._devices: list[Any] = []
         try:
             for spec in pins.buttons:
-                dev = Button(spec.pin, bounce_time=None, pin_factory=pin_factory,
-                             **spec.gpiozero_args())
-                dev.when_pressed = self._callback(spec.name, True)
-                dev.when_released = self._callback(spec.name, False)
+                dev = DigitalInputDevice(spec.pin, bounce_time=None, pin_factory=pin_factory,
+                                         **spec.gpiozero_args())
+                dev.when_activated = self._callback(spec.name, True)
+                dev.when_deactivated = self._callback(spec.name, False)
                 self._devices.append(dev)
         except BaseException:
             self.close()
@@ -127,16 +147,30 @@ class Buttons:
             except Exception:
                 self.errors += 1
                 log.exception("button %s: edge handler failed", name)
+            finally:
+                self._wake.set()
         return on_edge
 
+    def wake(self) -> None:
+        """Make the ticker tick now (an edge does this; so does a press asked of the presser)."""
+        self._wake.set()
+
     def tick(self) -> list[tuple[str, bool]]:
-        """Run every detector once; send each press to the sink. Returns the presses."""
-        if self.presser is not None:
-            self.presser.step()  # outside the lock: driving a pin runs our edge callback
+        """Run every detector once; send each press to the sink. Returns the presses.
+
+        The presser moves before the detectors (what they settled last time) and after them,
+        as far as it can: so when ``tick`` returns, it waits only for a detector's deadline."""
+        self.ticks += 1
+        presser = self.presser
+        if presser is not None:
+            presser.step()  # outside the lock: driving a pin runs our edge callback
         now = self._clock()
         with self._lock:
             found = [(name, kind == "long") for name, d in self.detectors.items()
                      if (kind := d.tick(now)) is not None]
+        if presser is not None:
+            while presser.step():
+                pass
         for name, long in found:
             try:
                 self._sink(name, long)
@@ -145,20 +179,38 @@ class Buttons:
                 log.exception("button %s: press handler failed", name)
         return found
 
-    def run(self, stop: threading.Event, interval: float = 0.005) -> None:
-        """Tick every ``interval`` seconds until ``stop`` is set (a thread's target)."""
-        while not stop.wait(interval):
-            self.tick()
+    def deadline(self) -> float | None:
+        """The earliest detector deadline (``PressDetector.deadline``); None: none pending."""
+        with self._lock:
+            due = [t for d in self.detectors.values() if (t := d.deadline()) is not None]
+        return min(due, default=None)
 
-    def start(self, interval: float = 0.005) -> Callable[[], None]:
+    def sleep_until(self, due: float | None) -> None:
+        """Block until ``due`` (by the clock; None: no time limit) or until woken."""
+        self._wake.wait(None if due is None else max(0.0, due - self._clock()))
+
+    def run(self, stop: threading.Event,
+            sleep_until: Callable[[float | None], None] | None = None) -> None:
+        """The ticker (a thread's target): tick, then sleep until woken (an edge, a press asked
+        for, ``stop``) or until the next deadline; until ``stop`` is set. No deadline and no
+        edge: it sleeps with no timeout, so idle buttons cost no wakeups at all."""
+        sleep = sleep_until or self.sleep_until
+        while not stop.is_set():
+            self.tick()
+            # Cleared after the tick, before the deadline is read: an edge recorded after this
+            # sets it again (the sleep returns at once); one recorded before is in the deadline.
+            self._wake.clear()
+            sleep(self.deadline())
+
+    def start(self) -> Callable[[], None]:
         """Tick on a daemon thread; returns a function that stops it."""
         stop = threading.Event()
-        thread = threading.Thread(target=self.run, args=(stop, interval), name="buttons",
-                                  daemon=True)
+        thread = threading.Thread(target=self.run, args=(stop,), name="buttons", daemon=True)
         thread.start()
 
         def halt() -> None:
             stop.set()
+            self._wake.set()
             thread.join(timeout=1)
         return halt
 
@@ -211,6 +263,7 @@ class PinPresser:
         self.buttons.pins.button(name)  # KeyError for a button the box does not have
         with self._idle:
             self._queue.append((name, long))
+        self.buttons.wake()
 
     @property
     def busy(self) -> bool:
@@ -223,28 +276,34 @@ class PinPresser:
             return self._idle.wait_for(lambda: not self._queue and self._current is None,
                                        timeout)
 
-    def step(self) -> None:
-        """Move the finger once (called by ``Buttons.tick`` before the detectors run)."""
+    def step(self) -> bool:
+        """Move the finger once (called by ``Buttons.tick``); True if it did something, False
+        if it waits (for a detector, or for a press to be asked for)."""
         with self._idle:
             if self._current is None:
                 if not self._queue:
-                    return
+                    return False
                 self._current, self._phase = self._queue.popleft(), "press"
             name, long = self._current
         detector = self.buttons.detectors[name]
         if self._phase == "press":
-            if not detector.stable:  # (a press of this button still settling: wait)
-                self._level(name, pressed=True)
-                self._phase = "hold"
+            if detector.stable:  # (a press of this button still settling: wait)
+                return False
+            self._level(name, pressed=True)
+            self._phase = "hold"
         elif self._phase == "hold":
-            if detector.stable and (detector.held or not long):
-                self._level(name, pressed=False)  # taken; for a hold, the hold reported
-                self._phase = "release"
-        elif not detector.stable:  # the release is debounced: this press is done
+            if not (detector.stable and (detector.held or not long)):
+                return False
+            self._level(name, pressed=False)  # taken; for a hold, the hold reported
+            self._phase = "release"
+        elif detector.stable:
+            return False
+        else:  # the release is debounced: this press is done
             with self._idle:
                 self._current = None
                 self.done += 1
                 self._idle.notify_all()
+        return True
 
     def _level(self, name: str, *, pressed: bool) -> None:
         pin = self.buttons.pin(name)

@@ -11,6 +11,8 @@ once at start-up by ``device.hardware``. Both go through the same frame-diff str
   by the injected clock; the last frame is sent whole when the display is back.
 - Burn-in: after ``dim_after`` seconds with no ``wake()`` the contrast drops; a static frame is
   moved by a pixel every ``shift_every`` seconds (an orbit of four positions).
+- Time: ``tick()`` does what is due (a retry, dimming, a shift); ``next_due()`` says when the
+  next of those is, so the main loop sleeps until then instead of ticking on a period.
 - ``watch(observer)`` shows each frame that reached the display to ``observer`` (the PNG
   mirror, the terminal's text art), starting with the one on the display now. What it sees is
   the panel's own picture when the device can show it (``device.glass()``: the simulated chip,
@@ -144,6 +146,18 @@ class Oled:
             self._shift = (self._shift + 1) % len(ORBIT)
             return self._send()
         return 0
+
+    def next_due(self) -> float | None:
+        """When ``tick`` next has something to do (by the clock): the retry of a missing
+        display, dimming, the next shift of a static frame; None: nothing until a call."""
+        if not self.present:
+            return self.retry_at
+        due: list[float] = []
+        if self.dim_after is not None and not self._dimmed:
+            due.append(self._active_at + self.dim_after)
+        if self.shift_every is not None and self._image is not None:
+            due.append(self._static_since + self.shift_every)
+        return min(due, default=None)
 
     def close(self) -> None:
         if self.device is not None:

@@ -38,7 +38,7 @@ class ButtonSpec:
     long: str = "none"
 
     def gpiozero_args(self) -> dict[str, Any]:
-        """``pull_up`` / ``active_state`` as gpiozero's ``Button`` takes them."""
+        """``pull_up`` / ``active_state`` as gpiozero's input devices take them."""
         if self.pull == "none":
             return {"pull_up": None, "active_state": self.active == "high"}
         return {"pull_up": self.pull == "up", "active_state": None}

@@ -1,7 +1,10 @@
 """``referee box``: a whole game from four buttons and a 128x64 OLED.
 
 One thread runs the game (the *main loop*): it takes presses off a queue, hands them to the
-``BoxController`` (which applies commands to the session) and keeps the display ticking.
+``BoxController`` (which applies commands to the session) and lets the controller and the
+display keep time. Between two things to do it sleeps: on the queue, until the earliest
+deadline (a notice expiring, the idle screen, dimming, a burn-in shift, a display retry, the
+watchdog's ping), with no timeout when there is none.
 Button presses arrive on that queue from the buttons' ticker thread, always: on a Pi from the
 real pins, in simulation from gpiozero's mock pins, which the keyboard thread drives
 (``device.buttons.PinPresser``). The display goes through the same luma device and page-diff
@@ -134,6 +137,7 @@ class BoxRig:
     tray: Any
     kind: str  # "pi" or "sim"
     presser: Any = None  # a PinPresser on the mock pins; None on real pins
+    clock: Callable[[], float] = time.monotonic  # the box's one clock (next_due is on it)
     _stop_buttons: Callable[[], None] | None = None
 
     def press(self, button: str, long: bool = False) -> None:
@@ -144,7 +148,18 @@ class BoxRig:
         if self.presser is not None:
             self.presser.press(button, long)
         else:
-            self.box.press(button, long)
+            self.pressed(button, long)
+
+    def pressed(self, button: str, long: bool = False) -> None:
+        """A press arriving on the front end's loop: the display wakes, the controller acts."""
+        self.oled.wake()
+        self.box.press(button, long)
+
+    def next_due(self, wd: Any = None) -> float | None:
+        """When `tick` next has work (by `clock`), the watchdog's ping included; None: none
+        until a press or a posted function. Front ends sleep until then, not on a period."""
+        return earliest(self.box.next_change(), self.oled.next_due(),
+                        None if wd is None else wd.next_due())
 
     def settle(self, timeout: float = 30.0) -> bool:
         """Wait until every press asked for has been made (before quitting)."""
@@ -170,12 +185,20 @@ class BoxRig:
 
 def build_box(args: argparse.Namespace, session: Any, *,
               post: Callable[[Callable[[], None]], None],
-              press: Callable[[str, bool], None], say: Callable[[str], None],
+              say: Callable[[str], None], press: Callable[[str, bool], None] | None = None,
               pins: Any = None, clock: Callable[[], float] = time.monotonic) -> BoxRig:
     """Choose the hardware once (and say which), and put the box together on `session`.
 
-    `press` is the buttons' sink (it runs on their ticker thread); `clock` is the one clock
-    of the buttons, the controller and the display (tests pass a fake one)."""
+    `press` is the buttons' sink (it runs on their ticker thread); by default each press is
+    posted to the front end's loop as `BoxRig.pressed` (the display wakes, the controller
+    acts). `clock` is the one clock of the buttons, the controller and the display (tests
+    pass a fake one)."""
+    rig: list[BoxRig] = []
+
+    def posted(button: str, long: bool) -> None:
+        post(lambda: rig[0].pressed(button, long))
+
+    press = press or posted
     from device.box import BoxController
     from device.buttons import Buttons, PinPresser
     from device.hardware import choose, choose_pins, oled_opener, pin_factory, strategy_for
@@ -222,7 +245,8 @@ def build_box(args: argparse.Namespace, session: Any, *,
         say("no display: refereeing without it")
     box.subscribe(lambda view: oled.show(render(view)))
     oled.show(render(box.view()))
-    return BoxRig(box, oled, buttons, tray, choice.kind, presser=presser)
+    rig.append(BoxRig(box, oled, buttons, tray, choice.kind, presser=presser, clock=clock))
+    return rig[0]
 
 
 def cmd_box(args: argparse.Namespace) -> int:
@@ -270,7 +294,7 @@ def _cmd_box(args: argparse.Namespace) -> int:
     wd = Watchdog()
     wd.ready("refereeing")
     try:
-        return main_loop(rig.box, rig.oled, presses, wd)
+        return main_loop(rig.box, rig.oled, presses, wd, clock=rig.clock)
     finally:
         wd.stopping()
         wd.close()
@@ -314,17 +338,28 @@ def start_tray(path: str | None, box: Any, post: Callable[[Press], None],
     return driver.start()
 
 
-def main_loop(box: Any, oled: Any, presses: queue.Queue[Press], wd: Any = None) -> int:
+def earliest(*due: float | None) -> float | None:
+    """The earliest of some deadlines; None if there is none."""
+    return min((t for t in due if t is not None), default=None)
+
+
+def main_loop(box: Any, oled: Any, presses: queue.Queue[Press], wd: Any = None,
+              clock: Callable[[], float] = time.monotonic) -> int:
     """The one loop: presses to the controller, time to the controller and the display.
 
-    Each turn of the loop is a heartbeat for systemd's watchdog: if the loop stalls, the
+    It sleeps on the queue until the earliest deadline of the controller (`next_change`), the
+    display (`next_due`) and the watchdog (`next_due`), or for good when there is none: idle,
+    it wakes only when something is due. Each turn of the loop is a heartbeat for systemd's
+    watchdog and the loop wakes to ping on the watchdog's schedule: if the loop stalls, the
     pings stop and systemd restarts the box."""
     while True:
         if wd is not None:
             wd.beat()
             wd.tick()
+        due = earliest(box.next_change(), oled.next_due(),
+                       None if wd is None else wd.next_due())
         try:
-            item = presses.get(timeout=0.1)
+            item = presses.get(timeout=None if due is None else max(0.0, due - clock()))
         except queue.Empty:
             item = ("", False)
         if item is None:

@@ -8,6 +8,16 @@ pings are gated on a heartbeat: the main loop calls :meth:`Watchdog.beat` every 
 beat is recent. When the main loop stalls, the beats stop, the pings stop, and systemd
 restarts the service.
 
+Use from a main loop that sleeps until its next deadline (``referee box``): make
+:meth:`Watchdog.next_due` one of the deadlines, and beat and tick on every turn; the loop then
+wakes to ping on the watchdog's schedule, and a stalled loop pings no more::
+
+    while running:
+        wd.beat()
+        wd.tick()
+        item = inbox.get(timeout=seconds_until(min(wd.next_due(), other_deadlines)))
+        ...
+
 Use from an asyncio main loop::
 
     wd = Watchdog()
@@ -19,7 +29,9 @@ Use from an asyncio main loop::
     wd.stopping()
     pinger.cancel()
 
-Use from a Textual app (the timer runs on the app's own loop, so a stalled loop stops it)::
+Use from a Textual app (the timer runs on the app's own loop, so a stalled loop stops it;
+``referee run`` instead arms a one-shot timer for the earliest deadline, ``next_due`` among
+them)::
 
     def on_mount(self) -> None:
         self.set_interval(self.wd.tick_period, self._watchdog)
@@ -163,6 +175,15 @@ class Watchdog:
         if self._last_beat is None or self.stall_after is None:
             return False
         return self._clock() - self._last_beat <= self.stall_after
+
+    def next_due(self) -> float | None:
+        """When the next ping is due (by the clock), for a main loop that sleeps until its
+        next deadline and pings itself; None when systemd expects no pings."""
+        if self.interval is None or not self.enabled:
+            return None
+        if self._last_ping is None:
+            return self._clock()
+        return self._last_ping + self.interval
 
     def tick(self) -> bool:
         """Ping if one is due and the main loop is healthy; True if a ping was sent.

@@ -1,10 +1,11 @@
 """`referee run`: the console and the box together, on one session.
 
 The console's event loop is the one loop: the box's buttons (their own thread on a Pi) and
-the dice tray (its driver's thread) post onto it with `call_from_thread`; a timer lets the box
-and the display keep time and beats systemd's watchdog, so a stalled loop gets the service
-restarted. On a laptop the buttons and the OLED are simulated and the console's box panel
-(key O) shows the OLED and presses the buttons.
+the dice tray (its driver's thread) post onto it with `call_from_thread`; a one-shot timer,
+armed for the box's next deadline (a notice expiring, dimming, the watchdog's ping), lets the
+box and the display keep time and beats systemd's watchdog, so a stalled loop gets the service
+restarted; with nothing due, no timer runs. On a laptop the buttons and the OLED are
+simulated and the console's box panel (key O) shows the OLED and presses the buttons.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from textual.timer import Timer
+
 from device.run import BoxRig, BoxSetupError, build_box
 from device.watchdog import Watchdog
 from referee.session import Session
 from ui.app import RefereeApp, run_app
 
 log = logging.getLogger(__name__)
-TICK_S = 0.1
 
 
 class BoxOnScreen:
@@ -50,23 +52,39 @@ class ConsoleAndBox(RefereeApp):
         super().__init__(session, box=BoxOnScreen(rig))
         self.rig = rig
         self.watchdog = watchdog
+        self._timer: Timer | None = None
 
     def on_mount(self) -> None:
         # Textual also runs RefereeApp.on_mount (handlers are dispatched along the MRO):
         # calling super() here would open the start screen twice.
         self.rig.start()
-        self.set_interval(TICK_S, self._tick)
+        self.rig.box.subscribe(lambda view: self._arm())  # a change may bring a deadline
         self.watchdog.ready("console and box up")
+        self._tick()
 
     def _tick(self) -> None:
         self.watchdog.beat()
         self.watchdog.tick()
         self.rig.tick()
+        self._arm()
+
+    def _arm(self) -> None:
+        """One timer, for the box's earliest deadline (re-armed after anything happens)."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        due = self.rig.next_due(self.watchdog)
+        if due is not None:
+            self._timer = self.set_timer(max(0.0, due - self.rig.clock()), self._tick)
 
     def post_to_loop(self, fn: Callable[[], None]) -> None:
         """Run `fn` on the console's loop (from the buttons' or the tray's thread)."""
         if self.is_running:
-            self.call_from_thread(fn)
+            self.call_from_thread(self._posted, fn)
+
+    def _posted(self, fn: Callable[[], None]) -> None:
+        fn()
+        self._arm()
 
 
 
@@ -94,8 +112,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     session = session_from_args(args, notify=say)
 
     try:
-        rig = build_box(args, session, post=post, say=say,
-                        press=lambda b, long: post(lambda: rig.box.press(b, long)))
+        rig = build_box(args, session, post=post, say=say)  # presses: rig.pressed, posted
     except BoxSetupError as err:
         print(f"referee run: ERROR: {err}", file=sys.stderr)
         session.close()

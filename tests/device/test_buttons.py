@@ -159,7 +159,7 @@ def test_presses_reach_the_main_loop_through_a_queue_from_the_ticker_thread() ->
     clock = Clock()
     buttons = Buttons(DEFAULT_PINS, pin_factory=factory, clock=clock, sink=queue_sink(q))
     stop = threading.Event()
-    ticker = threading.Thread(target=buttons.run, args=(stop, 0.001), daemon=True)
+    ticker = threading.Thread(target=buttons.run, args=(stop,), daemon=True)
     ticker.start()
     try:
         factory.pin(23).drive_low()
@@ -169,6 +169,7 @@ def test_presses_reach_the_main_loop_through_a_queue_from_the_ticker_thread() ->
         assert q.get(timeout=5) == ("MENU", True)
     finally:
         stop.set()
+        buttons.wake()
         ticker.join(timeout=5)
         buttons.close()
         factory.reset()
@@ -235,7 +236,7 @@ def test_presses_asked_from_another_thread_are_made_by_the_ticker() -> None:
     q: queue.Queue[tuple[str, bool]] = queue.Queue()
     with Buttons(DEFAULT_PINS, pin_factory=factory, sink=queue_sink(q)) as buttons:
         presser = PinPresser(buttons)
-        stop = buttons.start(interval=0.001)
+        stop = buttons.start()
         try:
             threading.Thread(target=presser.press, args=("MENU", False)).start()
             assert q.get(timeout=10) == ("MENU", False)

@@ -159,6 +159,11 @@ def test_every_turn_of_the_main_loop_is_a_watchdog_heartbeat() -> None:
         def wake(self) -> None:
             pass
 
+        def next_change(self) -> None:
+            return None
+
+        next_due = next_change
+
     rec = Recorder()
     presses: queue.Queue[object] = queue.Queue()
     for item in (("ROLL", False), lambda: rec.calls.append("posted"), None):
