@@ -302,6 +302,19 @@ def _cmd_box(args: argparse.Namespace) -> int:
         session.close()
 
 
+# What the table is told (on the OLED, the console's box panel) when the tray's state changes;
+# the full detail goes to the log.
+TRAY_NOTICES = {
+    "connected": "Dice tray connected.",
+    "disconnected": "Dice tray disconnected.",
+    "reset": "Dice tray reset.",
+    "incompatible": "Dice tray incompatible.",
+    "handshake_failed": "Dice tray handshake failed.",
+    "flooding": "Dice tray flooding: if a roll does not show, roll again.",
+    "flood_over": "Dice tray calm again.",
+}
+
+
 def start_tray(path: str | None, box: Any, post: Callable[[Press], None],
                say: Callable[[str], None]) -> Any:
     """The dice tray's driver, wired to `box` through the bridge; None without --tray.
@@ -324,9 +337,9 @@ def start_tray(path: str | None, box: Any, post: Callable[[Press], None],
 
     def status(st: Any) -> None:
         kind = getattr(st.kind, "value", st.kind)
-        if kind in ("connected", "disconnected", "reset", "incompatible", "handshake_failed"):
+        if kind in TRAY_NOTICES:
             say(f"dice tray {kind}" + (f": {st.detail}" if st.detail else ""))
-            post(lambda: box.notify(f"Dice tray {kind}."))
+            post(lambda: box.notify(TRAY_NOTICES[kind]))
 
     driver = TrayDriver(path, on_status=status)
     box.dice.bridge = TrayBridge(driver, deliver=arrived, blocker=box.dice.blocker,

@@ -55,8 +55,12 @@ class TrayDice:
         return self.bridge is not None and self.bridge.available
 
     def wait_for(self, waiting: Waiting) -> bool:
-        """Arm the tray for `waiting`; False if there is no tray (roll electronically)."""
+        """Arm the tray for `waiting`; False if there is no tray, or if the die is kept on the
+        table from an undone step (the box rolls: it reuses the kept value, and a tray value
+        would be refused)."""
         if self.bridge is None or not self.bridge.available:
+            return False
+        if self.session.kept_for(waiting.make(None)):
             return False
         from device.tray.errors import TrayError
 

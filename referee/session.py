@@ -160,6 +160,25 @@ class Session:
     def kept(self) -> tuple[KeptDie, ...]:
         return tuple(self._game.kept)
 
+    def kept_for(self, command: Command) -> tuple[KeptDie, ...]:
+        """The kept dice the box would reuse if `command`'s dice were rolled now (empty when
+        it would roll fresh ones or needs none). A front end asks before waiting for a
+        physical die: while one waits, a typed or tray value would be refused (`die_kept`)."""
+        try:
+            need = decide(self.state, command)
+        except Refusal:
+            return ()
+        if not isinstance(need, NeedDice):
+            return ()
+        game, found = self._game, list[KeptDie]()
+        for req in need.requests:
+            k = waiting([k for k in game.kept if k not in found], req.player,
+                        die_key(req.die, req.deck), req.purpose, self.state,
+                        game.current_piles)
+            if k is not None:
+                found.append(k)
+        return tuple(found)
+
     @property
     def stream_position(self) -> int:
         return self._game.position

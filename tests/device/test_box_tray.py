@@ -137,3 +137,44 @@ def test_a_tray_roll_is_held_while_another_decision_is_open() -> None:
     session.handle({"cmd": "move", "player": "Ben", "tile": "recruitment", "roll": 1})
     reason = dice.blocker("Ann", "d100")
     assert reason is not None and "draw" in reason  # Ben's draw comes first: held
+
+
+class CountingBridge(FakeBridge):
+    def __init__(self) -> None:
+        self.armed: list[tuple[str, str]] = []
+
+    def expect(self, player: str, die: str) -> None:
+        self.armed.append((player, die))
+
+
+def test_a_kept_die_is_rolled_by_the_box_not_awaited_from_the_tray() -> None:
+    """After an undo, the die is on the table: the box must reuse it. Waiting for the tray
+    would only end in a `die_kept` refusal and a table pressing BACK (issue 11 §2)."""
+    session = playing()
+    bridge = CountingBridge()
+    box = BoxController(session, idle_s=None)
+    box.dice = TrayDice(session, bridge)
+    move = lambda r: c.MoveRoll("Ann", roll=r)  # noqa: E731
+    assert box.dice.wait_for(Waiting("Ann", "d6", move, ()))  # nothing kept: the tray rolls
+    box.dice.give_up()
+    electronic = session.apply(c.MoveRoll("Ann")).events[0]
+    session.apply(c.Undo())
+    assert session.kept_for(move(None)) and session.kept_for(c.FreeRoll("d6")) == ()
+    box.roll("Ann", "d6", move)
+    assert bridge.armed == [("Ann", "d6")]  # not armed a second time
+    [again] = [e for e in session.log[-1].events if e["type"] == "roll"]
+    assert again["kept"] and again["value"] == electronic["value"]
+    assert again["index"] == electronic["index"] and session.kept == ()
+    # with the kept die used, a roll of that die waits for the tray again
+    assert box.dice.wait_for(Waiting("Ann", "d6", lambda r: c.FreeRoll("d6", roll=r), ()))
+    assert bridge.armed == [("Ann", "d6")] * 2
+
+
+def test_a_flooding_tray_is_told_to_the_table_and_its_end_too(rig) -> None:
+    """The tray's flood notice reaches the box's screen (it used to stop at the log)."""
+    sim, box, loop, _ = rig
+    sim.flood(20_000, junk=True)
+    loop.pump_until(lambda: "flooding" in (box.view().notice or ""), timeout=20)
+    assert "roll again" in (box.view().notice or "")
+    sim.flood(0)
+    loop.pump_until(lambda: "calm again" in (box.view().notice or ""), timeout=20)
