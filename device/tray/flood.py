@@ -19,6 +19,8 @@ Pure: it is told the time; it raises nothing.
 
 from __future__ import annotations
 
+import math
+
 from device.tray.framing import LineAssembler
 
 
@@ -130,6 +132,15 @@ class FloodGuard:
             self._calm_since = now
         if self._flooding and not self._dropping and now >= self._calm_since + self.window:
             self._flooding = False
+
+    def next_due(self) -> float:
+        """When :meth:`tick` next changes :attr:`dropping` or :attr:`flooding` by itself
+        (``math.inf``: never, until bytes are fed). Refilling the buckets needs no timer."""
+        if self._dropping:
+            return self._resume_at
+        if self._flooding:
+            return self._calm_since + self.window
+        return math.inf
 
     def _start_dropping(self, now: float) -> None:
         self._dropping = True

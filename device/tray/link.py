@@ -175,7 +175,7 @@ class TrayLink:
                 self._hellos += 1
                 self._hello_next = now + t.hello_interval
         elif self.state is LinkState.READY:
-            if now - self._last_rx > t.silence_timeout:
+            if now >= self._silent_at():
                 self._fail(StatusKind.DISCONNECTED,
                            f"tray silent for {now - self._last_rx:.1f} s")
                 return
@@ -189,6 +189,29 @@ class TrayLink:
         self._guard.tick(now)
         self._flood_news(now)
         self._report_garbage(now)
+
+    def next_due(self, now: float) -> float:
+        """The earliest time at which :meth:`tick` has something to do (``math.inf``: none).
+
+        Until then, with no bytes fed and nobody arming, ticking changes nothing the driver
+        sees (no output, no event, no change of state or of the flood flags), so the driver
+        may sleep until then. The timers: the next HELLO (or giving the handshake up), the
+        host heartbeat, the tray's silence limit, an unconfirmed arm's resend, a pending
+        garbage report, the end of a drop and the end of a flood episode. Each deadline is
+        the very expression :meth:`tick` compares with, so ticking at it acts and the next
+        one is later (no spinning at a deadline). May be earlier than ``now`` if a deadline
+        has passed and :meth:`tick` has not run since."""
+        due = [self._guard.next_due()]
+        if self.state is LinkState.HANDSHAKING:
+            due.append(self._hello_next)
+        elif self.state is LinkState.READY:
+            due += [self._silent_at(), self._hb_next]
+            arm = self._arm
+            if arm is not None and not arm.confirmed:
+                due.append(arm.next_send)
+        if (self.garbage, self.gaps, self._guard.dropped_lines) != self._reported:
+            due.append(self._report_next)
+        return min(due)
 
     def take_output(self) -> list[bytes]:
         out, self._out = self._out, []
@@ -245,6 +268,10 @@ class TrayLink:
         self._hello_next = now
         self._last_rx = now
         self.tick(now)
+
+    def _silent_at(self) -> float:
+        """When the tray counts as gone if nothing valid arrives before."""
+        return self._last_rx + self.timings.silence_timeout
 
     def _fail(self, kind: StatusKind, reason: str) -> None:
         """Give the connection up; the driver closes the port and reopens with backoff."""
