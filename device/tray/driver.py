@@ -1,10 +1,14 @@
 """The dice-tray driver: one thread, one serial port, reconnecting forever.
 
-The thread blocks in ``read`` with a timeout (no busy loop), feeds bytes to a
-:class:`~device.tray.link.TrayLink`, writes what the link asks, and hands results and status
-changes to callbacks. On unplug (``SerialException``, ``OSError``, ``termios.error``) it
-closes the port and reopens it by its stable path with capped exponential backoff, waiting
-on an ``Event`` so :meth:`TrayDriver.close` returns at once.
+The thread sleeps until it has work: in ``poll`` on the port's descriptor and a self-pipe
+(:class:`~device.tray.wake.Waiter`) until the tray sends a byte, another thread arms, disarms
+or closes, or the link's next timer is due (:meth:`~device.tray.link.TrayLink.next_due`: a
+HELLO, the host heartbeat, the silence limit, an arm's resend, a report). With a tray
+connected and idle that is about one wakeup per tray heartbeat plus one per host heartbeat.
+It feeds bytes to a :class:`~device.tray.link.TrayLink`, writes what the link asks, and hands
+results and status changes to callbacks. On unplug (``SerialException``, ``OSError``,
+``termios.error``) it closes the port and reopens it by its stable path with capped
+exponential backoff, waiting on an ``Event`` so :meth:`TrayDriver.close` returns at once.
 
 Callbacks run on the driver's thread; a callback that raises is logged and the driver goes
 on. Front ends post what they get onto their own event loop.
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import termios
 import threading
 import time
@@ -23,6 +28,7 @@ from typing import Protocol, TypeVar
 import serial  # type: ignore[import-untyped]
 
 from device.tray.link import LinkEvent, LinkState, TrayLink, TrayResult, TrayStatus, TrayTimings
+from device.tray.wake import Waiter
 
 log = logging.getLogger(__name__)
 E = TypeVar("E")
@@ -78,6 +84,8 @@ class TrayDriver:
             garbage counted, ...).
         percentile: ``"1-100"`` (00+0 reads 100, GG-7) or ``"0-99"``.
         timings: intervals; default :class:`TrayTimings`.
+        waiter: makes the :class:`~device.tray.wake.Waiter` the thread sleeps in (default
+            ``Waiter``); tests pass one that counts the waits or fakes the passing of time.
     """
 
     def __init__(
@@ -91,6 +99,7 @@ class TrayDriver:
         on_status: Callable[[TrayStatus], None] | None = None,
         percentile: str = "1-100",
         timings: TrayTimings | None = None,
+        waiter: Callable[[], Waiter] = Waiter,
     ) -> None:
         self.path = path
         self.timings = timings or TrayTimings()
@@ -103,7 +112,10 @@ class TrayDriver:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._port: SerialPort | None = None
+        self._timed_reads = True  # the port being served has no descriptor to poll
         self._thread: threading.Thread | None = None
+        self._make_waiter = waiter
+        self._waiter: Waiter | None = None
         self.open_attempts = 0
 
     # --- lifecycle --------------------------------------------------------------------------
@@ -112,17 +124,21 @@ class TrayDriver:
         """Start the driver's thread (it keeps trying until :meth:`close`)."""
         if self._thread is not None:
             raise RuntimeError("TrayDriver.start() called twice")
+        self._waiter = self._make_waiter()
         self._thread = threading.Thread(target=self._run, name="dice-tray", daemon=True)
         self._thread.start()
         return self
 
     def close(self) -> None:
-        """Stop the thread and close the port; returns within about one read timeout."""
+        """Stop the thread and close the port; returns at once (a port without a descriptor
+        and without ``cancel_read``: within one read timeout)."""
         self._stop.set()
+        self._wake()
         with self._lock:
             port = self._port
+            timed = self._timed_reads
         cancel = getattr(port, "cancel_read", None)
-        if cancel is not None:
+        if timed and cancel is not None:  # the thread may be in port.read: cut it short
             with contextlib.suppress(*PORT_ERRORS):
                 cancel()
         if self._thread is not None and self._thread is not threading.current_thread():
@@ -174,6 +190,7 @@ class TrayDriver:
         with self._lock:
             arm_id = self._link.arm(die, self._clock())
             self._flush_locked()
+        self._wake()  # the thread's sleep was measured without this arm's resend timer
         return arm_id
 
     def disarm(self, arm_id: int | None = None) -> None:
@@ -181,15 +198,31 @@ class TrayDriver:
         with self._lock:
             self._link.disarm(arm_id)
             self._flush_locked()
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None:
+            waiter.wake()
 
     # --- the thread -------------------------------------------------------------------------
 
     def _run(self) -> None:
+        waiter = self._waiter
+        assert waiter is not None  # made by start()
+        try:
+            self._reconnect_forever(waiter)
+        finally:
+            with self._lock:
+                self._waiter = None
+            waiter.close()
+
+    def _reconnect_forever(self, waiter: Waiter) -> None:
         delay = self.timings.backoff_initial
         while not self._stop.is_set():
             port = self._open()
             if port is not None:
-                if self._serve(port):
+                if self._serve(port, waiter):
                     delay = self.timings.backoff_initial
                 self._drop(port)
                 self._dispatch()
@@ -212,21 +245,30 @@ class TrayDriver:
             return None
         with self._lock:
             self._port = port
+            self._timed_reads = _descriptor(port) is None
             self._link.connect(self._clock())
             self._flush_locked()
         self._dispatch()
         return port
 
-    def _serve(self, port: SerialPort) -> bool:
-        """Read until the port fails or the link gives up; True if the handshake completed."""
+    def _serve(self, port: SerialPort, waiter: Waiter) -> bool:
+        """Read until the port fails or the link gives up; True if the handshake completed.
+
+        Each turn sleeps until the port is readable, a wake, or the link's next timer; then
+        reads what is there, feeds it and ticks the link (so a roll is handled in the turn
+        its bytes woke)."""
         ready = False
+        fd = _descriptor(port)  # None: no descriptor to poll, fall back to timed reads
         while not self._stop.is_set():
             try:
-                data = port.read(1)
-                if data:
-                    waiting = min(port.in_waiting, READ_CHUNK)
-                    if waiting:
-                        data += port.read(waiting)
+                if fd is None:
+                    data = _timed_read(port)
+                else:
+                    with self._lock:
+                        now = self._clock()
+                        due = self._link.next_due(now)
+                    readable = waiter.wait(fd, None if due == math.inf else max(0.0, due - now))
+                    data = _read_available(port) if readable else b""
             except PORT_ERRORS as exc:
                 with self._lock:
                     self._link.disconnect(f"tray unplugged or failed: {exc}")
@@ -246,7 +288,7 @@ class TrayDriver:
             if state is LinkState.FAILED:
                 return ready
             if dropping:  # a flood: read a bulk now and then; the kernel buffer backs it up
-                self._stop.wait(self.timings.flood_pause)
+                waiter.wait(None, self.timings.flood_pause)  # close() wakes it
         with self._lock:
             self._link.disconnect("driver closed")
         return ready
@@ -283,6 +325,39 @@ class TrayDriver:
             _safely(self.on_result, event)
         else:
             _safely(self.on_unexpected, event)
+
+
+def _descriptor(port: SerialPort) -> int | None:
+    """The port's file descriptor to ``poll``, or None: pyserial's ``loop://`` and other URL
+    ports, and test doubles, have none (``fileno`` missing or raising)."""
+    fileno = getattr(port, "fileno", None)
+    if fileno is None:
+        return None
+    try:
+        fd = fileno()
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
+        return None
+    return fd if isinstance(fd, int) and fd >= 0 else None
+
+
+def _timed_read(port: SerialPort) -> bytes:
+    """For a port without a descriptor: block in ``read`` up to its own timeout
+    (``TrayTimings.read_timeout``), so such a port is polled every read timeout. Only
+    ``loop://`` ports in tests and exotic URL handlers get here, never a real tray."""
+    data = port.read(1)
+    if data:
+        waiting = min(port.in_waiting, READ_CHUNK)
+        if waiting:
+            data += port.read(waiting)
+    return data
+
+
+def _read_available(port: SerialPort) -> bytes:
+    """The port was readable: take what is there, at most ``READ_CHUNK`` bytes. With nothing
+    waiting (a hang-up also wakes ``poll``) read one byte: on an unplugged device pyserial's
+    read raises, which is how the driver learns of it."""
+    waiting = min(port.in_waiting, READ_CHUNK)
+    return port.read(max(1, waiting))
 
 
 def _safely(callback: Callable[[E], None] | None, event: E) -> None:
