@@ -18,6 +18,8 @@ class TrayTimings:
     ``flood_pause`` seconds meanwhile (see :mod:`device.tray.flood`)."""
 
     read_timeout: float = 0.1
+    """Only for ports without a file descriptor (``loop://``): how long one read blocks.
+    A real tray's port is slept on with ``poll`` until something is due (``next_due``)."""
     hello_interval: float = 0.5
     hello_attempts: int = 4
     host_heartbeat: float = 2.0
