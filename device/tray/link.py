@@ -191,16 +191,12 @@ class TrayLink:
         self._report_garbage(now)
 
     def next_due(self, now: float) -> float:
-        """The earliest time at which :meth:`tick` has something to do (``math.inf``: none).
-
-        Until then, with no bytes fed and nobody arming, ticking changes nothing the driver
-        sees (no output, no event, no change of state or of the flood flags), so the driver
-        may sleep until then. The timers: the next HELLO (or giving the handshake up), the
-        host heartbeat, the tray's silence limit, an unconfirmed arm's resend, a pending
-        garbage report, the end of a drop and the end of a flood episode. Each deadline is
-        the very expression :meth:`tick` compares with, so ticking at it acts and the next
-        one is later (no spinning at a deadline). May be earlier than ``now`` if a deadline
-        has passed and :meth:`tick` has not run since."""
+        """The earliest time :meth:`tick` has something to do (``math.inf``: none): until
+        then, with nothing fed or armed, ticking changes nothing the driver sees, so it may
+        sleep. The timers: next HELLO (or giving up), host heartbeat, silence limit, an
+        unconfirmed arm's resend, a pending report, the end of a drop or flood episode. Each
+        is the very expression :meth:`tick` compares with, so ticking at it acts and moves
+        it on (no spin). Earlier than ``now`` if :meth:`tick` has not run since it passed."""
         due = [self._guard.next_due()]
         if self.state is LinkState.HANDSHAKING:
             due.append(self._hello_next)
@@ -269,8 +265,7 @@ class TrayLink:
         self._last_rx = now
         self.tick(now)
 
-    def _silent_at(self) -> float:
-        """When the tray counts as gone if nothing valid arrives before."""
+    def _silent_at(self) -> float:  # the tray is gone if nothing valid arrives before
         return self._last_rx + self.timings.silence_timeout
 
     def _fail(self, kind: StatusKind, reason: str) -> None:
