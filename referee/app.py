@@ -8,10 +8,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from referee.catalog import load_catalog
 from referee.errors import CatalogError
+from referee.games.gallery_grippers.catalog import load_catalog
+from referee.games.gallery_grippers.settings import load_settings
 from referee.session import Session
-from referee.settings import load_settings
 from referee.store import Clock, EventStore, catalog_fingerprint, utc_now
 
 Notify = Callable[[str], None]

@@ -17,10 +17,10 @@ from typing import Any
 
 from referee.chain import Link, body_of, chain_problems
 from referee.dice import DIE_SIDES, die_value, stream_draw
-from referee.evolve import Event, fold
 from referee.export import GameLog, catalog_from_json
-from referee.rules.cards import draw_pile
-from referee.state import GameState, initial_state
+from referee.games.gallery_grippers.evolve import Event, fold
+from referee.games.gallery_grippers.rules.cards import draw_pile
+from referee.games.gallery_grippers.state import GameState, initial_state
 
 
 @dataclass

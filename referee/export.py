@@ -19,11 +19,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from referee.catalog import Art, Card, Catalog
 from referee.chain import canonical
 from referee.db import GameRecord, Reader, StoredEntry
+from referee.games.gallery_grippers.catalog import Art, Card, Catalog
+from referee.games.gallery_grippers.state import OUT, GameState, PlayerState
 from referee.session import Session
-from referee.state import OUT, GameState, PlayerState
 
 FORMAT = "tableside-referee/game-log"
 FORMAT_VERSION = 1

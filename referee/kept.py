@@ -25,10 +25,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.commands import Roll
 from referee.errors import KeptDieWaiting
-from referee.evolve import Event
-from referee.state import GameState
+from referee.games.gallery_grippers.commands import Roll
+from referee.games.gallery_grippers.evolve import Event
+from referee.games.gallery_grippers.state import GameState
 
 # The purpose of the dice each command rolls (one purpose per command). Games stored before
 # kept dice had a purpose get it from the command their undo took back.

@@ -14,12 +14,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from referee import commands as cmds
-from referee.catalog import Catalog, default_catalog
-from referee.commands import Command, Roll, command_name, command_to_json, parse_command
 from referee.dice import SEED_BYTES, commitment, die_value, stream_draw
 from referee.errors import BadRequest, GameOver, NotRecorded, Refusal, RuleViolation, StoreError
-from referee.evolve import Event, fold
+from referee.games.gallery_grippers import commands as cmds
+from referee.games.gallery_grippers.catalog import Catalog, default_catalog
+from referee.games.gallery_grippers.commands import (
+    Command,
+    Roll,
+    command_name,
+    command_to_json,
+    parse_command,
+)
+from referee.games.gallery_grippers.evolve import Event, fold
+from referee.games.gallery_grippers.rules import DieRequest, NeedDice, decide
+from referee.games.gallery_grippers.rules.cards import draw_pile
+from referee.games.gallery_grippers.settings import HouseRules
+from referee.games.gallery_grippers.state import GameState, initial_state, state_to_json
 from referee.kept import (
     KeptDie,
     die_key,
@@ -32,10 +42,6 @@ from referee.kept import (
     reused_by,
     waiting,
 )
-from referee.rules import DieRequest, NeedDice, decide
-from referee.rules.cards import draw_pile
-from referee.settings import HouseRules
-from referee.state import GameState, initial_state, state_to_json
 
 log = logging.getLogger(__name__)
 

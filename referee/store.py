@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.catalog import Catalog
 from referee.chain import GENESIS, body_of, canonical, fingerprint, link
 from referee.db import (
     Clock,
@@ -35,6 +34,7 @@ from referee.db import (
 )
 from referee.errors import StoreError
 from referee.evidence import quarantine
+from referee.games.gallery_grippers.catalog import Catalog
 from referee.lock import Mark, WriterLock
 from referee.session import LogEntry
 from referee.startup import NOT_DAMAGE, check

@@ -15,10 +15,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 
-from referee.commands import Command, NewGame
 from referee.errors import Refusal
+from referee.games.gallery_grippers.commands import Command, NewGame
+from referee.games.gallery_grippers.state import GameState
 from referee.session import Session
-from referee.state import GameState
 from ui import format as fmt
 
 T = TypeVar("T")

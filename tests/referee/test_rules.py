@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from referee.catalog import default_catalog, parse_catalog
+from referee.games.gallery_grippers.catalog import default_catalog, parse_catalog
 from referee.session import Session
 from tests.referee.conftest import Table, start
 

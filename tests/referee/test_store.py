@@ -16,10 +16,10 @@ import pytest
 
 from referee import db as dbmod
 from referee.app import default_db_path, open_session
-from referee.catalog import default_catalog
 from referee.chain import GENESIS, canonical, link
 from referee.db import connect
 from referee.errors import CatalogError, StoreError
+from referee.games.gallery_grippers.catalog import default_catalog
 from referee.headless import answer_line
 from referee.session import Session
 from referee.store import EventStore
@@ -197,7 +197,7 @@ def test_default_db_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
 # ---- the catalog ------------------------------------------------------------------------
 
 def other_catalog(tmp_path: Path, change: bool) -> str:
-    text = (ROOT / "referee" / "data" / "catalog.toml").read_text()
+    text = (ROOT / "referee" / "games" / "gallery_grippers" / "data" / "catalog.toml").read_text()
     if change:
         head, sep, tail = text.partition("bonus = ")
         number = tail.split("\n", 1)[0]

@@ -6,9 +6,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from referee.catalog import Art
-from referee.settings import HouseRules
-from referee.state import (
+from referee.games.gallery_grippers.catalog import Art
+from referee.games.gallery_grippers.settings import HouseRules
+from referee.games.gallery_grippers.state import (
     ACTIVE,
     OUT,
     TRANSITIONS,

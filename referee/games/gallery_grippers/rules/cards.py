@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from referee.commands import Draw, Reup
-from referee.evolve import Event
-from referee.rules.common import (
+from referee.games.gallery_grippers.commands import Draw, Reup
+from referee.games.gallery_grippers.evolve import Event
+from referee.games.gallery_grippers.rules.common import (
     DieRequest,
     NeedDice,
     cards_available,
@@ -18,7 +18,7 @@ from referee.rules.common import (
     resolved_event,
     roll_event,
 )
-from referee.state import GameState, pile_list
+from referee.games.gallery_grippers.state import GameState, pile_list
 
 
 def draw_pile(s: GameState, deck: str) -> list[str]:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.commands import Deal, NewGame, Tiebreak, TurnOrder
 from referee.errors import SettingsError
-from referee.evolve import Event
-from referee.inputs import name_problem, nfc, same_name
-from referee.rules.common import (
+from referee.games.gallery_grippers.commands import Deal, NewGame, Tiebreak, TurnOrder
+from referee.games.gallery_grippers.evolve import Event
+from referee.games.gallery_grippers.rules.common import (
     DieRequest,
     NeedDice,
     catalog_card,
@@ -22,8 +21,9 @@ from referee.rules.common import (
     roll_event,
     turn_start_events,
 )
-from referee.settings import HouseRules
-from referee.state import GameState, Phase
+from referee.games.gallery_grippers.settings import HouseRules
+from referee.games.gallery_grippers.state import GameState, Phase
+from referee.inputs import name_problem, nfc, same_name
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies. Names are always shown
 # beside the colour, so colour is never the only cue.

@@ -3,9 +3,9 @@ caught-with-art branches (GG-10), elimination and the end of the game (GG-15, GG
 
 from __future__ import annotations
 
-from referee.commands import Bypass, Choose
-from referee.evolve import Event, fold
-from referee.rules.common import (
+from referee.games.gallery_grippers.commands import Bypass, Choose
+from referee.games.gallery_grippers.evolve import Event, fold
+from referee.games.gallery_grippers.rules.common import (
     DieRequest,
     NeedDice,
     catalog_card,
@@ -19,7 +19,7 @@ from referee.rules.common import (
     roll_event,
     turn_start_events,
 )
-from referee.state import ACTIVE, GameState, PlayerState
+from referee.games.gallery_grippers.state import ACTIVE, GameState, PlayerState
 
 
 def _card(s: GameState, p: PlayerState, names: tuple[str, ...], kind: str) -> tuple[str, int]:

@@ -5,10 +5,19 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.commands import EndTurn, FreeRoll, Move, MoveRoll, Roll, Sell, Steal, Trade
 from referee.dice import DIE_SIDES
-from referee.evolve import Event
-from referee.rules.common import (
+from referee.games.gallery_grippers.commands import (
+    EndTurn,
+    FreeRoll,
+    Move,
+    MoveRoll,
+    Roll,
+    Sell,
+    Steal,
+    Trade,
+)
+from referee.games.gallery_grippers.evolve import Event
+from referee.games.gallery_grippers.rules.common import (
     DieRequest,
     NeedDice,
     check_roll,
@@ -24,7 +33,7 @@ from referee.rules.common import (
     roll_event,
     turn_start_events,
 )
-from referee.state import GameState, PlayerState
+from referee.games.gallery_grippers.state import GameState, PlayerState
 
 MUSEUM_TILES = ("security", "alarm", "art", "plain", "exit")
 OUTSIDE_TILES = ("airport", "recruitment", "trading", "black_market", "plain")

@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.catalog import Card
-from referee.commands import Roll
 from referee.dice import die_range
 from referee.errors import GameOver, RuleViolation
-from referee.evolve import Event
-from referee.state import ACTIVE, GameState, Pending, Phase, PlayerState
+from referee.games.gallery_grippers.catalog import Card
+from referee.games.gallery_grippers.commands import Roll
+from referee.games.gallery_grippers.evolve import Event
+from referee.games.gallery_grippers.state import ACTIVE, GameState, Pending, Phase, PlayerState
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,9 @@
 """The game's numbers as data: specialist and attribute cards, museums and their art (GG-19).
 
 A catalog is a TOML file (format: ``docs/catalog.md``); the project ships a default in
-``referee/data/catalog.toml``. ``parse_catalog`` checks everything and raises ``CatalogError``
-naming the file, the line (where it can be found) and the field, e.g. ``specialists[2].bonus``
-(indexes count from 0, in file order).
+``data/catalog.toml`` beside this module. ``parse_catalog`` checks everything and raises
+``CatalogError`` naming the file, the line (where it can be found) and the field, e.g.
+``specialists[2].bonus`` (indexes count from 0, in file order).
 """
 
 from __future__ import annotations
@@ -279,7 +279,7 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         CatalogError: the file cannot be read or is not a valid catalog.
     """
     if path is None:
-        shipped = resources.files("referee") / "data" / "catalog.toml"
+        shipped = resources.files("referee.games.gallery_grippers") / "data" / "catalog.toml"
         return parse_catalog(shipped.read_text(encoding="utf-8"), "<default>")
     source = str(path)
     return parse_catalog(read_text_file(path, "catalog", CatalogError), source)
