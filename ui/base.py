@@ -48,7 +48,7 @@ class SessionView:
 
     @property
     def state(self) -> GameState:
-        return self.referee.session.state
+        return cast(GameState, self.referee.session.state)
 
     def show(self) -> None:
         """Redraw from the session (called after every accepted command)."""

@@ -464,7 +464,8 @@ def test_gg14_reaching_the_win_money_wins_at_once_and_ends_the_game() -> None:
     t.ok("move", player="Ann", tile="black_market", roll=4)
     answer = t.ok("sell", player="Ann")
     over = t.events(answer, "game_over")
-    assert over == [{"type": "game_over", "winner": "Ann", "reason": "money", "rule": "GG-14"}]
+    assert over == [{"type": "game_over", "winner": "Ann", "reason": "money", "rule": "GG-14",
+                     "outcome": "won", "winners": ["Ann"]}]  # the result envelope, too
     st = t.state
     assert st["over"] and st["winner"] == "Ann" and t.player("Ann")["status"] == "winner"
     assert st["seed"] is not None  # the seed is revealed when the game ends

@@ -19,9 +19,9 @@ from referee.errors import CatalogError
 from referee.inputs import name_problem, nfc, same_name
 from referee.tomlfile import locate_line, read_text_file, toml_loads
 
-__all__ = [  # locate_line and toml_loads live in referee.tomlfile; device/ imports them here
-    "ATTRIBUTE", "SPECIALIST", "Art", "Card", "Catalog", "default_catalog", "load_catalog",
-    "locate_line", "parse_catalog", "toml_loads",
+__all__ = [  # locate_line and toml_loads live in referee.tomlfile (named here for old imports)
+    "ATTRIBUTE", "SPECIALIST", "Art", "Card", "Catalog", "catalog_from_json", "default_catalog",
+    "load_catalog", "locate_line", "parse_catalog", "toml_loads",
 ]
 
 SPECIALIST = "specialist"
@@ -283,6 +283,17 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         return parse_catalog(shipped.read_text(encoding="utf-8"), "<default>")
     source = str(path)
     return parse_catalog(read_text_file(path, "catalog", CatalogError), source)
+
+
+def catalog_from_json(data: dict[str, Any], source: str = "<stored>") -> Catalog:
+    """The catalog a game was played with, from the JSON the store keeps of it (`to_json`)."""
+    def deck(kind: str, cards: list[dict[str, Any]]) -> dict[str, Card]:
+        return {c["name"]: Card(c["name"], kind, c["bonus"], c["copies"]) for c in cards}
+
+    museums = {m: tuple(Art(a["name"], m, a["value"], a["deduction"]) for a in art)
+               for m, art in data["museums"].items()}
+    return Catalog(deck(SPECIALIST, data["specialists"]), deck(ATTRIBUTE, data["attributes"]),
+                   museums, source)
 
 
 @functools.cache

@@ -253,7 +253,7 @@ def traded(s: GameState, e: Event) -> GameState:
 
 def game_over(s: GameState, e: Event) -> GameState:
     s = replace(s, phase=_phase(s, Phase.OVER), winner=e["winner"], over_reason=e["reason"],
-                pending=())
+                over_rule=e.get("rule"), pending=())
     if e["winner"] is not None:
         s = _player(s, e["winner"], status=WINNER)
     return s

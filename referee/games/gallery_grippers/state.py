@@ -102,6 +102,7 @@ class GameState:
     first_player: str | None = None
     winner: str | None = None
     over_reason: str | None = None
+    over_rule: str | None = None  # the rule that ended the game (GG-14, GG-16)
     commitment: str | None = None
     seed: str | None = None
 

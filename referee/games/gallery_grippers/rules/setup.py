@@ -8,10 +8,10 @@ from referee.errors import SettingsError
 from referee.games.gallery_grippers.commands import Deal, NewGame, Tiebreak, TurnOrder
 from referee.games.gallery_grippers.evolve import Event
 from referee.games.gallery_grippers.rules.common import (
-    DieRequest,
     NeedDice,
     catalog_card,
     check_roll,
+    die_request,
     known_player,
     pending_event,
     pending_of,
@@ -129,7 +129,7 @@ def turn_order(s: GameState, c: TurnOrder) -> list[Event] | NeedDice:
         check_roll(s, c.rolls.get(name), "d6", "GG-3", "d6")
     missing = [n for n in rolling if n not in c.rolls]
     if missing:
-        return NeedDice(tuple(DieRequest(n, "d6", "turn_order", 6) for n in missing))
+        return NeedDice(tuple(die_request(n, "d6", "turn_order", 6) for n in missing))
     events: list[Event] = [roll_event(n, c.rolls[n], "turn_order") for n in rolling]
     values = {n: c.rolls[n].value for n in rolling}
     top = max(values.values())
