@@ -202,6 +202,11 @@ def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
 _GAME_COLUMNS = ("id, started_at, ended_at, status, players, winner, commitment, seed, "
                  "revealed_at, catalog_sha256, catalog, head, entries, game, ruleset_version, "
                  "result")
+# A file of schema 1 (read by the start-up check before it is migrated) has no game,
+# ruleset_version or result: its games are Gallery Grippers, version 1 (see MIGRATIONS[1]).
+_GAME_COLUMNS_1 = ("id, started_at, ended_at, status, players, winner, commitment, seed, "
+                   "revealed_at, catalog_sha256, catalog, head, entries, 'gallery-grippers', "
+                   "'1', NULL")
 
 
 class Reader:
@@ -210,6 +215,12 @@ class Reader:
     def __init__(self, conn: sqlite3.Connection, path: str | Path) -> None:
         self._conn = conn
         self.path = Path(path)
+
+    @property
+    def _columns(self) -> str:
+        """The games table's columns as this file has them (any schema from 1 on)."""
+        cols = {r[1] for r in self._conn.execute("PRAGMA table_info(games)").fetchall()}
+        return _GAME_COLUMNS if "result" in cols else _GAME_COLUMNS_1
 
     def close(self) -> None:
         self._conn.close()
@@ -230,17 +241,17 @@ class Reader:
                 self._conn.execute("ROLLBACK")  # it only read
 
     def games(self) -> list[GameRecord]:
-        rows = self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id").fetchall()
+        rows = self._conn.execute(f"SELECT {self._columns} FROM games ORDER BY id").fetchall()
         return [_game(r) for r in rows]
 
     def game(self, game_id: int) -> GameRecord | None:
-        row = self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?",
+        row = self._conn.execute(f"SELECT {self._columns} FROM games WHERE id = ?",
                                  (game_id,)).fetchone()
         return _game(row) if row else None
 
     def latest_game(self) -> GameRecord | None:
         row = self._conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1").fetchone()
+            f"SELECT {self._columns} FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return _game(row) if row else None
 
     def total(self) -> int:
