@@ -84,6 +84,9 @@ class RunningGame:
         """The kept dice once `entry` stands: those it reused are gone, and so are the kept
         cards its reshuffle dropped (kept to put back if it is undone)."""
         kept = [k for k in self.kept if k not in used]
+        if not kept:
+            self.kept = kept
+            return
         dropped = dropped_by(kept, self.ruleset.renewed(entry.events))
         self.kept = [k for k in kept if k not in dropped]
         if dropped:
@@ -97,10 +100,8 @@ class RunningGame:
             self.log.append(entry)
             return
         self.log.append(entry)
-        rolled = self.rolled(entry)
-        self.settle(entry, reused_by(self.kept, rolled))
-        for r in rolled:
-            roll = r.roll
-            if roll is not None and roll.source == "electronic" and not roll.kept:
-                self.position = max(self.position, (roll.index or 0) + 1)
+        self.settle(entry, reused_by(self.kept, self.rolled(entry)) if self.kept else [])
+        for e in entry.events:  # every game's roll events (the common envelope)
+            if e["type"] == "roll" and e["source"] == "electronic" and not e["kept"]:
+                self.position = max(self.position, e["index"] + 1)
         self.push(entry, self.ruleset.fold(self.state, entry.events))

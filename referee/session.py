@@ -238,9 +238,11 @@ class Session:
         events = list(result)
         logged = ruleset.command_json(command)
         kept = [k for k in game.kept if k not in used]
-        refuse_physical_while_kept(kept, ruleset.rolled(logged, events), base,
-                                   game.current_piles, ruleset)
-        events += dropped_events(dropped_by(kept, ruleset.renewed(events)), ruleset.renew_rule())
+        if kept:  # (nothing kept: nothing to refuse or drop)
+            refuse_physical_while_kept(kept, ruleset.rolled(logged, events), base,
+                                       game.current_piles, ruleset)
+            events += dropped_events(dropped_by(kept, ruleset.renewed(events)),
+                                     ruleset.renew_rule())
         state = ruleset.fold(base, events)
         if state.over and not base.over and game.seed is not None:
             reveal: Event = {"type": "seed_revealed", "seed": game.seed.hex()}
