@@ -52,3 +52,25 @@ def test_every_legal_action_is_accepted_and_the_envelope_is_always_there(
         for e in answer["events"]:
             if e["type"] == "roll":
                 assert e["id"] == (e["player"] if e["player"] is not None else "table")
+
+
+@settings(max_examples=20, deadline=None)
+@given(picks=st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=80))
+def test_typed_events_have_exactly_their_typeddict_keys(picks: list[int]) -> None:
+    from referee.games.gallery_grippers.events import TYPED
+
+    session = Session(seed=SEED)
+    gg = session.ruleset
+    dealt(session)
+    for pick in picks:
+        state = session.state
+        if state.over:
+            break
+        actor = state.current_player.name if state.current_player else None
+        actions = [*gg.legal_actions(state, actor), *gg.legal_actions(state, None)]
+        assert session.handle(actions[pick % len(actions)])["ok"]
+    for entry in session.log:
+        for e in entry.events:
+            typed = TYPED.get(e["type"])
+            if typed is not None:
+                assert set(e) == set(typed.__annotations__), e
