@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from device import screens as sc
-from referee import commands as c
-from referee.state import Phase
+from referee.games.gallery_grippers import commands as c
+from referee.games.gallery_grippers.state import Phase
 
 if TYPE_CHECKING:
     from device.box import BoxController

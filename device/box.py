@@ -23,11 +23,11 @@ from device.dealing import balanced_hands
 from device.pins import DEFAULT_PINS, PinMap
 from device.traydice import Bridge, TrayDice, Waiting
 from device.view import BoxView, wrap
-from referee import commands as c
-from referee.commands import Roll
 from referee.errors import Refusal
+from referee.games.gallery_grippers import commands as c
+from referee.games.gallery_grippers.commands import Roll
+from referee.games.gallery_grippers.state import Phase
 from referee.session import LogEntry, Outcome, Session
-from referee.state import Phase
 
 log = logging.getLogger(__name__)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.rules.setup import HAND
-from referee.state import GameState
+from referee.games.gallery_grippers.rules.setup import HAND
+from referee.games.gallery_grippers.state import GameState
 
 DECKS = (("specialist", "specialists"), ("attribute", "attributes"))
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.catalog import locate_line, toml_loads
 from referee.errors import ConfigError
+from referee.tomlfile import locate_line, toml_loads
 
 BUTTONS = ("ROLL", "NEXT", "BACK", "MENU")
 ACTIONS = ("roll", "next", "select", "back", "undo", "menu", "status", "none")

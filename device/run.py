@@ -73,9 +73,9 @@ def box_settings(path: str | None) -> tuple[list[str] | None, dict[str, Any]]:
     """Player names (``[box] players``) and house rules (``[rules]``) from a settings file."""
     if path is None:
         return None, {}
-    from referee.catalog import toml_loads
     from referee.errors import SettingsError
-    from referee.settings import load_settings
+    from referee.games.gallery_grippers.settings import load_settings
+    from referee.tomlfile import toml_loads
 
     rules = load_settings(path).to_json()
     data = toml_loads(Path(path).read_text(encoding="utf-8"), path, SettingsError)

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.view import BoxView, Verdict, fit, money, short_hex, short_museum
-from referee.commands import Roll
+from referee.games.gallery_grippers.commands import Roll
+from referee.games.gallery_grippers.state import GameState, PlayerState
 from referee.session import LogEntry
-from referee.state import GameState, PlayerState
 
 MENU_CHARS = 12  # a menu beside the big number: 72 px
 

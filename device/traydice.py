@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from referee.commands import Command, Roll
+from referee.games.gallery_grippers.commands import Command, Roll
 from referee.session import Session
 
 

@@ -8,11 +8,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from referee.catalog import load_catalog
-from referee.errors import CatalogError
+from referee import games
+from referee.chain import fingerprint
+from referee.errors import BadRequest, CatalogError, StoreError
 from referee.session import Session
-from referee.settings import load_settings
-from referee.store import Clock, EventStore, catalog_fingerprint, utc_now
+from referee.store import Clock, EventStore, utc_now
 
 Notify = Callable[[str], None]
 DEFAULT_DB = "~/.local/share/tableside-referee/games.sqlite"
@@ -72,30 +72,41 @@ def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | Non
     `StoreError` when the file cannot be used, and `CatalogError` when a game in progress was
     started with another catalog than `catalog`.
     """
-    cat = load_catalog(catalog)
-    house_rules = load_settings(rules) if rules else None
+    ruleset = games.default()
+    cat = ruleset.load_catalog(catalog)
+    house_rules = ruleset.load_settings(rules) if rules else None
     if not db:
         return Session(cat, seed=seed, house_rules=house_rules)
     path = Path(db).expanduser()
-    store = EventStore.open(path, catalog=cat, clock=clock, notify=notify)
+    store = EventStore.open(path, clock=clock, notify=notify)
     try:
         latest = store.latest_game()
         if latest is None:
             return Session(cat, seed=seed, store=store, house_rules=house_rules)
         names = ", ".join(latest.players)
-        if latest.catalog_sha256 != catalog_fingerprint(cat):
+        sha = fingerprint(ruleset.catalog_json(cat))
+        game = None
+        if latest.game != ruleset.id:  # another game: played with the catalog it stored
+            try:
+                played = games.find(latest.game)
+            except BadRequest as err:
+                raise StoreError(f"game {latest.id} ({names}) in {path} is of a game this "
+                                 f"referee does not know: {err}") from err
+            game = (played, played.catalog_from_json(latest.catalog))
+        elif latest.catalog_sha256 != sha:
             if latest.status == "playing":
                 raise CatalogError(
                     f"game {latest.id} ({names}) in {path} is being played with another "
                     f"catalog (sha256 {latest.catalog_sha256[:12]}...) than this one "
-                    f"(sha256 {catalog_fingerprint(cat)[:12]}...); start the referee with the "
+                    f"(sha256 {sha[:12]}...); start the referee with the "
                     "catalog that game began with", path=catalog or "<default catalog>")
             notify(f"Game {latest.id} ({names}) was played with another catalog; it is kept "
                    f"in {path}. New games use this one.")
             return Session(cat, seed=seed, store=store, house_rules=house_rules)
         entries = [e.log_entry() for e in store.resume(latest.id)]
         session = Session.resume(entries, seed=bytes.fromhex(latest.seed), catalog=cat,
-                                 store=store, fixed_seed=seed, house_rules=house_rules)
+                                 store=store, fixed_seed=seed, house_rules=house_rules,
+                                 game=game)
     except BaseException:
         store.close()
         raise

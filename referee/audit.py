@@ -15,12 +15,12 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.chain import Link, body_of, chain_problems
-from referee.dice import DIE_SIDES, die_value, stream_draw
-from referee.evolve import Event, fold
-from referee.export import GameLog, catalog_from_json
-from referee.rules.cards import draw_pile
-from referee.state import GameState, initial_state
+from referee import games
+from referee.chain import Link, body_of, canonical, chain_problems
+from referee.dice import stream_draw
+from referee.errors import BadRequest
+from referee.export import GameLog
+from referee.ruleset import DieRequest, Event, Result, Rolled, Ruleset, result_of
 
 
 @dataclass
@@ -101,9 +101,16 @@ def verify(log: GameLog) -> Verdict:
     seed = _seed(log, v)
     tally = _Tally()
     try:
-        _replay(log, seed, v, tally)
+        ruleset = games.find(log.ruleset)
+    except BadRequest as err:
+        v.problems.append(f"the log is of a game this referee does not know: {err}")
+        return v
+    end: Any = None
+    try:
+        end = _replay(log, ruleset, seed, v, tally)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         v.problems.append(f"the log cannot be replayed: {type(err).__name__}: {err}")
+    _result(log, None if end is None else ruleset.result(end), v)
     what = "re-derived from the seed" if seed else "in stream order (values not yet checkable)"
     v.notes.append(f"rolls: {tally.fresh} electronic roll(s) {what}, {tally.kept} kept "
                    f"roll(s) equal to their first roll, {tally.draws} box draw(s) match the "
@@ -131,13 +138,10 @@ def _facts(log: GameLog, v: Verdict) -> None:
     if len(overs) > 1:
         v.problems.append("the log ends the game more than once")
     if overs:
-        entry, over = overs[-1]
+        entry, _ = overs[-1]
         if log.status != "over":
             v.problems.append(f"the game is recorded as {log.status}, but the log ends it at "
                               f"entry {entry.seq}")
-        if log.winner != over.get("winner"):
-            v.problems.append(f"the winner is recorded as {log.winner or 'nobody'}, but the log "
-                              f"says {over.get('winner') or 'nobody'} won")
         if log.ended_at != entry.at:
             v.problems.append(f"the end is recorded as {log.ended_at}, but the log ended the "
                               f"game at {entry.at}")
@@ -150,6 +154,27 @@ def _facts(log: GameLog, v: Verdict) -> None:
     if log.status == "playing" and log.ended_at is not None:
         v.problems.append(f"the game is recorded as still being played, but as ended at "
                           f"{log.ended_at}")
+
+
+def _result(log: GameLog, derived: Result | None, v: Verdict) -> None:
+    """The result kept beside the chain (its one winner, and its envelope where recorded)
+    against the log's: the game's result at the end of the replay (or, if the replay failed,
+    the one its game_over event carries)."""
+    overs = [e for entry in log.entries for e in entry.events if e.get("type") == "game_over"]
+    if not overs:
+        if log.result is not None:
+            v.problems.append("a result is recorded, but the log never ends the game")
+        return
+    result = derived or result_of(overs[-1])
+    winners = result["winners"]
+    sole = winners[0] if len(winners) == 1 else None
+    if log.winner != sole:
+        won = ", ".join(winners) or "nobody"
+        v.problems.append(f"the winner is recorded as {log.winner or 'nobody'}, but the log "
+                          f"says {won} won")
+    if log.result is not None and dict(log.result) != dict(result):
+        v.problems.append(f"the result is recorded as {canonical(log.result)}, but the log's "
+                          f"is {canonical(dict(result))}")
 
 
 def _seed(log: GameLog, v: Verdict) -> bytes | None:
@@ -174,52 +199,45 @@ def _seed(log: GameLog, v: Verdict) -> bytes | None:
     return seed
 
 
-def _replay(log: GameLog, seed: bytes | None, v: Verdict, t: _Tally) -> None:
-    initial = initial_state(catalog_from_json(log.catalog))
-    stack: list[tuple[int, GameState]] = []
+def _replay(log: GameLog, ruleset: Ruleset, seed: bytes | None, v: Verdict,
+            t: _Tally) -> Any:
+    """Fold the log by its game's rules, checking every roll; the state at the end (None if
+    the log does not apply)."""
+    initial = ruleset.initial_state(ruleset.catalog_from_json(log.catalog))
+    stack: list[tuple[int, Any]] = []
     state = initial
     for entry in log.entries:
         where = f"entry {entry.seq} ({entry.command.get('cmd')})"
         if entry.command.get("cmd") == "undo":
             if not stack or stack[-1][0] != entry.command.get("undoes"):
                 v.problems.append(f"{where}: undoes an entry that is not the last one standing")
-                return
+                return None
             stack.pop()
             state = stack[-1][1] if stack else initial
             continue
-        _check_rolls(entry.events, state, seed, where, v, t)
+        for r in ruleset.rolled(entry.command, entry.events):
+            if r.roll is None:  # a card named by hand: no die
+                continue
+            if r.roll.source != "electronic":
+                t.physical += 1
+                continue
+            _check_roll(r, state, ruleset, seed, where, v, t)
         try:
-            state = fold(state, entry.events)
+            state = ruleset.fold(state, entry.events)
         except (ValueError, KeyError, TypeError) as err:
             v.problems.append(f"{where}: its events do not apply to the game ({err})")
-            return
-        if entry.seq == 1 and state.commitment != log.commitment:
+            return None
+        if entry.seq == 1 and getattr(state, "commitment", log.commitment) != log.commitment:
             v.problems.append("the game started with another commitment than the header's")
         stack.append((entry.seq, state))
+    return state
 
 
-def _check_rolls(events: list[Event], before: GameState, seed: bytes | None, where: str,
-                 v: Verdict, t: _Tally) -> None:
-    boxed = [e for e in events if e.get("type") == "drawn" and e.get("source") == "box"]
-    for e in events:
-        if e.get("type") != "roll":
-            continue
-        if e["source"] != "electronic":
-            t.physical += 1
-            continue
-        card = deck = None
-        if e["die"] == "pick":
-            if not boxed:
-                v.problems.append(f"{where}: a box draw with no card drawn")
-                continue
-            drawn = boxed.pop(0)
-            card, deck = drawn["card"], drawn["deck"]
-        _check_roll(e, card, deck, before, seed, where, v, t)
-
-
-def _check_roll(e: Event, card: str | None, deck: str | None, before: GameState,
-                seed: bytes | None, where: str, v: Verdict, t: _Tally) -> None:
+def _check_roll(r: Rolled, before: Any, ruleset: Ruleset, seed: bytes | None, where: str,
+                v: Verdict, t: _Tally) -> None:
+    e = dict(r.event or {})
     index, sides, die, value = e["index"], e["sides"], e["die"], e["value"]
+    card, deck = r.card, r.deck
     who = f"{where}: {e.get('player') or 'the table'}'s {e.get('purpose')} {die} #{index}"
     if e["kept"]:
         first = t.seen.get(index)
@@ -234,26 +252,31 @@ def _check_roll(e: Event, card: str | None, deck: str | None, before: GameState,
     t.seen[index] = (e, card)
     if before.seed is not None:
         v.problems.append(f"{who}: rolled by the box after the seed was revealed")
+    request = DieRequest(r.id, die, r.purpose, sides, player=r.player, deck=deck)
+    try:
+        want_sides: int | None = ruleset.sides(before, die, deck)
+    except (KeyError, ValueError):
+        want_sides = None
     if deck is not None:
-        pile = draw_pile(before, deck)
         t.draws += 1
-        if sides != len(pile) or not 0 <= value < len(pile) or pile[value] != card:
+        there = (ruleset.read_die(before, request, value)[1]
+                 if want_sides is not None and 0 <= value < want_sides else None)
+        if sides != want_sides or there != card:
             v.problems.append(f"{who}: drew {card!r}, but entry {value} of the sorted "
-                              f"{deck} pile of {len(pile)} is "
-                              f"{pile[value] if 0 <= value < len(pile) else 'nothing'!r}")
-    elif sides != DIE_SIDES.get(die):
-        v.problems.append(f"{who}: a {die} has {DIE_SIDES.get(die)} sides, not {sides}")
+                              f"{deck} pile of {want_sides} is {there or 'nothing'!r}")
+    elif sides != want_sides:
+        v.problems.append(f"{who}: a {die} has {want_sides} sides, not {sides}")
         return
     t.fresh += 1
     if seed is None:
         return
-    draw = stream_draw(seed, index, sides)
-    want = draw if die == "pick" else die_value(die, draw, before.rules.percentile)
+    want = ruleset.read_die(before, request, stream_draw(seed, index, sides))[0]
     if value != want:
         v.problems.append(f"{who} shows {value}, but the seed gives {want}")
 
 
 def _key(e: Event) -> tuple[Any, ...]:
-    """What a kept roll must share with the roll it reuses: the die, the value, the player and
-    the purpose (a free roll's value is never a bypass's: docs/protocol.md, "Kept dice")."""
-    return (e["die"], e["sides"], e["value"], e.get("player"), e.get("purpose"))
+    """What a kept roll must share with the roll it reuses: the die and its id, the value, the
+    player and the purpose (a free roll's value is never a bypass's: docs/protocol.md, "Kept
+    dice")."""
+    return (e["die"], e["sides"], e["value"], e.get("id"), e.get("player"), e.get("purpose"))

@@ -60,6 +60,26 @@ MIGRATIONS: list[Sequence[str]] = [
             undone INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (game, seq)) WITHOUT ROWID""",
     ),
+    # 1 -> 2: which game (ruleset) each row is, and its result envelope. Files of schema 1
+    # hold Gallery Grippers games only (version 1 of its rules), whose result was one winner
+    # or none: a finished one gets {outcome, winners, reason, rule} from its winner and the
+    # reason and rule of its game_over event.
+    (
+        "ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'gallery-grippers'",
+        "ALTER TABLE games ADD COLUMN ruleset_version TEXT NOT NULL DEFAULT '1'",
+        "ALTER TABLE games ADD COLUMN result TEXT",
+        """UPDATE games SET result = (
+            SELECT json_object(
+                'outcome', CASE WHEN games.winner IS NULL THEN 'lost' ELSE 'won' END,
+                'winners', CASE WHEN games.winner IS NULL THEN json_array()
+                           ELSE json_array(games.winner) END,
+                'reason', json_extract(ev.value, '$.reason'),
+                'rule', json_extract(ev.value, '$.rule'))
+            FROM entries AS e, json_each(e.body, '$.events') AS ev
+            WHERE e.game = games.id AND json_extract(ev.value, '$.type') = 'game_over'
+            ORDER BY e.seq LIMIT 1)
+           WHERE status = 'over'""",
+    ),
 ]
 
 
@@ -85,7 +105,7 @@ class GameRecord:
     ended_at: str | None
     status: str  # playing, over, abandoned
     players: list[str]
-    winner: str | None
+    winner: str | None  # the result's one winner, if it names exactly one
     commitment: str
     seed: str  # hex: the box's secret until the game reveals it
     revealed_at: str | None
@@ -93,6 +113,13 @@ class GameRecord:
     catalog: dict[str, Any]
     head: str
     entries: int
+    game: str = "gallery-grippers"  # the ruleset's id
+    ruleset_version: str = "1"
+    result: dict[str, Any] | None = None  # {outcome, winners, reason, rule} once over
+
+    @property
+    def winners(self) -> list[str]:
+        return list((self.result or {}).get("winners") or [])
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,13 +193,20 @@ def migrate(conn: sqlite3.Connection, path: str | Path) -> None:
 
 def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
     (gid, started, ended, status, players, winner, commitment, seed, revealed, cat_sha, cat,
-     head, entries) = row
+     head, entries, game, version, result) = row
     return GameRecord(gid, started, ended, status, json.loads(players), winner, commitment, seed,
-                      revealed, cat_sha, json.loads(cat), head, entries)
+                      revealed, cat_sha, json.loads(cat), head, entries, game, version,
+                      None if result is None else json.loads(result))
 
 
 _GAME_COLUMNS = ("id, started_at, ended_at, status, players, winner, commitment, seed, "
-                 "revealed_at, catalog_sha256, catalog, head, entries")
+                 "revealed_at, catalog_sha256, catalog, head, entries, game, ruleset_version, "
+                 "result")
+# A file of schema 1 (read by the start-up check before it is migrated) has no game,
+# ruleset_version or result: its games are Gallery Grippers, version 1 (see MIGRATIONS[1]).
+_GAME_COLUMNS_1 = ("id, started_at, ended_at, status, players, winner, commitment, seed, "
+                   "revealed_at, catalog_sha256, catalog, head, entries, 'gallery-grippers', "
+                   "'1', NULL")
 
 
 class Reader:
@@ -181,6 +215,12 @@ class Reader:
     def __init__(self, conn: sqlite3.Connection, path: str | Path) -> None:
         self._conn = conn
         self.path = Path(path)
+
+    @property
+    def _columns(self) -> str:
+        """The games table's columns as this file has them (any schema from 1 on)."""
+        cols = {r[1] for r in self._conn.execute("PRAGMA table_info(games)").fetchall()}
+        return _GAME_COLUMNS if "result" in cols else _GAME_COLUMNS_1
 
     def close(self) -> None:
         self._conn.close()
@@ -201,17 +241,17 @@ class Reader:
                 self._conn.execute("ROLLBACK")  # it only read
 
     def games(self) -> list[GameRecord]:
-        rows = self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id").fetchall()
+        rows = self._conn.execute(f"SELECT {self._columns} FROM games ORDER BY id").fetchall()
         return [_game(r) for r in rows]
 
     def game(self, game_id: int) -> GameRecord | None:
-        row = self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?",
+        row = self._conn.execute(f"SELECT {self._columns} FROM games WHERE id = ?",
                                  (game_id,)).fetchone()
         return _game(row) if row else None
 
     def latest_game(self) -> GameRecord | None:
         row = self._conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1").fetchone()
+            f"SELECT {self._columns} FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return _game(row) if row else None
 
     def total(self) -> int:

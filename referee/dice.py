@@ -15,12 +15,48 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
 
 SEED_BYTES = 32
 DIE_SIDES: dict[str, int] = {"d6": 6, "d10": 10, "d100": 100}
 PERCENTILE_MODES: tuple[str, ...] = ("1-100", "0-99")
 MAX_SIDES = 256  # one byte per candidate value
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A die result and where it came from.
+
+    Attributes:
+        die: ``d6``, ``d10``, ``d100`` or ``pick`` (a card drawn by the box).
+        value: the face read (for ``pick``: the position in the sorted draw pile).
+        source: ``electronic`` (the game's dice stream) or ``physical`` (real dice).
+        via: for physical rolls, ``typed`` (entered by hand) or ``tray`` (the dice tray).
+        index: for electronic rolls, the roll's number in the game's stream.
+        sides: for electronic rolls, how many outcomes the stream draw had.
+        kept: an electronic value that an undo left on the table, now reused.
+    """
+
+    die: str
+    value: int
+    source: str
+    via: str | None = None
+    index: int | None = None
+    sides: int | None = None
+    kept: bool = False
+
+    @classmethod
+    def physical(cls, die: str, value: int, via: str = "typed") -> Roll:
+        return cls(die=die, value=value, source="physical", via=via)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Roll:
+        return cls(**data)
 
 
 def _check_seed(seed: bytes) -> None:

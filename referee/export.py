@@ -19,11 +19,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from referee.catalog import Art, Card, Catalog
+from referee import games
 from referee.chain import canonical
 from referee.db import GameRecord, Reader, StoredEntry
+from referee.games import DEFAULT_GAME
 from referee.session import Session
-from referee.state import OUT, GameState, PlayerState
 
 FORMAT = "tableside-referee/game-log"
 FORMAT_VERSION = 1
@@ -46,19 +46,23 @@ class GameLog:
     head: str
     count: int
     entries: list[StoredEntry]
+    ruleset: str = DEFAULT_GAME  # which game (exports before there were several: GG's)
+    ruleset_version: str = "1"
+    result: dict[str, Any] | None = None  # {outcome, winners, reason, rule}, once over
 
     def header(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": FORMAT_VERSION, "game": self.game,
+                "ruleset": self.ruleset, "ruleset_version": self.ruleset_version,
                 "started_at": self.started_at, "ended_at": self.ended_at,
                 "status": self.status, "players": self.players, "winner": self.winner,
-                "commitment": self.commitment, "head": self.head, "entries": self.count,
-                "catalog": self.catalog}
+                "result": self.result, "commitment": self.commitment, "head": self.head,
+                "entries": self.count, "catalog": self.catalog}
 
 
 def from_store(reader: Reader, game: GameRecord) -> GameLog:
     return GameLog(game.id, game.started_at, game.ended_at, game.status, game.players,
                    game.winner, game.commitment, game.catalog, game.head, game.entries,
-                   reader.entries(game.id))
+                   reader.entries(game.id), game.game, game.ruleset_version, game.result)
 
 
 def read_jsonl(path: str | Path) -> GameLog:
@@ -88,25 +92,18 @@ def read_jsonl(path: str | Path) -> GameLog:
         return GameLog(header["game"], header["started_at"], header["ended_at"],
                        header["status"], header["players"], header["winner"],
                        header["commitment"], header["catalog"], header["head"],
-                       header["entries"], entries)
+                       header["entries"], entries, str(header.get("ruleset", DEFAULT_GAME)),
+                       str(header.get("ruleset_version", "1")), header.get("result"))
     except KeyError as err:
         raise ValueError(f"{path}:1: the header has no {err}") from err
 
 
-def catalog_from_json(data: dict[str, Any], source: str = "<stored>") -> Catalog:
-    """The catalog a game was played with, from the JSON the store keeps of it."""
-    def deck(kind: str, cards: list[dict[str, Any]]) -> dict[str, Card]:
-        return {c["name"]: Card(c["name"], kind, c["bonus"], c["copies"]) for c in cards}
-
-    museums = {m: tuple(Art(a["name"], m, a["value"], a["deduction"]) for a in art)
-               for m, art in data["museums"].items()}
-    return Catalog(deck("specialist", data["specialists"]),
-                   deck("attribute", data["attributes"]), museums, source)
-
-
-def final_state(log: GameLog) -> GameState:
+def final_state(log: GameLog) -> Any:
+    """The game's state at the end of its log, by its own ruleset."""
+    ruleset = games.find(log.ruleset)
     entries = [e.log_entry() for e in log.entries]
-    return Session.resume(entries, seed=None, catalog=catalog_from_json(log.catalog)).state
+    return Session.resume(entries, seed=None, ruleset=ruleset,
+                          catalog=ruleset.catalog_from_json(log.catalog)).state
 
 
 # ---- formats ---------------------------------------------------------------------------
@@ -150,51 +147,43 @@ def _cell(value: Any) -> str:
 
 
 def bgstats(log: GameLog) -> dict[str, Any]:
-    """A BG Stats play file: players, game, location and one play (docs/store.md)."""
-    state = final_state(log)
-    game_uuid = str(uuid.uuid5(NAMESPACE, "game:Gallery Grippers"))
+    """A BG Stats play file: players, game, location and one play (docs/store.md); the
+    scores, winners, places and rounds are the game's (`Ruleset.bgstats`)."""
+    play = games.find(log.ruleset).bgstats(final_state(log))
+    game_uuid = str(uuid.uuid5(NAMESPACE, f"game:{play['name']}"))
     play_uuid = str(uuid.uuid5(NAMESPACE, f"play:{log.commitment}:{log.game}:{log.started_at}"))
-    players = [{"id": i, "uuid": str(uuid.uuid5(NAMESPACE, f"player:{p.name}")),
-                "name": p.name, "isAnonymous": False} for i, p in enumerate(state.players, 1)]
-    rank = ranks(state)
+    players = [{"id": i, "uuid": str(uuid.uuid5(NAMESPACE, f"player:{p['name']}")),
+                "name": p["name"], "isAnonymous": False}
+               for i, p in enumerate(play["scores"], 1)]
     start, end = _local(log.started_at), _local(log.ended_at or log.entries[-1].at)
-    scores = [{"playerRefId": i, "score": str(p.money), "winner": p.name == state.winner,
-               "startPlayer": p.name == state.first_player, "seatOrder": i,
-               "rank": rank[p.name], "newPlayer": False, "role": p.color}
-              for i, p in enumerate(state.players, 1)]
+    scores = [{"playerRefId": i, "score": p["score"], "winner": p["winner"],
+               "startPlayer": p["start"], "seatOrder": i, "rank": p["rank"],
+               "newPlayer": False, "role": p["role"]}
+              for i, p in enumerate(play["scores"], 1)]
     finished = log.status == "over"
+    seed = next((e["seed"] for entry in log.entries for e in entry.events
+                 if e.get("type") == "seed_revealed"), None)
     return {
-        "about": "A play of Gallery Grippers refereed by a Tableside Referee box; open or "
-                 "import it with BG Stats. Scores are each player's money in dollars.",
+        "about": play["about"],
         "players": players,
         "locations": [{"id": 1, "uuid": str(uuid.uuid5(NAMESPACE, "location:box")),
                        "name": "Tableside Referee"}],
-        "games": [{"id": 1, "uuid": game_uuid, "name": "Gallery Grippers", "bggId": 0,
-                   "highestWins": True, "noPoints": False, "cooperative": False,
-                   "usesTeams": False}],
+        "games": [{"id": 1, "uuid": game_uuid, "name": play["name"], "bggId": 0,
+                   "highestWins": play["highest_wins"], "noPoints": False,
+                   "cooperative": play["cooperative"], "usesTeams": False}],
         "plays": [{"uuid": play_uuid, "gameRefId": 1, "locationRefId": 1,
                    "playDate": start.strftime("%Y-%m-%d %H:%M:%S"),
                    "entryDate": end.strftime("%Y-%m-%d %H:%M:%S"),
                    "durationMin": max(0, round((end - start).total_seconds() / 60)),
                    "ignored": not finished, "manualWinner": True, "usesTeams": False,
-                   "rounds": state.round, "scoringSetting": 0, "board": "",
+                   "rounds": play["rounds"], "scoringSetting": 0, "board": "",
                    "comments": f"Refereed by Tableside Referee (game {log.game}, "
                                f"{'finished' if finished else log.status}"
-                               + (f", {state.over_reason}" if state.over_reason else "")
+                               + "".join(f", {n}" for n in play["notes"])
                                + f"). Dice commitment {log.commitment}"
-                               + (f", seed {state.seed}" if state.seed else "") + ".",
+                               + (f", seed {seed}" if seed else "") + ".",
                    "playerScores": scores}],
     }
-
-
-def ranks(state: GameState) -> dict[str, int]:
-    """Places at the end: the winner first, then players still in before those who are out,
-    each group by money; equal money and status share a place (1, 2, 2, 4)."""
-    def key(p: PlayerState) -> tuple[bool, bool, int]:
-        return (p.name != state.winner, p.status == OUT, -p.money)
-
-    ordered = sorted(state.players, key=key)
-    return {p.name: 1 + sum(key(q) < key(p) for q in ordered) for p in ordered}
 
 
 def _local(at: str) -> datetime:

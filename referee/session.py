@@ -4,6 +4,9 @@ It owns the game's log (every accepted command with its events, undone ones mark
 stack of states for undo, the dice stream and the dice an undo left on the table (the rules
 they follow are in `referee.kept`). Front ends call `apply` (typed commands) or `handle`
 (protocol dicts) and subscribe to outcomes.
+
+It knows no game: the game is a `referee.ruleset.Ruleset` (Gallery Grippers unless told
+otherwise), found by id through `referee.games`; ``new_game`` may name another (``game``).
 """
 
 from __future__ import annotations
@@ -11,47 +14,38 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from referee import commands as cmds
-from referee.catalog import Catalog, default_catalog
-from referee.commands import Command, Roll, command_name, command_to_json, parse_command
-from referee.dice import SEED_BYTES, commitment, die_value, stream_draw
+from referee import games
+from referee.dice import SEED_BYTES, Roll, commitment, stream_draw
 from referee.errors import BadRequest, GameOver, NotRecorded, Refusal, RuleViolation, StoreError
-from referee.evolve import Event, fold
+from referee.inputs import RequestProblem, check_request, show
 from referee.kept import (
     KeptDie,
-    die_key,
     dropped_by,
     dropped_events,
-    left_by,
-    orphaned_by_undo,
-    piles_after,
     refuse_physical_while_kept,
-    reused_by,
-    waiting,
+    waiting_for,
 )
-from referee.rules import DieRequest, NeedDice, decide
-from referee.rules.cards import draw_pile
-from referee.settings import HouseRules
-from referee.state import GameState, initial_state, state_to_json
+from referee.ruleset import (
+    DieRequest,
+    Event,
+    GameInfo,
+    NeedDice,
+    Reveal,
+    Ruleset,
+    Settings,
+    Undo,
+)
+from referee.running import LogEntry, RunningGame
 
 log = logging.getLogger(__name__)
 
+QUERIES = ("state", "catalog")
+CONTROL: dict[str, type[Undo] | type[Reveal]] = {"undo": Undo, "reveal": Reveal}
 
-@dataclass
-class LogEntry:
-    """One accepted command: its number in the game, the command as logged, its events."""
-
-    seq: int
-    command: dict[str, Any]
-    events: list[Event]
-    undone: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "command": self.command, "events": self.events,
-                "undone": self.undone}
+__all__ = ["LogEntry", "Outcome", "Session", "Store"]
 
 
 @dataclass(frozen=True)
@@ -59,98 +53,90 @@ class Outcome:
     """What an accepted command did: the log entry and the state after it."""
 
     entry: LogEntry
-    state: GameState
+    state: Any
+    ruleset: Ruleset | None = None  # the game's (None: the default game)
 
     @property
     def events(self) -> list[Event]:
         return self.entry.events
 
     def answer(self) -> dict[str, Any]:
-        return {"ok": True, "events": self.events, "state": state_to_json(self.state)}
+        ruleset = self.ruleset or games.default()
+        return {"ok": True, "events": self.events, "state": ruleset.state_json(self.state)}
 
 
 class Store(Protocol):
     """Where a session makes its log durable (see referee.store).
 
-    `record` returns only once `entry` is durable; `seed` comes with a game's first entry,
-    `undoing` names the entry an undo entry undoes (to be marked in the same transaction).
-    It raises `StoreError` when it could not, having kept nothing of the entry.
+    `record` returns only once `entry` is durable; `seed` and `game` (the ruleset's id and
+    version) come with a game's first entry, `undoing` names the entry an undo entry undoes
+    (to be marked in the same transaction). It raises `StoreError` when it could not, having
+    kept nothing of the entry.
     """
 
-    def record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None) -> None: ...
+    def record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None,
+               game: GameInfo | None = None) -> None: ...
 
 
-@dataclass
-class _Game:
-    """The running game's private part: its seed, log, undo stack and dice bookkeeping."""
-
-    seed: bytes | None = None
-    log: list[LogEntry] = field(default_factory=list)
-    stack: list[tuple[int, GameState]] = field(default_factory=list)  # (seq, state after)
-    kept: list[KeptDie] = field(default_factory=list)
-    dropped: dict[int, list[KeptDie]] = field(default_factory=dict)  # seq -> kept it dropped
-    piles: list[dict[str, int]] = field(default_factory=list)  # beside `stack`: see kept.Piles
-    position: int = 0  # the next fresh index of the dice stream
-
-    @property
-    def current_piles(self) -> dict[str, int]:
-        return self.piles[-1] if self.piles else {}
-
-    def push(self, entry: LogEntry, state: GameState) -> None:
-        """`entry` stands, leaving `state`."""
-        self.piles.append(piles_after(self.current_piles, entry.seq, entry.events))
-        self.stack.append((entry.seq, state))
-
-    def undo_plan(self) -> tuple[LogEntry, list[KeptDie], list[KeptDie]]:
-        """What taking the top step back does, changing nothing: (the step, the dice it puts
-        back on the table, the kept cards left with no pile to come from)."""
-        seq, _ = self.stack[-1]
-        target = next(e for e in reversed(self.log) if e.seq == seq)
-        before = self.piles[-2] if len(self.piles) > 1 else {}
-        back = left_by(target.command["cmd"], target.events, before, self.dropped.get(seq, []))
-        gone = orphaned_by_undo([*back, *self.kept], seq)
-        return target, [k for k in back if k not in gone], gone
-
-    def take_back(self, back: list[KeptDie], gone: list[KeptDie]) -> None:
-        """Carry out `undo_plan`: the top step no longer stands."""
-        seq, _ = self.stack.pop()
-        self.piles.pop()
-        self.dropped.pop(seq, None)
-        self.kept = [*back, *(k for k in self.kept if k not in gone)]
-
-    def settle(self, entry: LogEntry, used: list[KeptDie]) -> None:
-        """The kept dice once `entry` stands: those it reused are gone, and so are the kept
-        cards its reshuffle dropped (kept to put back if it is undone)."""
-        kept = [k for k in self.kept if k not in used]
-        dropped = dropped_by(kept, entry.events)
-        self.kept = [k for k in kept if k not in dropped]
-        if dropped:
-            self.dropped[entry.seq] = dropped
+def parse_control(request: Any) -> Undo | Reveal | None:
+    """``undo`` and ``reveal``, which every game takes (no fields); None for anything else."""
+    if not isinstance(request, dict) or not isinstance(request.get("cmd"), str) \
+            or request["cmd"] not in CONTROL:
+        return None
+    try:
+        check_request(request)
+    except RequestProblem as err:
+        raise BadRequest(str(err)) from err
+    name = request["cmd"]
+    unknown = sorted(set(request) - {"cmd"})
+    if unknown:
+        raise BadRequest(f"{name} does not take field(s): {show(', '.join(unknown), 80)}")
+    return CONTROL[name]()
 
 
 class Session:
     """Applies commands to one game at a time; see docs/architecture.md."""
 
     def __init__(
-        self, catalog: Catalog | None = None, *, seed: bytes | None = None,
-        entropy: Callable[[int], bytes] = os.urandom, store: Store | None = None,
-        house_rules: HouseRules | None = None,
+        self, catalog: Any = None, *, ruleset: Ruleset | None = None,
+        seed: bytes | None = None, entropy: Callable[[int], bytes] = os.urandom,
+        store: Store | None = None, house_rules: Settings | None = None,
     ) -> None:
         if seed is not None and len(seed) != SEED_BYTES:
             raise ValueError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
-        self.catalog = catalog or default_catalog()
+        self._ruleset = ruleset or games.default()
+        self._catalog = catalog if catalog is not None else self._ruleset.load_catalog(None)
         self._fixed_seed = seed
         self._entropy = entropy
         self._store = store
         self._house_rules = house_rules  # the table's settings file: new_game overrides win
-        self._game = _Game()
-        self._initial = initial_state(self.catalog)
+        self._game = self._fresh(self._ruleset, self._catalog)
         self._subscribers: list[Callable[[Outcome], None]] = []
+
+    @staticmethod
+    def _fresh(ruleset: Ruleset, catalog: Any, seed: bytes | None = None) -> RunningGame:
+        return RunningGame(ruleset, catalog, ruleset.initial_state(catalog), seed=seed)
 
     # ---- reading -------------------------------------------------------------------------
     @property
-    def state(self) -> GameState:
-        return self._game.stack[-1][1] if self._game.stack else self._initial
+    def state(self) -> Any:
+        return self._game.state
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The game being played (before any game: the session's own)."""
+        return self._game.ruleset
+
+    @property
+    def catalog(self) -> Any:
+        """The catalog of the game being played."""
+        return self._game.catalog
+
+    @property
+    def house_rules(self) -> Settings | None:
+        """The table's settings (from --rules) that new games of the session's own ruleset
+        start with; a new_game's own rules win over them."""
+        return self._house_rules
 
     @property
     def log(self) -> list[LogEntry]:
@@ -207,65 +193,100 @@ class Session:
     def handle(self, request: Any) -> dict[str, Any]:
         """A protocol request in, a protocol answer out; a refusal changes nothing."""
         try:
-            if isinstance(request, dict) and request.get("cmd") in cmds.QUERIES:
+            if isinstance(request, dict) and request.get("cmd") in QUERIES:
                 extra = sorted(set(request) - {"cmd"})
                 if extra:
                     raise BadRequest(f"{request['cmd']} takes no fields ({', '.join(extra)})")
                 if request["cmd"] == "state":
-                    return {"ok": True, "state": state_to_json(self.state)}
-                return {"ok": True, "catalog": self.catalog.to_json()}
-            return self.apply(parse_command(request)).answer()
+                    return {"ok": True, "state": self.ruleset.state_json(self.state)}
+                return {"ok": True, "catalog": self.ruleset.catalog_json(self.catalog)}
+            control = parse_control(request)
+            if control is not None:
+                return self.apply(control).answer()
+            if isinstance(request, dict) and request.get("cmd") == "new_game":
+                return self._new_game(request).answer()
+            return self.apply(self.ruleset.parse(request)).answer()
         except Refusal as refusal:
             return {"ok": False, "error": refusal.as_dict()}
 
-    def apply(self, command: Command) -> Outcome:
-        """Decide, record durably, then fold and tell subscribers. Raises `Refusal`."""
-        if isinstance(command, cmds.Undo):
+    def _new_game(self, request: dict[str, Any]) -> Outcome:
+        """``new_game``, of the game it names (``game``; default: the session's own)."""
+        game = request.get("game")
+        ruleset = self._ruleset if game is None else games.find(game)
+        command = ruleset.parse({k: v for k, v in request.items() if k != "game"})
+        if (ruleset is not self.ruleset and self._game.stack and not self.state.over
+                and request.get("abandon") is not True):
+            raise RuleViolation("A game is in progress; send new_game with \"abandon\": true "
+                                "to leave it.", code="game_in_progress")
+        return self.apply(command, ruleset=ruleset)
+
+    def apply(self, command: Any, *, ruleset: Ruleset | None = None) -> Outcome:
+        """Decide, record durably, then fold and tell subscribers. Raises `Refusal`.
+
+        `ruleset` names the game of a new_game (default: the session's own game's, or the
+        game being played)."""
+        if isinstance(command, Undo):
             return self._undo()
-        if isinstance(command, cmds.Reveal):
+        if isinstance(command, Reveal):
             return self._reveal()
         game = self._game
         base = self.state
-        if isinstance(command, cmds.NewGame):
-            game = _Game(seed=self._fixed_seed or self._entropy(SEED_BYTES))
+        if ruleset is None:
+            ruleset = self._ruleset if self._ruleset.starts_game(command) else game.ruleset
+        if ruleset.starts_game(command):
+            catalog = (self._catalog if ruleset is self._ruleset
+                       else game.catalog if ruleset is game.ruleset
+                       else ruleset.load_catalog(None))
+            if ruleset is not game.ruleset:
+                base = ruleset.initial_state(catalog)
+            game = self._fresh(ruleset, catalog, self._fixed_seed or self._entropy(SEED_BYTES))
             if len(game.seed or b"") != SEED_BYTES:
                 raise RuntimeError("the entropy source gave a short seed")
-            rules = {**(self._house_rules.to_json() if self._house_rules else {}), **command.rules}
-            command = replace(command, commitment=commitment(game.seed or b""), rules=rules)
-        result = decide(base, command)
+            own = self._house_rules if ruleset is self._ruleset else None
+            command = ruleset.start(command, commitment=commitment(game.seed or b""),
+                                    settings=own.to_json() if own else {})
+        result = ruleset.decide(base, command)
         fresh: list[int] = []
         used: list[KeptDie] = []
         if isinstance(result, NeedDice):
             command = self._fill(game, base, command, result, fresh, used)
-            result = decide(base, command)
+            result = ruleset.decide(base, command)
             if isinstance(result, NeedDice):
-                raise RuntimeError(f"{command_name(command)} still needs dice after rolling")
+                raise RuntimeError(f"{ruleset.command_json(command)['cmd']} still needs dice "
+                                   "after rolling")
         events = list(result)
+        logged = ruleset.command_json(command)
         kept = [k for k in game.kept if k not in used]
-        refuse_physical_while_kept(kept, events, base, game.current_piles)
-        events += dropped_events(dropped_by(kept, events))
-        state = fold(base, events)
+        if kept:  # (nothing kept: nothing to refuse or drop)
+            refuse_physical_while_kept(kept, ruleset.rolled(logged, events), base,
+                                       game.current_piles, ruleset)
+            events += dropped_events(dropped_by(kept, ruleset.renewed(events)),
+                                     ruleset.renew_rule())
+        state = ruleset.fold(base, events)
         if state.over and not base.over and game.seed is not None:
             reveal: Event = {"type": "seed_revealed", "seed": game.seed.hex()}
             events.append(reveal)
-            state = fold(state, [reveal])
+            state = ruleset.fold(state, [reveal])
         seq = game.log[-1].seq + 1 if game.log else 1
-        entry = LogEntry(seq=seq, command=command_to_json(command), events=events)
-        self._record(entry, seed=game.seed if seq == 1 else None, undoing=None)
+        entry = LogEntry(seq=seq, command=logged, events=events)
+        self._record(entry, seed=game.seed if seq == 1 else None, undoing=None,
+                     game=GameInfo(ruleset.id, ruleset.version,
+                                   ruleset.catalog_json(game.catalog)) if seq == 1 else None)
         # Durable: now the change becomes visible.
         game.settle(entry, used)
         game.position += len(fresh)
         game.log.append(entry)
         game.push(entry, state)
         self._game = game
-        return self._publish(Outcome(entry, state))
+        return self._publish(Outcome(entry, state, ruleset))
 
-    def _record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None) -> None:
+    def _record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None,
+                game: GameInfo | None = None) -> None:
         """Make `entry` durable before anything changes; a store failure is a refusal."""
         if self._store is None:
             return
         try:
-            self._store.record(entry, seed=seed, undoing=undoing)
+            self._store.record(entry, seed=seed, undoing=undoing, game=game)
         except StoreError as err:
             raise NotRecorded(f"Not saved, so not done (nothing changed): {err}. "
                               "Check the storage and send the command again.") from err
@@ -282,30 +303,21 @@ class Session:
         return outcome
 
     # ---- dice ----------------------------------------------------------------------------
-    def _fill(self, game: _Game, base: GameState, command: Command, need: NeedDice,
-              fresh: list[int], used: list[KeptDie]) -> Command:
-        """Put electronic dice into `command`: kept dice first, then the stream (in order)."""
-        rolls: dict[str | None, tuple[Roll, str | None]] = {}
-        for req in need.requests:
-            rolls[req.player] = self._one(game, base, req, fresh, used)
-        if isinstance(command, cmds.TurnOrder):
-            merged = {**command.rolls, **{str(k): v for k, (v, _) in rolls.items()}}
-            return replace(command, rolls=merged)
-        ((roll, card),) = rolls.values()
-        if isinstance(command, cmds.Draw):
-            return replace(command, pick=roll, card=card)
-        if isinstance(command, cmds.Move | cmds.MoveRoll | cmds.Bypass | cmds.Reup
-                      | cmds.FreeRoll):
-            return replace(command, roll=roll)
-        raise TypeError(f"{command_name(command)} takes no dice")
+    def _fill(self, game: RunningGame, base: Any, command: Any, need: NeedDice,
+              fresh: list[int], used: list[KeptDie]) -> Any:
+        """Put electronic dice into `command`, any number at once, keyed by die id: kept
+        dice first, then the stream (in the order asked)."""
+        dice = {req.id: self._one(game, base, req, fresh, used) for req in need.requests}
+        if len(dice) != len(need.requests):
+            raise RuntimeError("the rules asked for two dice with one id")
+        return game.ruleset.with_dice(command, dice)
 
-    def _one(self, game: _Game, base: GameState, req: DieRequest, fresh: list[int],
+    def _one(self, game: RunningGame, base: Any, req: DieRequest, fresh: list[int],
              used: list[KeptDie]) -> tuple[Roll, str | None]:
         """One electronic roll (and, for a box draw, the card it picks): the die an undo
-        left on the table for this player, die and purpose, else the stream's next."""
-        pile = draw_pile(base, req.deck) if req.deck else []
-        k = waiting([k for k in game.kept if k not in used], req.player,
-                    die_key(req.die, req.deck), req.purpose, base, game.current_piles)
+        left on the table for this die id, player, die and purpose, else the stream's next."""
+        k = waiting_for([k for k in game.kept if k not in used], req, base, game.current_piles,
+                        game.ruleset)
         if k is not None:
             used.append(k)
             return replace(k.roll, kept=True), k.card
@@ -319,19 +331,16 @@ class Session:
         index = game.position + len(fresh)
         draw = stream_draw(game.seed, index, req.sides)
         fresh.append(index)
-        if req.die == "pick":
-            roll = Roll(die="pick", value=draw, source="electronic", index=index, sides=req.sides)
-            return roll, pile[draw]
-        value = die_value(req.die, draw, base.rules.percentile)
+        value, card = game.ruleset.read_die(base, req, draw)
         return Roll(die=req.die, value=value, source="electronic", index=index,
-                    sides=req.sides), None
+                    sides=req.sides), card
 
     # ---- undo ----------------------------------------------------------------------------
     def _undo(self) -> Outcome:
         game = self._game
         state = self.state
         if state.over:
-            raise GameOver("The game is over; its result stands.", rule="GG-14")
+            raise GameOver("The game is over; its result stands.", rule=game.ruleset.final_rule)
         if len(game.stack) <= 1:
             raise RuleViolation("Nothing to undo.", code="nothing_to_undo")
         target, back, gone = game.undo_plan()
@@ -346,7 +355,15 @@ class Session:
         target.undone = True
         game.take_back(back, gone)
         game.log.append(entry)
-        return self._publish(Outcome(entry, self.state))
+        return self._publish(Outcome(entry, self.state, game.ruleset))
+
+    def undo_words(self) -> str | None:
+        """What `undo` would take back now, in words (None: nothing to undo)."""
+        game = self._game
+        if len(game.stack) <= 1 or self.state.over:
+            return None
+        target, _, _ = game.undo_plan()
+        return game.ruleset.undo_words(target.command, target.events)
 
     # ---- reveal --------------------------------------------------------------------------
     def _reveal(self) -> Outcome:
@@ -360,39 +377,30 @@ class Session:
         events: list[Event] = [{"type": "seed_revealed", "seed": game.seed.hex()}]
         entry = LogEntry(seq=game.log[-1].seq + 1, command={"cmd": "reveal"}, events=events)
         self._record(entry, seed=None, undoing=None)
-        after = fold(state, events)
+        after = game.ruleset.fold(state, events)
         game.log.append(entry)
         game.push(entry, after)
-        return self._publish(Outcome(entry, after))
+        return self._publish(Outcome(entry, after, game.ruleset))
 
     # ---- rebuilding ----------------------------------------------------------------------
     @classmethod
-    def resume(cls, entries: list[LogEntry], *, seed: bytes | None,
-               catalog: Catalog | None = None, store: Store | None = None,
-               fixed_seed: bytes | None = None,
-               house_rules: HouseRules | None = None) -> Session:
-        """A session continuing a game from its log (no rule is decided again).
+    def resume(cls, entries: list[LogEntry], *, seed: bytes | None, catalog: Any = None,
+               store: Store | None = None, fixed_seed: bytes | None = None,
+               house_rules: Settings | None = None, ruleset: Ruleset | None = None,
+               game: tuple[Ruleset, Any] | None = None) -> Session:
+        """A session continuing a game from its log (no rule is decided again): a game of
+        `ruleset` (the session's own) with `catalog`, or of another game, `game` being its
+        (ruleset, catalog).
 
         The kept dice are worked out from the log with the same rules `apply` and `undo`
-        follow (`referee.kept`), so a game stored before kept dice had a purpose resumes with
-        each purpose taken from the command that rolled it.
+        follow (`referee.kept`), so a game stored before kept dice had a purpose or an id
+        resumes with each taken from the command that rolled it.
         """
-        session = cls(catalog, seed=fixed_seed, store=store, house_rules=house_rules)
-        game = _Game(seed=seed)
-        state = session._initial
+        session = cls(catalog, ruleset=ruleset, seed=fixed_seed, store=store,
+                      house_rules=house_rules)
+        played, cat = game or (session._ruleset, session._catalog)
+        running = cls._fresh(played, cat, seed)
         for entry in entries:
-            if entry.command["cmd"] == "undo":
-                _, back, gone = game.undo_plan()
-                game.take_back(back, gone)
-                game.log.append(entry)
-                state = game.stack[-1][1]
-                continue
-            game.log.append(entry)
-            game.settle(entry, reused_by(game.kept, entry.events))
-            for e in entry.events:
-                if e["type"] == "roll" and e["source"] == "electronic" and not e["kept"]:
-                    game.position = max(game.position, e["index"] + 1)
-            state = fold(state, entry.events)
-            game.push(entry, state)
-        session._game = game
+            running.replay(entry)
+        session._game = running
         return session

@@ -18,8 +18,8 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
-from referee.catalog import Catalog
 from referee.chain import GENESIS, body_of, canonical, fingerprint, link
 from referee.db import (
     Clock,
@@ -36,6 +36,7 @@ from referee.db import (
 from referee.errors import StoreError
 from referee.evidence import quarantine
 from referee.lock import Mark, WriterLock
+from referee.ruleset import GameInfo, result_of
 from referee.session import LogEntry
 from referee.startup import NOT_DAMAGE, check
 
@@ -46,7 +47,13 @@ log = logging.getLogger(__name__)
 Notify = Callable[[str], None]
 
 
-def catalog_fingerprint(catalog: Catalog) -> str:
+class Jsonable(Protocol):
+    """A catalog, as the store keeps it: its JSON."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+def catalog_fingerprint(catalog: Jsonable) -> str:
     return fingerprint(catalog.to_json())
 
 
@@ -69,15 +76,13 @@ class EventStore(Reader):
     the caller resumed (`resume`); never "the newest game in the file".
     """
 
-    def __init__(self, path: str | Path, *, catalog: Catalog, lock: WriterLock,
+    def __init__(self, path: str | Path, *, lock: WriterLock,
                  clock: Clock = utc_now, notify: Notify | None = None,
                  factory: type[sqlite3.Connection] = sqlite3.Connection) -> None:
         self._factory = factory
         self._clock = clock
         self._notify = notify
         self._lock = lock
-        self._catalog_json = catalog.to_json()
-        self._catalog_sha = fingerprint(self._catalog_json)
         self._closed = False
         self._broken = False
         self._head: _Head | None = None
@@ -101,7 +106,7 @@ class EventStore(Reader):
         return conn
 
     @classmethod
-    def open(cls, path: str | Path, *, catalog: Catalog, clock: Clock = utc_now,
+    def open(cls, path: str | Path, *, clock: Clock = utc_now,
              notify: Notify | None = None,
              factory: type[sqlite3.Connection] = sqlite3.Connection) -> EventStore:
         """Lock the file for writing (or raise `StoreError` naming the process that has it),
@@ -114,7 +119,7 @@ class EventStore(Reader):
         lock = WriterLock.acquire(path)
         try:
             check(path, lock, clock=clock, notify=notify, factory=factory)
-            return cls(path, catalog=catalog, lock=lock, clock=clock, notify=notify,
+            return cls(path, lock=lock, clock=clock, notify=notify,
                        factory=factory)
         except OSError as err:
             lock.release()
@@ -144,13 +149,15 @@ class EventStore(Reader):
         return entries
 
     # ---- writing -----------------------------------------------------------------------
-    def record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None) -> None:
-        """Make `entry` durable (one transaction); raises `StoreError` and changes nothing."""
+    def record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None,
+               game: GameInfo | None = None) -> None:
+        """Make `entry` durable (one transaction); raises `StoreError` and changes nothing.
+        A game's first entry comes with its seed and `game`: the ruleset's id and version."""
         if self._closed:
             raise StoreError("the event store is closed")
         at = timestamp(self._clock)
         try:
-            head = self._write(entry, seed, undoing, at)
+            head = self._write(entry, seed, undoing, at, game)
         except (sqlite3.Error, OSError) as err:
             self._reconnect()
             raise StoreError(f"could not save to {self.path}: {err}") from err
@@ -181,7 +188,7 @@ class EventStore(Reader):
                 "could not tell how many commands went with it. Check the storage.")
 
     def _write(self, entry: LogEntry, seed: bytes | None, undoing: int | None,
-               at: str) -> _Head:
+               at: str, game: GameInfo | None) -> _Head:
         if self._broken:
             self._conn = self._connect(self.path)
             self._broken = False
@@ -189,7 +196,7 @@ class EventStore(Reader):
         c.execute("BEGIN IMMEDIATE")
         try:
             if entry.seq == 1:
-                gid, prev = self._start_game(entry, seed, at), GENESIS
+                gid, prev = self._start_game(entry, seed, at, game), GENESIS
             else:
                 gid, prev = self._follows(entry.seq)
             body = body_of(gid, entry.seq, at, entry.command, entry.events)
@@ -206,8 +213,10 @@ class EventStore(Reader):
                       (digest, entry.seq, gid))
             for e in entry.events:
                 if e["type"] == "game_over":
-                    c.execute("UPDATE games SET status = 'over', winner = ?, ended_at = ? "
-                              "WHERE id = ?", (e.get("winner"), at, gid))
+                    result = result_of(e)
+                    sole = result["winners"][0] if len(result["winners"]) == 1 else None
+                    c.execute("UPDATE games SET status = 'over', winner = ?, result = ?, "
+                              "ended_at = ? WHERE id = ?", (sole, canonical(result), at, gid))
                 elif e["type"] == "seed_revealed":
                     c.execute("UPDATE games SET revealed_at = ? WHERE id = ?", (at, gid))
             c.execute("COMMIT")
@@ -231,9 +240,11 @@ class EventStore(Reader):
                              f"referee wrote {h.seq}); nothing was written")
         return h.game, h.hash
 
-    def _start_game(self, entry: LogEntry, seed: bytes | None, at: str) -> int:
-        if seed is None or entry.command.get("cmd") != "new_game":
-            raise StoreError("a game's first entry must be its new_game, with its seed")
+    def _start_game(self, entry: LogEntry, seed: bytes | None, at: str,
+                    game: GameInfo | None) -> int:
+        if seed is None or game is None or entry.command.get("cmd") != "new_game":
+            raise StoreError("a game's first entry must be its new_game, with its seed and "
+                             "which game it is")
         started = next(e for e in entry.events if e["type"] == "game_started")
         c = self._conn
         if self._head is not None:  # the game this session leaves (and no other)
@@ -241,9 +252,11 @@ class EventStore(Reader):
                       "WHERE id = ? AND status = 'playing'", (at, self._head.game))
         cur = c.execute(
             "INSERT INTO games (started_at, status, players, commitment, seed, catalog_sha256, "
-            "catalog, head, entries) VALUES (?, 'playing', ?, ?, ?, ?, ?, ?, 0)",
+            "catalog, head, entries, game, ruleset_version) "
+            "VALUES (?, 'playing', ?, ?, ?, ?, ?, ?, 0, ?, ?)",
             (at, canonical([p["name"] for p in started["players"]]), started["commitment"],
-             seed.hex(), self._catalog_sha, canonical(self._catalog_json), GENESIS))
+             seed.hex(), fingerprint(game.catalog), canonical(game.catalog), GENESIS, game.id,
+             game.version))
         if cur.lastrowid is None:
             raise StoreError("the new game got no id")
         return int(cur.lastrowid)

@@ -41,6 +41,10 @@ def test_the_tree_keeps_every_layer_contract() -> None:
     ("referee/sneaky.py", "import textual\n", "referee/"),
     ("referee/sneaky.py", "from device import oled\n", "referee/"),
     ("device/sneaky.py", "from ui import app\n", "device/"),
+    ("referee/sneaky.py", "from referee.games.gallery_grippers import state\n",
+     "the core imports no game"),
+    ("referee/games/__init__.py", "from referee.games.gallery_grippers import RULESET\n",
+     "the core imports no game"),
 ])
 def test_a_forbidden_import_breaks_its_contract(tmp_path: Path, module: str, line: str,
                                                 contract: str) -> None:

@@ -19,10 +19,10 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 
-from referee.commands import Command, NewGame
 from referee.errors import Refusal
+from referee.games.gallery_grippers.commands import Command, NewGame
+from referee.games.gallery_grippers.state import GameState, Phase
 from referee.session import Outcome, Session
-from referee.state import GameState, Phase
 from ui import textual_fixes  # noqa: F401  (applies the fixes it holds)
 from ui.base import PendingDialog, SessionView
 from ui.screens.setup import GameStartScreen, NewGameScreen, StartScreen

@@ -16,10 +16,10 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from referee.commands import Command, NewGame
 from referee.errors import Refusal
+from referee.games.gallery_grippers.commands import Command, NewGame
+from referee.games.gallery_grippers.state import GameState
 from referee.session import Session
-from referee.state import GameState
 from ui import format as fmt
 
 T = TypeVar("T")
@@ -51,7 +51,7 @@ class SessionView:
 
     @property
     def state(self) -> GameState:
-        return self.referee.session.state
+        return cast(GameState, self.referee.session.state)
 
     def show(self) -> None:
         """Redraw from the session (called after every accepted command)."""

@@ -11,9 +11,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from referee.errors import Refusal
-from referee.rules.setup import PALETTE
+from referee.games.gallery_grippers.rules.setup import PALETTE
+from referee.games.gallery_grippers.state import GameState, PlayerState
 from referee.session import LogEntry
-from referee.state import GameState, PlayerState
 
 # The Okabe-Ito colours behind the palette names (colour-blind safe). A colour name that is
 # not in the palette (the headless protocol accepts any) is drawn white; the name is always

@@ -12,8 +12,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Digits, Static
 
+from referee.games.gallery_grippers.state import GameState, PlayerState
 from referee.session import LogEntry
-from referee.state import GameState, PlayerState
 from ui import format as fmt
 
 

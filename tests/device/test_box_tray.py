@@ -15,7 +15,7 @@ from device.box import BoxController
 from device.run import start_tray
 from device.tray.sim import TraySimulator
 from device.traydice import TrayDice, Waiting
-from referee import commands as c
+from referee.games.gallery_grippers import commands as c
 from referee.session import Session
 
 SEED = bytes(range(32))

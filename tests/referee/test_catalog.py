@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.catalog import (
+from referee.errors import CatalogError, ConfigError
+from referee.games.gallery_grippers.catalog import (
     ATTRIBUTE,
     SPECIALIST,
     Art,
@@ -20,7 +21,6 @@ from referee.catalog import (
     locate_line,
     parse_catalog,
 )
-from referee.errors import CatalogError, ConfigError
 
 PLAYERS_MAX = 6
 STARTING_HAND = 3  # of each deck (GG-1)

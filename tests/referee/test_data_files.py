@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.catalog import load_catalog
 from referee.errors import CatalogError, SettingsError
-from referee.settings import load_settings
+from referee.games.gallery_grippers.catalog import load_catalog
+from referee.games.gallery_grippers.settings import load_settings
 from referee.tomlfile import MAX_BYTES
 
 # `referee` with its address space capped, so that reading /dev/zero whole fails fast instead

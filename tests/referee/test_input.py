@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.commands import NewGame, PlayerSpec
 from referee.errors import Refusal
+from referee.games.gallery_grippers.commands import NewGame, PlayerSpec
+from referee.games.gallery_grippers.rules.setup import MAX_COLOUR, MAX_NAME
+from referee.games.gallery_grippers.state import state_to_json
 from referee.headless import answer_line
 from referee.inputs import MAX_DEPTH, MAX_INT, MAX_TEXT, same_name
-from referee.rules.setup import MAX_COLOUR, MAX_NAME
 from referee.session import Session
-from referee.state import state_to_json
 
 from .conftest import SEED, Table, hand_for, start
 

@@ -10,11 +10,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.commands import _SCHEMA
+from referee.games.gallery_grippers.commands import _SCHEMA
+from referee.games.gallery_grippers.state import state_to_json
 from referee.headless import answer_line, serve
 from referee.inputs import MAX_DEPTH
 from referee.session import Session
-from referee.state import state_to_json
 
 from .conftest import start
 from .test_input import CONTRACT

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from referee.catalog import default_catalog, parse_catalog
+from referee.games.gallery_grippers.catalog import default_catalog, parse_catalog
 from referee.session import LogEntry, Session
 from tests.referee.conftest import SEED, Table, start
 

@@ -25,11 +25,11 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from referee.catalog import parse_catalog
 from referee.dice import die_range, die_value, stream_draw
-from referee.rules.cards import draw_pile
+from referee.games.gallery_grippers.catalog import parse_catalog
+from referee.games.gallery_grippers.rules.cards import draw_pile
+from referee.games.gallery_grippers.state import GameState, Phase
 from referee.session import Session
-from referee.state import GameState, Phase
 from tests.referee.conftest import SEED, Table, hand_for
 
 DICE = ("d6", "d10", "d100")

@@ -11,8 +11,10 @@ import referee
 
 ROOT = Path(referee.__file__).parent
 # Modules that decide or fold the game: no clock, no randomness, no OS.
-RULES = ["catalog.py", "settings.py", "dice.py", "commands.py", "state.py", "evolve.py",
-         "errors.py", *(f"rules/{p.name}" for p in (ROOT / "rules").glob("*.py"))]
+# Every game's modules (referee/games/<game>/: catalog, settings, commands, state, evolve, rules)
+# and the core's dice and errors.
+RULES = ["dice.py", "errors.py",
+         *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").rglob("*.py"))]
 FORBIDDEN_IN_RULES = {"random", "secrets", "time", "datetime", "os", "uuid", "socket",
                       "sqlite3", "subprocess", "threading", "asyncio"}
 UI_AND_HARDWARE = {"textual", "rich", "gpiozero", "lgpio", "RPi", "luma", "PIL", "serial",

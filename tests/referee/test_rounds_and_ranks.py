@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from referee.export import ranks
-from referee.state import ACTIVE, OUT, WINNER, PlayerState
+from referee.games.gallery_grippers.records import ranks
+from referee.games.gallery_grippers.state import ACTIVE, OUT, WINNER, PlayerState
 from tests.referee.conftest import Table, start
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from referee.catalog import default_catalog, parse_catalog
+from referee.games.gallery_grippers.catalog import default_catalog, parse_catalog
 from referee.session import Session
 from tests.referee.conftest import Table, start
 
@@ -464,7 +464,8 @@ def test_gg14_reaching_the_win_money_wins_at_once_and_ends_the_game() -> None:
     t.ok("move", player="Ann", tile="black_market", roll=4)
     answer = t.ok("sell", player="Ann")
     over = t.events(answer, "game_over")
-    assert over == [{"type": "game_over", "winner": "Ann", "reason": "money", "rule": "GG-14"}]
+    assert over == [{"type": "game_over", "winner": "Ann", "reason": "money", "rule": "GG-14",
+                     "outcome": "won", "winners": ["Ann"]}]  # the result envelope, too
     st = t.state
     assert st["over"] and st["winner"] == "Ann" and t.player("Ann")["status"] == "winner"
     assert st["seed"] is not None  # the seed is revealed when the game ends

@@ -7,8 +7,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.catalog import default_catalog
 from referee.dice import die_value, stream_draw
+from referee.games.gallery_grippers.catalog import default_catalog
 from referee.session import Session
 from tests.referee.conftest import SEED, Table, start
 

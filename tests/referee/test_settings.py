@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from referee.errors import ConfigError, SettingsError
-from referee.settings import RULE_SETTINGS, HouseRules, load_settings
+from referee.games.gallery_grippers.settings import RULE_SETTINGS, HouseRules, load_settings
 
 SPEC_DEFAULTS: dict[str, object] = {  # gallery-grippers-rules.md, in the order of the API
     "tiebreak": "rps",

@@ -16,7 +16,6 @@ import pytest
 
 from referee import db as dbmod
 from referee.app import default_db_path, open_session
-from referee.catalog import default_catalog
 from referee.chain import GENESIS, canonical, link
 from referee.db import connect
 from referee.errors import CatalogError, StoreError
@@ -70,7 +69,7 @@ def rows(path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
 
 def test_every_connection_runs_wal_with_full_sync_and_a_busy_timeout(tmp_path: Path) -> None:
     path = tmp_path / "g.sqlite"
-    store = EventStore.open(path, catalog=default_catalog())
+    store = EventStore.open(path)
     for conn in (store._conn, connect(path), connect(path, readonly=True)):
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
@@ -197,7 +196,7 @@ def test_default_db_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
 # ---- the catalog ------------------------------------------------------------------------
 
 def other_catalog(tmp_path: Path, change: bool) -> str:
-    text = (ROOT / "referee" / "data" / "catalog.toml").read_text()
+    text = (ROOT / "referee" / "games" / "gallery_grippers" / "data" / "catalog.toml").read_text()
     if change:
         head, sep, tail = text.partition("bonus = ")
         number = tail.split("\n", 1)[0]
@@ -237,13 +236,14 @@ def test_migrations_go_forward_and_a_newer_file_is_refused(
     session = open_session(db=path, seed=GAME_SEED)
     play(session, script()[:4])
     session.close()
-    assert rows(path, "SELECT version FROM schema_version") == [(1,)]
+    now = dbmod.schema_version()
+    assert now == 2 and rows(path, "SELECT version FROM schema_version") == [(now,)]
     monkeypatch.setattr(dbmod, "MIGRATIONS", [*dbmod.MIGRATIONS,
                                               ("ALTER TABLE games ADD COLUMN note TEXT",)])
     again = open_session(db=path)
     assert len(again.log) == 4
     again.close()
-    assert rows(path, "SELECT version FROM schema_version") == [(2,)]
+    assert rows(path, "SELECT version FROM schema_version") == [(now + 1,)]
     assert rows(path, "SELECT note FROM games") == [(None,)]
     monkeypatch.undo()
     with pytest.raises(StoreError, match="newer referee"):
@@ -254,7 +254,7 @@ def test_migrations_go_forward_and_a_newer_file_is_refused(
 # ---- faults on append (reliability #2) -------------------------------------------------
 
 def faulty_session(path: Path) -> Session:
-    return Session(seed=SEED, store=EventStore.open(path, catalog=default_catalog(),
+    return Session(seed=SEED, store=EventStore.open(path,
                                                     factory=FailingConnection))
 
 

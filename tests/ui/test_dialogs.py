@@ -6,8 +6,8 @@ from typing import Any
 
 from textual.widgets import Static
 
+from referee.games.gallery_grippers.state import Phase
 from referee.session import Session
-from referee.state import Phase
 from tests.ui.conftest import keys, session
 from ui.app import DECISIONS, make_app
 from ui.base import KeyBar

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from referee.state import Phase
+from referee.games.gallery_grippers.state import Phase
 from tests.ui.conftest import SIZE, keys, move, new_game, played, session, typed
 from ui.app import make_app
 from ui.screens.info import GameOverScreen, UndoConfirm

@@ -9,9 +9,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
 
-from referee.commands import Deal, Roll, Tiebreak, TurnOrder
-from referee.rules.setup import HAND
-from referee.state import GameState, pile_list
+from referee.games.gallery_grippers.commands import Deal, Roll, Tiebreak, TurnOrder
+from referee.games.gallery_grippers.rules.setup import HAND
+from referee.games.gallery_grippers.state import GameState, pile_list
 from ui import format as fmt
 from ui.base import BaseScreen, Choice, Choices, KeyBar, TitleBar
 

@@ -10,8 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from referee.commands import Undo
-from referee.settings import HouseRules
+from referee.games.gallery_grippers.commands import Undo
+from referee.games.gallery_grippers.settings import HouseRules
 from ui import format as fmt
 from ui.base import Dialog, KeyBar
 

@@ -10,8 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
 
-from referee.commands import Bypass, Choose, Draw, Reup, Roll
 from referee.dice import die_range
+from referee.games.gallery_grippers.commands import Bypass, Choose, Draw, Reup, Roll
 from referee.session import LogEntry
 from ui import format as fmt
 from ui.base import Choices, Dialog, KeyBar, PendingDialog

@@ -9,11 +9,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Static
 
-from referee.commands import NewGame, PlayerSpec
-from referee.rules.setup import MAX_PLAYERS, PALETTE
+from referee.games.gallery_grippers.commands import NewGame, PlayerSpec
+from referee.games.gallery_grippers.rules.setup import MAX_PLAYERS, PALETTE
+from referee.games.gallery_grippers.settings import RULE_SETTINGS, HouseRules
+from referee.games.gallery_grippers.state import Phase
 from referee.session import Session
-from referee.settings import RULE_SETTINGS, HouseRules
-from referee.state import Phase
 from ui import format as fmt
 from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton, TitleBar
 

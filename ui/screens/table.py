@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from referee.commands import EndTurn, Sell, Steal, Trade
+from referee.games.gallery_grippers.commands import EndTurn, Sell, Steal, Trade
 from ui import format as fmt
 from ui.base import BaseScreen, KeyBar, TitleBar
 from ui.screens.turn import MoveDialog, SellDialog, StealDialog, TradeDialog

@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Digits, OptionList, SelectionList, Static
 
-from referee.commands import Move, MoveRoll, Roll, Sell, Steal, Trade
+from referee.games.gallery_grippers.commands import Move, MoveRoll, Roll, Sell, Steal, Trade
 from ui import format as fmt
 from ui.base import Choices, Dialog, KeyBar, PendingDialog
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee import commands as c
-from referee.evolve import Event
-from referee.rules import cards, obstacle, play, setup
-from referee.rules.common import DieRequest, NeedDice
-from referee.state import GameState
+from referee.games.gallery_grippers import commands as c
+from referee.games.gallery_grippers.evolve import Event
+from referee.games.gallery_grippers.rules import cards, obstacle, play, setup
+from referee.games.gallery_grippers.rules.common import DieRequest, NeedDice
+from referee.games.gallery_grippers.state import GameState
 
 Decider = Callable[[GameState, Any], "list[Event] | NeedDice"]
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.commands import Deal, NewGame, Tiebreak, TurnOrder
 from referee.errors import SettingsError
-from referee.evolve import Event
-from referee.inputs import name_problem, nfc, same_name
-from referee.rules.common import (
-    DieRequest,
+from referee.games.gallery_grippers.commands import Deal, NewGame, Tiebreak, TurnOrder
+from referee.games.gallery_grippers.evolve import Event
+from referee.games.gallery_grippers.rules.common import (
     NeedDice,
     catalog_card,
     check_roll,
+    die_request,
     known_player,
     pending_event,
     pending_of,
@@ -22,8 +21,9 @@ from referee.rules.common import (
     roll_event,
     turn_start_events,
 )
-from referee.settings import HouseRules
-from referee.state import GameState, Phase
+from referee.games.gallery_grippers.settings import HouseRules
+from referee.games.gallery_grippers.state import GameState, Phase
+from referee.inputs import name_problem, nfc, same_name
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies. Names are always shown
 # beside the colour, so colour is never the only cue.
@@ -129,7 +129,7 @@ def turn_order(s: GameState, c: TurnOrder) -> list[Event] | NeedDice:
         check_roll(s, c.rolls.get(name), "d6", "GG-3", "d6")
     missing = [n for n in rolling if n not in c.rolls]
     if missing:
-        return NeedDice(tuple(DieRequest(n, "d6", "turn_order", 6) for n in missing))
+        return NeedDice(tuple(die_request(n, "d6", "turn_order", 6) for n in missing))
     events: list[Event] = [roll_event(n, c.rolls[n], "turn_order") for n in rolling]
     values = {n: c.rolls[n].value for n in rolling}
     top = max(values.values())

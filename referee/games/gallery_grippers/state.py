@@ -1,4 +1,4 @@
-"""The game state: immutable values, folded forward from events by `referee.evolve`."""
+"""The game state: immutable values, folded forward from events by `evolve`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from referee.catalog import Art, Catalog
-from referee.settings import HouseRules
+from referee.games.gallery_grippers.catalog import Art, Catalog
+from referee.games.gallery_grippers.settings import HouseRules
 
 ACTIVE, OUT, WINNER = "active", "out", "winner"
 
@@ -102,6 +102,7 @@ class GameState:
     first_player: str | None = None
     winner: str | None = None
     over_reason: str | None = None
+    over_rule: str | None = None  # the rule that ended the game (GG-14, GG-16)
     commitment: str | None = None
     seed: str | None = None
 

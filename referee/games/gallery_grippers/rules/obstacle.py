@@ -3,13 +3,14 @@ caught-with-art branches (GG-10), elimination and the end of the game (GG-15, GG
 
 from __future__ import annotations
 
-from referee.commands import Bypass, Choose
-from referee.evolve import Event, fold
-from referee.rules.common import (
-    DieRequest,
+from referee.games.gallery_grippers.commands import Bypass, Choose
+from referee.games.gallery_grippers.evolve import Event, fold
+from referee.games.gallery_grippers.rules.common import (
     NeedDice,
     catalog_card,
     check_roll,
+    die_request,
+    game_over_event,
     next_active,
     pending_event,
     pending_of,
@@ -19,7 +20,7 @@ from referee.rules.common import (
     roll_event,
     turn_start_events,
 )
-from referee.state import ACTIVE, GameState, PlayerState
+from referee.games.gallery_grippers.state import ACTIVE, GameState, PlayerState
 
 
 def _card(s: GameState, p: PlayerState, names: tuple[str, ...], kind: str) -> tuple[str, int]:
@@ -45,7 +46,7 @@ def bypass(s: GameState, c: Bypass) -> list[Event] | NeedDice:
     attribute, a_bonus = _card(s, p, c.attribute, "attribute")
     check_roll(s, c.roll, "d100", "GG-7", "percentile")
     if c.roll is None:
-        return NeedDice((DieRequest(p.name, "d100", "bypass", 100),))
+        return NeedDice((die_request(p.name, "d100", "bypass", 100),))
     deduction = p.deduction
     total = c.roll.value + s_bonus + a_bonus - deduction
     target = s.rules.bypass_target
@@ -104,11 +105,9 @@ def elimination_events(s: GameState, p: PlayerState) -> list[Event]:
     events.append({"type": "out", "player": p.name, "rule": "GG-15"})
     others = [q for q in s.players if q.status == ACTIVE and q.name != p.name]
     if len(s.players) == 1:
-        events.append({"type": "game_over", "winner": None, "reason": "third_strike",
-                       "rule": "GG-16"})
+        events.append(game_over_event(None, "third_strike", "GG-16"))
     elif len(others) == 1:
-        events.append({"type": "game_over", "winner": others[0].name,
-                       "reason": "last_player_standing", "rule": "GG-16"})
+        events.append(game_over_event(others[0].name, "last_player_standing", "GG-16"))
     elif s.current is not None and s.players[s.current].name == p.name:
         after = fold(s, events)
         nxt = next_active(after, s.current)

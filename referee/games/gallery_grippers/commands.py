@@ -11,8 +11,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from referee.dice import Roll
 from referee.errors import BadRequest
 from referee.inputs import RequestProblem, check_request, nfc, show
+from referee.ruleset import Reveal, Undo
+
+__all__ = [  # Roll, Undo and Reveal are the core's (every game has them); named here too
+    "Bypass", "Choose", "Command", "Deal", "Draw", "EndTurn", "FreeRoll", "Move", "MoveRoll",
+    "NewGame", "PlayerSpec", "Reup", "Reveal", "Roll", "Sell", "Steal", "Tiebreak", "Trade",
+    "TurnOrder", "Undo", "command_name", "command_to_json", "parse_command",
+]
 
 TILES = (
     "airport", "recruitment", "security", "alarm", "trading", "art", "exit", "black_market",
@@ -22,40 +30,6 @@ DICE = ("d6", "d10", "d100")
 DECKS = ("specialist", "attribute")
 CHOICES = ("ditch", "keep", "leave", "reenter")
 VIAS = ("typed", "tray")
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """A die result and where it came from.
-
-    Attributes:
-        die: ``d6``, ``d10``, ``d100`` or ``pick`` (a card drawn by the box).
-        value: the face read (for ``pick``: the position in the sorted draw pile).
-        source: ``electronic`` (the game's dice stream) or ``physical`` (real dice).
-        via: for physical rolls, ``typed`` (entered by hand) or ``tray`` (the dice tray).
-        index: for electronic rolls, the roll's number in the game's stream.
-        sides: for electronic rolls, how many outcomes the stream draw had.
-        kept: an electronic value that an undo left on the table, now reused.
-    """
-
-    die: str
-    value: int
-    source: str
-    via: str | None = None
-    index: int | None = None
-    sides: int | None = None
-    kept: bool = False
-
-    @classmethod
-    def physical(cls, die: str, value: int, via: str = "typed") -> Roll:
-        return cls(die=die, value=value, source="physical", via=via)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Roll:
-        return cls(**data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,16 +166,6 @@ class EndTurn:
     """``end_turn``: the current player is done; play passes to the next one still in."""
 
     player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Undo:
-    """``undo``: take back the last step (its dice stay on the table for the redo)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    """Reveal the game's dice seed now; electronic rolls stop for the rest of the game."""
 
 
 Command = (

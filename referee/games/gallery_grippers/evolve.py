@@ -6,9 +6,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from referee.catalog import Art
-from referee.settings import HouseRules
-from referee.state import (
+from referee.games.gallery_grippers.catalog import Art
+from referee.games.gallery_grippers.settings import HouseRules
+from referee.games.gallery_grippers.state import (
     ACTIVE,
     OUT,
     TRANSITIONS,
@@ -253,7 +253,7 @@ def traded(s: GameState, e: Event) -> GameState:
 
 def game_over(s: GameState, e: Event) -> GameState:
     s = replace(s, phase=_phase(s, Phase.OVER), winner=e["winner"], over_reason=e["reason"],
-                pending=())
+                over_rule=e.get("rule"), pending=())
     if e["winner"] is not None:
         s = _player(s, e["winner"], status=WINNER)
     return s

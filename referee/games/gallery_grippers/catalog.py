@@ -1,9 +1,9 @@
 """The game's numbers as data: specialist and attribute cards, museums and their art (GG-19).
 
 A catalog is a TOML file (format: ``docs/catalog.md``); the project ships a default in
-``referee/data/catalog.toml``. ``parse_catalog`` checks everything and raises ``CatalogError``
-naming the file, the line (where it can be found) and the field, e.g. ``specialists[2].bonus``
-(indexes count from 0, in file order).
+``data/catalog.toml`` beside this module. ``parse_catalog`` checks everything and raises
+``CatalogError`` naming the file, the line (where it can be found) and the field, e.g.
+``specialists[2].bonus`` (indexes count from 0, in file order).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from referee.errors import CatalogError
 from referee.inputs import name_problem, nfc, same_name
 from referee.tomlfile import locate_line, read_text_file, toml_loads
 
-__all__ = [  # locate_line and toml_loads live in referee.tomlfile; device/ imports them here
-    "ATTRIBUTE", "SPECIALIST", "Art", "Card", "Catalog", "default_catalog", "load_catalog",
-    "locate_line", "parse_catalog", "toml_loads",
+__all__ = [  # locate_line and toml_loads live in referee.tomlfile (named here for old imports)
+    "ATTRIBUTE", "SPECIALIST", "Art", "Card", "Catalog", "catalog_from_json", "default_catalog",
+    "load_catalog", "locate_line", "parse_catalog", "toml_loads",
 ]
 
 SPECIALIST = "specialist"
@@ -279,10 +279,21 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         CatalogError: the file cannot be read or is not a valid catalog.
     """
     if path is None:
-        shipped = resources.files("referee") / "data" / "catalog.toml"
+        shipped = resources.files("referee.games.gallery_grippers") / "data" / "catalog.toml"
         return parse_catalog(shipped.read_text(encoding="utf-8"), "<default>")
     source = str(path)
     return parse_catalog(read_text_file(path, "catalog", CatalogError), source)
+
+
+def catalog_from_json(data: dict[str, Any], source: str = "<stored>") -> Catalog:
+    """The catalog a game was played with, from the JSON the store keeps of it (`to_json`)."""
+    def deck(kind: str, cards: list[dict[str, Any]]) -> dict[str, Card]:
+        return {c["name"]: Card(c["name"], kind, c["bonus"], c["copies"]) for c in cards}
+
+    museums = {m: tuple(Art(a["name"], m, a["value"], a["deduction"]) for a in art)
+               for m, art in data["museums"].items()}
+    return Catalog(deck(SPECIALIST, data["specialists"]), deck(ATTRIBUTE, data["attributes"]),
+                   museums, source)
 
 
 @functools.cache

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from referee.commands import Draw, Reup
-from referee.evolve import Event
-from referee.rules.common import (
-    DieRequest,
+from referee.games.gallery_grippers.commands import Draw, Reup
+from referee.games.gallery_grippers.evolve import Event
+from referee.games.gallery_grippers.rules.common import (
     NeedDice,
     cards_available,
     catalog_card,
     check_roll,
+    die_request,
     draws_due_events,
     pending_of,
     refuse,
@@ -18,7 +18,7 @@ from referee.rules.common import (
     resolved_event,
     roll_event,
 )
-from referee.state import GameState, pile_list
+from referee.games.gallery_grippers.state import GameState, pile_list
 
 
 def draw_pile(s: GameState, deck: str) -> list[str]:
@@ -40,7 +40,7 @@ def draw(s: GameState, c: Draw) -> list[Event] | NeedDice:
     pile = draw_pile(s, c.deck)
     if c.card is None:
         if c.pick is None:
-            return NeedDice((DieRequest(p.name, "pick", "draw", len(pile), deck=c.deck),))
+            return NeedDice((die_request(p.name, "pick", "draw", len(pile), deck=c.deck),))
         raise refuse("bad_pick", "GG-17", "A box draw must name the card it drew (session).")
     card = catalog_card(s, c.card, c.deck, code="wrong_deck", rule="GG-17")
     if card.name not in pile:
@@ -73,6 +73,6 @@ def reup(s: GameState, c: Reup) -> list[Event] | NeedDice:
                      f"{s.rules.reup_at_or_below} or fewer cards.")
     check_roll(s, c.roll, "d6", "GG-18", "re-up (d6)")
     if c.roll is None:
-        return NeedDice((DieRequest(p.name, "d6", "reup", 6),))
+        return NeedDice((die_request(p.name, "d6", "reup", 6),))
     return [roll_event(p.name, c.roll, "reup"), resolved_event(p.name, "reup"),
             *draws_due_events(s, p.name, c.roll.value, "reup")]

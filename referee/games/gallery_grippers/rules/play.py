@@ -5,14 +5,24 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.commands import EndTurn, FreeRoll, Move, MoveRoll, Roll, Sell, Steal, Trade
 from referee.dice import DIE_SIDES
-from referee.evolve import Event
-from referee.rules.common import (
-    DieRequest,
+from referee.games.gallery_grippers.commands import (
+    EndTurn,
+    FreeRoll,
+    Move,
+    MoveRoll,
+    Roll,
+    Sell,
+    Steal,
+    Trade,
+)
+from referee.games.gallery_grippers.evolve import Event
+from referee.games.gallery_grippers.rules.common import (
     NeedDice,
     check_roll,
+    die_request,
     draws_due_events,
+    game_over_event,
     next_active,
     pending_event,
     refuse,
@@ -24,7 +34,7 @@ from referee.rules.common import (
     roll_event,
     turn_start_events,
 )
-from referee.state import GameState, PlayerState
+from referee.games.gallery_grippers.state import GameState, PlayerState
 
 MUSEUM_TILES = ("security", "alarm", "art", "plain", "exit")
 OUTSIDE_TILES = ("airport", "recruitment", "trading", "black_market", "plain")
@@ -82,7 +92,7 @@ def move_roll(s: GameState, c: MoveRoll) -> list[Event] | NeedDice:
     _movement_roll(s, p)
     check_roll(s, c.roll, "d6", "GG-4", "movement (d6)")
     if c.roll is None:
-        return NeedDice((DieRequest(p.name, "d6", "move", 6),))
+        return NeedDice((die_request(p.name, "d6", "move", 6),))
     events = _rolled_to_move(p, c.roll)
     events += [{"type": "move_rolled", "player": p.name, "roll": c.roll.value},
                pending_event(p.name, "tile", ["move"], roll=c.roll.value)]
@@ -103,7 +113,7 @@ def move(s: GameState, c: Move) -> list[Event] | NeedDice:
     if rolled is None:
         check_roll(s, c.roll, "d6", "GG-4", "movement (d6)")
         if c.roll is None:
-            return NeedDice((DieRequest(p.name, "d6", "move", 6),))
+            return NeedDice((die_request(p.name, "d6", "move", 6),))
         rolled = c.roll.value
         events += _rolled_to_move(p, c.roll)
     else:
@@ -164,7 +174,7 @@ def sell(s: GameState, c: Sell) -> list[Event]:
     events: list[Event] = [{"type": "sold", "player": p.name, "pieces": names, "face_value": face,
                             "fence_bonus": bonus, "price": face + bonus, "money": money}]
     if money >= s.rules.win_money:
-        events.append({"type": "game_over", "winner": p.name, "reason": "money", "rule": "GG-14"})
+        events.append(game_over_event(p.name, "money", "GG-14"))
     return events
 
 
@@ -206,5 +216,5 @@ def free_roll(s: GameState, c: FreeRoll) -> list[Event] | NeedDice:
     check_roll(s, c.roll, c.die, "GG-7" if c.die == "d100" else "GG-4", c.die)
     who = s.current_player.name if s.current_player else None
     if c.roll is None:
-        return NeedDice((DieRequest(who, c.die, "free", DIE_SIDES[c.die]),))
+        return NeedDice((die_request(who, c.die, "free", DIE_SIDES[c.die]),))
     return [roll_event(who, c.roll, "free")]

@@ -3,36 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from referee.catalog import Card
-from referee.commands import Roll
 from referee.dice import die_range
 from referee.errors import GameOver, RuleViolation
-from referee.evolve import Event
-from referee.state import ACTIVE, GameState, Pending, Phase, PlayerState
+from referee.games.gallery_grippers.catalog import Card
+from referee.games.gallery_grippers.commands import Roll
+from referee.games.gallery_grippers.evolve import Event
+from referee.games.gallery_grippers.state import ACTIVE, GameState, Pending, Phase, PlayerState
+from referee.ruleset import DieRequest, NeedDice
+
+__all__ = ["DieRequest", "NeedDice"]  # the core's, named here for the rules modules
 
 
-@dataclass(frozen=True, slots=True)
-class DieRequest:
-    """An electronic roll the rules need before they can decide.
-
-    `die` is d6/d10/d100, or ``pick`` for a card the box draws from `deck`'s pile of `sides`.
-    """
-
-    player: str | None
-    die: str
-    purpose: str
-    sides: int
-    deck: str | None = None
+TABLE_DIE = "table"  # the id of a die the table rolls (a free roll before anyone's turn)
 
 
-@dataclass(frozen=True, slots=True)
-class NeedDice:
-    """The rules' answer when a command can go ahead once these electronic dice are rolled."""
+def die_id(player: str | None) -> str:
+    """A Gallery Grippers die's id: the player who rolls it, or `TABLE_DIE`. (A kept die is
+    matched by id and player, so a player called "table" never gets the table's die.)"""
+    return TABLE_DIE if player is None else player
 
-    requests: tuple[DieRequest, ...]
+
+def die_request(player: str | None, die: str, purpose: str, sides: int,
+                deck: str | None = None) -> DieRequest:
+    """The electronic roll (or, with `deck`, the box draw) `player` makes for `purpose`."""
+    return DieRequest(die_id(player), die, purpose, sides, player=player, deck=deck)
 
 
 def refuse(code: str, rule: str | None, message: str) -> RuleViolation:
@@ -135,7 +131,15 @@ def check_roll(s: GameState, roll: Roll | None, die: str, rule: str, what: str) 
 
 
 def roll_event(player: str | None, roll: Roll, purpose: str) -> Event:
-    return {"type": "roll", "player": player, "purpose": purpose, **roll.to_json()}
+    return {"type": "roll", "player": player, "id": die_id(player), "purpose": purpose,
+            **roll.to_json()}
+
+
+def game_over_event(winner: str | None, reason: str, rule: str) -> Event:
+    """The end (GG-14, GG-16), with the common result envelope: outcome and winners."""
+    return {"type": "game_over", "winner": winner, "reason": reason, "rule": rule,
+            "outcome": "won" if winner is not None else "lost",
+            "winners": [] if winner is None else [winner]}
 
 
 def pending_event(player: str | None, decision: str, options: Sequence[str],

@@ -1,0 +1,248 @@
+"""What a game is to the core: a `Ruleset`, handed to the session (docs/architecture.md).
+
+The session, the store, the dice, undo, kept dice, `verify` and the exports know no game. A
+game is a value of the `Ruleset` protocol below (boardgame.io's ``Game``: a config object run
+by a core that knows no game), found by its id through the registry (`referee.games`). This
+module holds the protocol and the few values every game shares: dice requests (`DieRequest`,
+`NeedDice`), the dice a step rolled as the core sees them (`Rolled`), the result envelope
+(`Result`), and the commands every game takes (`Undo`, `Reveal`).
+
+A ruleset's `evolve` must accept the events the core adds to a step: ``seed_revealed``
+(``{"seed": hex}``, the state's ``seed`` becomes it) and ``kept_dropped`` (no change).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypedDict
+
+from referee.dice import Roll
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class DieRequest:
+    """An electronic roll the rules need before they can decide.
+
+    Attributes:
+        id: the die's id: its kept value (after an undo) waits for this id's next roll.
+        die: what is rolled (``d6``, ``d10``, ``d100``, or ``pick`` for a card the box draws
+            from `deck`); the ruleset's `read_die` turns a stream draw into its value.
+        purpose: what it is rolled for; a kept die is reused only for the same purpose.
+        sides: how many outcomes the stream draw has.
+        player: who rolls it (None: the table).
+        deck: for a box draw, the pile it draws from.
+    """
+
+    id: str
+    die: str
+    purpose: str
+    sides: int
+    player: str | None = None
+    deck: str | None = None
+
+    @property
+    def key(self) -> str:
+        """What a kept value of this die is kept under: the die, or ``pick:<deck>``."""
+        return die_key(self.die, self.deck)
+
+
+def die_key(die: str, deck: str | None) -> str:
+    return die if deck is None else f"pick:{deck}"
+
+
+@dataclass(frozen=True, slots=True)
+class NeedDice:
+    """The rules' answer when a command can go ahead once these electronic dice are rolled
+    (any number at once); the command comes back through `Ruleset.with_dice`."""
+
+    requests: tuple[DieRequest, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """A die a step's events rolled, or a card they drew, as kept dice and `verify` see it.
+
+    `roll` is None for a card named by hand (no die was rolled). `card` is the card a draw
+    gave; `from_discards` says a box draw reshuffled the discards to draw from them.
+    """
+
+    id: str
+    player: str | None
+    key: str
+    purpose: str
+    roll: Roll | None
+    card: str | None = None
+    from_discards: bool = False
+    event: Mapping[str, Any] | None = None  # the roll event, where there is one
+
+    @property
+    def deck(self) -> str | None:
+        return self.key.removeprefix("pick:") if self.key.startswith("pick:") else None
+
+
+class Result(TypedDict):
+    """How a game ended (headless-protocol-games.md, "Every game")."""
+
+    outcome: str  # won | lost
+    winners: list[str]
+    reason: str
+    rule: str | None
+
+
+def result_of(game_over: Mapping[str, Any]) -> Result:
+    """The result envelope a ``game_over`` event carries (the common envelope)."""
+    return Result(outcome=str(game_over.get("outcome")),
+                  winners=list(game_over.get("winners") or []),
+                  reason=str(game_over.get("reason")), rule=game_over.get("rule"))
+
+
+class BgStatsScore(TypedDict):
+    name: str
+    score: str
+    winner: bool
+    start: bool
+    rank: int
+    role: str | None
+
+
+class BgStats(TypedDict):
+    """What a BG Stats play needs from a game (`referee.export` builds the file)."""
+
+    name: str
+    cooperative: bool
+    highest_wins: bool
+    about: str
+    rounds: int
+    scores: list[BgStatsScore]
+    notes: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Which game a new game is, for the store: the ruleset's id and version, and the
+    catalog it is played with (as `Ruleset.catalog_json` gives it)."""
+
+    id: str
+    version: str
+    catalog: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """``undo``: take back the last step (its dice stay on the table for the redo)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """``reveal``: reveal the game's dice seed now; electronic rolls stop for the rest of it."""
+
+
+class GameState(Protocol):
+    """What the core reads of any game's state."""
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def seed(self) -> str | None: ...  # hex, once revealed
+
+
+class Settings(Protocol):
+    """A table's house rules for a game (a settings file's ``[rules]``)."""
+
+    def to_json(self) -> dict[str, object]: ...
+
+
+class Ruleset(Protocol):
+    """One game, as the core runs it. Every method is pure (no clock, no randomness, no I/O
+    beyond reading the catalog and settings files it is given)."""
+
+    id: str  # e.g. "gallery-grippers": new_game's `game`, the store's `game` column
+    name: str  # e.g. "Gallery Grippers"
+    version: str  # of the rules as this program implements them; stored with each game
+    final_rule: str  # the rule that makes a result stand (undo after the end is refused)
+
+    # ---- catalog, settings, the start -------------------------------------------------
+    def load_catalog(self, path: str | None) -> Any:
+        """The catalog file at `path` (None: the game's built-in one); raises CatalogError."""
+
+    def catalog_json(self, catalog: Any) -> dict[str, Any]: ...
+
+    def catalog_from_json(self, data: dict[str, Any]) -> Any:
+        """The catalog a stored game was played with, from `catalog_json`'s output."""
+
+    def load_settings(self, path: str) -> Settings:
+        """A settings file's ``[rules]`` for this game; raises SettingsError."""
+
+    def initial_state(self, catalog: Any) -> Any:
+        """The state before any game (phase ``no_game``)."""
+
+    # ---- commands -----------------------------------------------------------------------
+    def parse(self, request: Any) -> Any:
+        """A protocol request (without ``game``) as a command; raises BadRequest naming what
+        is wrong, whatever `request` is (not even a dict)."""
+
+    def command_json(self, command: Any) -> dict[str, Any]:
+        """The command as logged, with the filled-in dice and commitment."""
+
+    def starts_game(self, command: Any) -> bool:
+        """Whether `command` is this game's new_game."""
+
+    def start(self, command: Any, *, commitment: str, settings: Mapping[str, Any]) -> Any:
+        """The new_game command with the game's dice commitment and the table's settings
+        (the command's own overrides win over `settings`)."""
+
+    def decide(self, state: Any, command: Any) -> list[Event] | NeedDice:
+        """The events `command` produces, or `NeedDice`; raises Refusal if refused."""
+
+    def with_dice(self, command: Any, dice: Mapping[str, tuple[Roll, str | None]]) -> Any:
+        """`command` carrying the electronic dice it asked for: {die id: (roll, card)}."""
+
+    def evolve(self, state: Any, event: Event) -> Any: ...
+
+    def fold(self, state: Any, events: Sequence[Event]) -> Any: ...
+
+    # ---- reading the state --------------------------------------------------------------
+    def state_json(self, state: Any) -> dict[str, Any]:
+        """The protocol's state: the common envelope (game, phase, pending, over, result,
+        commitment, seed, next) and the game's own fields."""
+
+    def result(self, state: Any) -> Result | None: ...
+
+    def legal_actions(self, state: Any, player: str | None) -> list[dict[str, Any]]:
+        """What `player` may send now, as protocol requests (``decide`` accepts each)."""
+
+    def undo_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
+        """What undoing this step would take back, in words for the table."""
+
+    def bgstats(self, state: Any) -> BgStats: ...
+
+    # ---- dice ---------------------------------------------------------------------------
+    def read_die(self, state: Any, request: DieRequest, draw: int) -> tuple[int, str | None]:
+        """The value stream draw `draw` (0 <= draw < sides) gives `request`, and for a box
+        draw the card it picks."""
+
+    def sides(self, state: Any, die: str, deck: str | None) -> int:
+        """How many outcomes a fresh roll of `die` (or a box draw from `deck`) has now."""
+
+    def rolled(self, command: Mapping[str, Any], events: Sequence[Event]) -> list[Rolled]:
+        """Every die rolled and card drawn in a step's events, in order (kept dice,
+        `verify`)."""
+
+    def purpose_words(self, purpose: str) -> str:
+        """A purpose in words, e.g. "bypass" -> "bypass", "free" -> "free roll"."""
+
+    # ---- kept cards ---------------------------------------------------------------------
+    def renewed(self, events: Sequence[Event]) -> set[str]:
+        """The piles these events make anew (a reshuffle): kept cards drawn before no
+        longer apply to them."""
+
+    def renew_rule(self) -> str | None:
+        """The rule a ``kept_dropped`` event cites."""
+
+    def holds(self, state: Any, deck: str, card: str, from_discards: bool) -> bool:
+        """Whether a draw from `deck` now takes from the pile a kept `card` came from (the
+        draw pile, or the discards it reshuffles) and that pile still holds it."""
