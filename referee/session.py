@@ -146,21 +146,21 @@ class Session:
     def kept(self) -> tuple[KeptDie, ...]:
         return tuple(self._game.kept)
 
-    def kept_for(self, command: Command) -> tuple[KeptDie, ...]:
+    def kept_for(self, command: Any) -> tuple[KeptDie, ...]:
         """The kept dice the box would reuse if `command`'s dice were rolled now (empty when
         it would roll fresh ones or needs none). A front end asks before waiting for a
         physical die: while one waits, a typed or tray value would be refused (`die_kept`)."""
+        game = self._game
         try:
-            need = decide(self.state, command)
+            need = game.ruleset.decide(self.state, command)
         except Refusal:
             return ()
         if not isinstance(need, NeedDice):
             return ()
-        game, found = self._game, list[KeptDie]()
+        found = list[KeptDie]()
         for req in need.requests:
-            k = waiting([k for k in game.kept if k not in found], req.player,
-                        die_key(req.die, req.deck), req.purpose, self.state,
-                        game.current_piles)
+            k = waiting_for([k for k in game.kept if k not in found], req, self.state,
+                            game.current_piles, game.ruleset)
             if k is not None:
                 found.append(k)
         return tuple(found)

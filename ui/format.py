@@ -23,7 +23,7 @@ COLOUR_HEX: dict[str, str] = {
     "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00",
 }
 if set(COLOUR_HEX) != set(PALETTE):  # a programming error, caught at import
-    raise RuntimeError("COLOUR_HEX must cover the palette of referee.rules.setup")
+    raise RuntimeError("COLOUR_HEX must cover the palette of Gallery Grippers (rules.setup)")
 
 TILE_LABELS: dict[str, str] = {
     "airport": "Airport (blue)", "recruitment": "Recruitment (green)",

@@ -3,10 +3,10 @@
 A front end calls :meth:`TrayBridge.expect` when the table is about to roll a real die for a
 player. When the tray reports that roll, the bridge hands a :class:`PhysicalRoll` to the
 front end's ``deliver`` callback (on the driver's thread: post it onto your own loop), which
-turns it into ``referee.commands.Roll(**roll.roll_kwargs())`` for the session. A roll that
-arrives while the session is waiting on some other decision is *held*, not applied, until
-the front end calls :meth:`TrayBridge.release`. Rolls nobody expected go to
-``on_unexpected`` and are never usable.
+turns it into the game's roll command (``roll.roll_kwargs()`` are its arguments) for the
+session. A roll that arrives while the session is waiting on some other decision is
+*held*, not applied, until the front end calls :meth:`TrayBridge.release`. Rolls nobody
+expected go to ``on_unexpected`` and are never usable.
 
 The bridge needs little from the driver (:class:`ArmableTray`) and nothing from the referee
 but a ``blocker`` callable, so it can be tested, and wired, on its own.
@@ -69,7 +69,7 @@ class PhysicalRoll:
     via: str = "tray"
 
     def roll_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``referee.commands.Roll``."""
+        """Keyword arguments for ``referee.games.gallery_grippers.commands.Roll``."""
         return {"die": self.die, "value": self.value, "source": self.source, "via": self.via}
 
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from referee.rules.setup import HAND
+from referee.games.gallery_grippers.rules.setup import HAND
+from referee.games.gallery_grippers.state import Phase, pile_list
 from referee.session import Session
-from referee.state import Phase, pile_list
 from ui.screens.turn import INSIDE, OUTSIDE
 
 SEED = bytes(range(32))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ui"
 # Names an f-string id may use: seat/row/button indexes, and loops over the code's own
-# constants (referee.rules.setup's decks, HouseRules' field names).
+# constants (referee.games.gallery_grippers.rules.setup's decks, HouseRules' field names).
 CODE_NAMES = {"i", "deck", "rule"}
 OPTION_CLASSES = {"Option", "Selection", "Choice"}
 

@@ -22,8 +22,8 @@ from hypothesis import Phase as Phase_
 from hypothesis import strategies as st
 from textual.widgets import OptionList, SelectionList, Static
 
+from referee.games.gallery_grippers.state import Phase
 from referee.session import Session
-from referee.state import Phase
 from tests.ui.conftest import keys, typed
 from tests.ui.reachable import SEED, reachable_session
 from ui.app import DECISIONS, make_app
