@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from device import screens as sc
 from referee import commands as c
+from referee.rules import queries
+from referee.rules.queries import Decision
 from referee.state import Phase
 
 if TYPE_CHECKING:
@@ -138,7 +140,7 @@ def _deal(box: BoxController, action: str) -> None:
 
 
 def _tiebreak(box: BoxController, action: str) -> None:
-    tie = next(q for q in box.session.state.pending if q.decision == "tiebreak")
+    tie = next(q for q in box.session.state.pending if q.decision == Decision.TIEBREAK)
     if tie.info.get("mode") == "reroll":
         if action in GO:
             box._apply(c.TurnOrder())
@@ -154,9 +156,9 @@ def _turn(box: BoxController, action: str) -> None:
     if action == "next":
         box._apply(c.EndTurn(p.name))
     elif action in GO:
-        if s.turn.moved and s.turn.tile == "art" and not s.turn.stolen:
+        if queries.can(s, p.name, c.Steal):
             box.ui.step, box.ui.index = "steal", 0
-        elif s.turn.moved and s.turn.tile == "black_market" and p.art:
+        elif queries.can(s, p.name, c.Sell):
             box.ui.step, box.ui.index = "sell", 0
         else:
             box.preview_move()

@@ -26,6 +26,8 @@ from device.view import BoxView, wrap
 from referee import commands as c
 from referee.commands import Roll
 from referee.errors import Refusal
+from referee.rules import queries
+from referee.rules.queries import CHOICE_DECISIONS, Decision
 from referee.session import LogEntry, Outcome, Session
 from referee.state import Phase
 
@@ -215,7 +217,7 @@ class BoxController:
         if s.phase is Phase.OVER:
             return "over"
         if s.phase is Phase.SETUP:
-            if any(q.decision == "tiebreak" for q in s.pending):
+            if any(q.decision == Decision.TIEBREAK for q in s.pending):
                 return "tiebreak"
             if any(not p.dealt for p in s.players):
                 return "deal"
@@ -223,19 +225,19 @@ class BoxController:
         p = s.current_player
         assert p is not None
         for q in s.pending_for(p.name):
-            if q.decision == "tile":
+            if q.decision == Decision.TILE:
                 return "museums" if ui.step == "museums" else "tiles"
-            return {"caught": "choice", "second_strike": "choice"}.get(q.decision, q.decision)
+            return "choice" if q.decision in CHOICE_DECISIONS else str(q.decision)
         return ui.step or "turn"
 
     def _menu(self) -> list[sc.Item]:
         s = self.session.state
         out: list[sc.Item] = []
-        if s.phase is Phase.PLAYING and s.turn.moved:
-            if s.turn.tile == "art" and not s.turn.stolen:
+        p = s.current_player
+        if s.phase is Phase.PLAYING and p is not None:
+            if queries.can(s, p.name, c.Steal):
                 out.append(("Steal art", "steal"))
-            p = s.current_player
-            if s.turn.tile == "black_market" and p is not None and p.art:
+            if queries.can(s, p.name, c.Sell):
                 out.append(("Sell art", "sell"))
         if s.phase is Phase.PLAYING:
             out += [("End turn", "end"), ("Roll d6", "d6"), ("Roll d100", "d100")]
@@ -319,10 +321,8 @@ def _build(ctrl: BoxController, mode: str) -> BoxView:
         return BoxView("menu", title="Menu", menu=labels, cursor=ui.oindex % max(1, len(menu)),
                        hint="NEXT:move ROLL:ok")
     if mode == "confirm":
-        last = next((e for e in reversed(ctrl.session.log)
-                     if not e.undone and e.command.get("cmd") != "undo"), None)
-        lines = sc.describe(last.command) if last else ("nothing to undo",)
-        return BoxView("confirm", title="Undo?", lines=lines, hint="ROLL:undo BACK:no")
+        return BoxView("confirm", title="Undo?", lines=sc.undo_lines(ctrl.session.log),
+                       hint="ROLL:undo BACK:no")
     if mode == "confirm_new":
         return BoxView("confirm", title="New game?", lines=("This game ends", "unfinished."),
                        hint="ROLL:yes BACK:no")
@@ -337,7 +337,7 @@ def _build(ctrl: BoxController, mode: str) -> BoxView:
         return BoxView("deal", title="Deal", lines=(f"{who} has no hand.",),
                        hint="ROLL:deal one")
     if mode == "tiebreak":
-        tie = next(q for q in s.pending if q.decision == "tiebreak")
+        tie = next(q for q in s.pending if q.decision == Decision.TIEBREAK)
         if tie.info.get("mode") == "reroll":
             return BoxView("tiebreak", title="Tie: re-roll", lines=tuple(tie.options),
                            hint="ROLL:re-roll")
@@ -359,7 +359,7 @@ def _build(ctrl: BoxController, mode: str) -> BoxView:
         "steal": "Steal which?",
         "sell": "Sell at black market",
         "draw": "Draw from which deck?",
-        "choice": "Caught!" if any(q.decision == "caught" for q in s.pending_for(p.name))
+        "choice": "Caught!" if any(q.decision == Decision.CAUGHT for q in s.pending_for(p.name))
         else "Second strike",
     }[mode]
     big = (str(s.turn.rolled) if mode in ("tiles", "museums") and s.turn.rolled is not None
@@ -367,7 +367,7 @@ def _build(ctrl: BoxController, mode: str) -> BoxView:
     source = sc.provenance(rolled) if big else None
     lines: tuple[str, ...] = ()
     if mode == "draw":
-        due = next(q for q in s.pending_for(p.name) if q.decision == "draw")
+        due = next(q for q in s.pending_for(p.name) if q.decision == Decision.DRAW)
         lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)
     return BoxView(mode, title=head, big=big, source=source, menu=labels,
                    cursor=ui.index % max(1, len(menu)), strikes=p.strikes, lines=lines,
