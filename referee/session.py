@@ -173,6 +173,12 @@ class Session:
     def store(self) -> Store | None:
         return self._store
 
+    @property
+    def house_rules(self) -> HouseRules | None:
+        """The table's settings (its settings file), which a new game starts from and its
+        own ``rules`` override; None: the defaults."""
+        return self._house_rules
+
     def close(self) -> None:
         """Close the store, if it has a `close` (the session is not used after this)."""
         close = getattr(self._store, "close", None)

@@ -21,6 +21,7 @@ from textual.screen import ModalScreen, Screen
 
 from referee.commands import Command, NewGame
 from referee.errors import Refusal
+from referee.rules.queries import Decision
 from referee.session import Outcome, Session
 from referee.state import GameState, Phase
 from ui import textual_fixes  # noqa: F401  (applies the fixes it holds)
@@ -338,8 +339,9 @@ class RefereeApp(App[None]):
         self.sync()
 
 
-# The decisions the console answers in a dialog (ui.screens.pending.DIALOGS has one each).
-DECISIONS = frozenset({"tile", "obstacle", "caught", "second_strike", "reup", "draw"})
+# The decisions the console answers in a dialog (ui.screens.pending.DIALOGS has one each);
+# the table's tie-break is answered on the turn-order screen.
+DECISIONS = frozenset(Decision) - {Decision.TIEBREAK}
 
 
 def _decisions(s: GameState) -> set[tuple[str, str]]:
