@@ -78,7 +78,7 @@ def items(mode: str, state: GameState, ui: Cursor, menu: Sequence[Item] = ()) ->
     if p is None:
         return []
     if mode in ("tiles", "museums"):
-        found = sorted(q.landings(q.legal_actions(state, p.name)),
+        found = sorted(q.landings(state, p.name),
                        key=lambda x: (bool(x.museums), ORDER.index(x.tile)))
         if mode == "museums":
             museums = next((x.museums for x in found if x.tile == ui.tile and x.museums), ())

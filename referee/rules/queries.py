@@ -237,16 +237,18 @@ class Landing:
     museums: tuple[str, ...] = ()
 
 
-def landings(actions: Sequence[c.Command]) -> list[Landing]:
-    """The landing places among legal `actions` (GG-4, GG-5): a tile once without a museum,
-    and once more with the museums it may be in when one must or may be named."""
+def landings(state: GameState, player: str) -> list[Landing]:
+    """Where `player`'s pawn may land now, from the legal moves (GG-4, GG-5, GG-12): a tile
+    once without a museum, and once more with the museums it may be in when one must or may
+    be named. Inside a museum, naming it changes nothing: its tiles are listed once."""
     plain: dict[str, None] = {}
     named: dict[str, dict[str, None]] = {}
-    for a in actions:
+    inside = state.index_of(player) is not None and state.player(player).where is not None
+    for a in legal_actions(state, player):
         if isinstance(a, c.Move):
             if a.museum is None:
                 plain[a.tile] = None
-            else:
+            elif not inside:
                 named.setdefault(a.tile, {})[a.museum] = None
     return [*(Landing(t) for t in plain), *(Landing(t, tuple(m)) for t, m in named.items())]
 
