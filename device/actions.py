@@ -209,7 +209,7 @@ def _draw(box: BoxController, action: str) -> None:
 def _reup(box: BoxController, action: str) -> None:
     if action in GO:
         who = _player(box)
-        box.roll(who, "d6", lambda r: c.Reup(who, roll=r), answers=("reup",))
+        box.roll(who, "d6", lambda r: c.Reup(who, roll=r), answers=(Decision.REUP,))
 
 
 def _tray(box: BoxController, action: str) -> None:
@@ -245,7 +245,7 @@ def _obstacle(box: BoxController, action: str) -> None:
         name = p.name
         box.roll(name, "d100", lambda r: c.Bypass(name, specialist=(spec,) if spec else (),
                                                   attribute=(attr,) if attr else (), roll=r),
-                 answers=("obstacle",), ack=True)
+                 answers=(Decision.OBSTACLE,), ack=True)
 
 
 HANDLERS = {
