@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from device import screens as sc
 from referee.games.gallery_grippers import commands as c
+from referee.games.gallery_grippers.rules import queries
+from referee.games.gallery_grippers.rules.queries import Decision
 from referee.games.gallery_grippers.state import Phase
 
 if TYPE_CHECKING:
@@ -138,7 +140,7 @@ def _deal(box: BoxController, action: str) -> None:
 
 
 def _tiebreak(box: BoxController, action: str) -> None:
-    tie = next(q for q in box.session.state.pending if q.decision == "tiebreak")
+    tie = next(q for q in box.session.state.pending if q.decision == Decision.TIEBREAK)
     if tie.info.get("mode") == "reroll":
         if action in GO:
             box._apply(c.TurnOrder())
@@ -154,9 +156,9 @@ def _turn(box: BoxController, action: str) -> None:
     if action == "next":
         box._apply(c.EndTurn(p.name))
     elif action in GO:
-        if s.turn.moved and s.turn.tile == "art" and not s.turn.stolen:
+        if queries.can(s, p.name, c.Steal):
             box.ui.step, box.ui.index = "steal", 0
-        elif s.turn.moved and s.turn.tile == "black_market" and p.art:
+        elif queries.can(s, p.name, c.Sell):
             box.ui.step, box.ui.index = "sell", 0
         else:
             box.preview_move()
@@ -207,7 +209,7 @@ def _draw(box: BoxController, action: str) -> None:
 def _reup(box: BoxController, action: str) -> None:
     if action in GO:
         who = _player(box)
-        box.roll(who, "d6", lambda r: c.Reup(who, roll=r), answers=("reup",))
+        box.roll(who, "d6", lambda r: c.Reup(who, roll=r), answers=(Decision.REUP,))
 
 
 def _tray(box: BoxController, action: str) -> None:
@@ -243,7 +245,7 @@ def _obstacle(box: BoxController, action: str) -> None:
         name = p.name
         box.roll(name, "d100", lambda r: c.Bypass(name, specialist=(spec,) if spec else (),
                                                   attribute=(attr,) if attr else (), roll=r),
-                 answers=("obstacle",), ack=True)
+                 answers=(Decision.OBSTACLE,), ack=True)
 
 
 HANDLERS = {

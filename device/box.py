@@ -22,11 +22,10 @@ from device import screens as sc
 from device.dealing import balanced_hands
 from device.pins import DEFAULT_PINS, PinMap
 from device.traydice import Bridge, TrayDice, Waiting
-from device.view import BoxView, wrap
+from device.view import DEFAULT_GAME, BoxView, OledScreens, oled_screens, wrap
 from referee.errors import Refusal
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.commands import Roll
-from referee.games.gallery_grippers.state import Phase
 from referee.session import LogEntry, Outcome, Session
 
 log = logging.getLogger(__name__)
@@ -53,15 +52,17 @@ class BoxController:
     def __init__(self, session: Session, *, clock: Callable[[], float] = time.monotonic,
                  pins: PinMap = DEFAULT_PINS, names: Sequence[str] | None = None,
                  rules: Mapping[str, Any] | None = None, notice_s: float = NOTICE_S,
-                 idle_s: float | None = IDLE_S, tray: Bridge | None = None) -> None:
+                 idle_s: float | None = IDLE_S, tray: Bridge | None = None,
+                 game: str = DEFAULT_GAME) -> None:
         self.session = session
+        self.game: OledScreens = oled_screens(game)
         self.dice = TrayDice(session, tray)
         self.pins = pins
         self._clock = clock
         self._names = list(names) if names else None
         self._rules = dict(rules or {})
         self._notice_s, self._idle_s = notice_s, idle_s
-        self.ui = sc.Cursor(players=min(len(names), 6) if names else 2)
+        self.ui: sc.Cursor = self.game.cursor(players=min(len(names), 6) if names else 2)
         self._notice: tuple[str, float] | None = None
         self._last_press = clock()
         self._subscribers: list[Callable[[BoxView], None]] = []
@@ -200,61 +201,27 @@ class BoxController:
     # ---- which screen ----------------------------------------------------------------------
     def mode(self) -> str:
         """The screen the next press acts on."""
-        ui, s = self.ui, self.session.state
+        ui = self.ui
         if ui.overlay is not None:
             return ui.overlay
         if self.dice.waiting is not None:
             return "tray"
-        if ui.ack is not None:
-            entry = self._entry(ui.ack)
-            if entry is not None:
-                return "verdict" if sc.verdict_of(entry.events) else "drawn"
-            ui.ack = None
-        if s.phase is Phase.NO_GAME:
-            return "new"
-        if s.phase is Phase.OVER:
-            return "over"
-        if s.phase is Phase.SETUP:
-            if any(q.decision == "tiebreak" for q in s.pending):
-                return "tiebreak"
-            if any(not p.dealt for p in s.players):
-                return "deal"
-            return "hands"
-        p = s.current_player
-        assert p is not None
-        for q in s.pending_for(p.name):
-            if q.decision == "tile":
-                return "museums" if ui.step == "museums" else "tiles"
-            return {"caught": "choice", "second_strike": "choice"}.get(q.decision, q.decision)
-        return ui.step or "turn"
+        return self.game.mode(self)
 
-    def _menu(self) -> list[sc.Item]:
-        s = self.session.state
-        out: list[sc.Item] = []
-        if s.phase is Phase.PLAYING and s.turn.moved:
-            if s.turn.tile == "art" and not s.turn.stolen:
-                out.append(("Steal art", "steal"))
-            p = s.current_player
-            if s.turn.tile == "black_market" and p is not None and p.art:
-                out.append(("Sell art", "sell"))
-        if s.phase is Phase.PLAYING:
-            out += [("End turn", "end"), ("Roll d6", "d6"), ("Roll d100", "d100")]
-        out += [("Players", "status"), ("Undo...", "undo"), ("New game", "new")]
-        return out
+    def _menu(self) -> list[Any]:
+        return self.game.menu(self)
 
-    def _items(self, mode: str) -> list[sc.Item]:
-        return sc.items(mode, self.session.state, self.ui, self._menu())
+    def _items(self, mode: str) -> list[Any]:
+        return self.game.items(mode, self.session.state, self.ui, self._menu())
 
     def _view(self) -> BoxView:
         if self._idle():
-            return sc.idle_view(self.session.state)
-        return _build(self, self.mode())
+            return self.game.idle(self.session.state)
+        return self.game.view(self, self.mode())
 
     # ---- acting ----------------------------------------------------------------------------
     def _dispatch(self, action: str) -> None:
-        from device.actions import handle
-
-        handle(self, self.mode(), action)
+        self.game.handle(self, self.mode(), action)
 
     def start_game(self, abandon: bool = False) -> None:
         n = self.ui.players
@@ -297,78 +264,3 @@ class BoxController:
         roll = sc.last_roll(self.session.log)
         return roll if roll and roll.get("purpose") == "move" else None
 
-
-def _build(ctrl: BoxController, mode: str) -> BoxView:
-    """The view of screen ``mode``."""
-    s, ui = ctrl.session.state, ctrl.ui
-    p = s.current_player
-    menu = ctrl._items(mode)
-    labels = tuple(label for label, _ in menu)
-    if mode == "new":
-        return sc.new_view(ui, ctrl._names)
-    if mode == "tray" and ctrl.dice.waiting is not None:
-        w = ctrl.dice.waiting
-        return BoxView("tray", title=f"{w.player}: roll {w.die}", big=w.die,
-                       source="tray", lines=("Roll in", "the tray."),
-                       hint="BACK:box rolls")
-    if mode == "over":
-        return sc.over_view(s)
-    if mode == "status":
-        return sc.status_view(s, ui.oindex)
-    if mode == "menu":
-        return BoxView("menu", title="Menu", menu=labels, cursor=ui.oindex % max(1, len(menu)),
-                       hint="NEXT:move ROLL:ok")
-    if mode == "confirm":
-        last = next((e for e in reversed(ctrl.session.log)
-                     if not e.undone and e.command.get("cmd") != "undo"), None)
-        lines = sc.describe(last.command) if last else ("nothing to undo",)
-        return BoxView("confirm", title="Undo?", lines=lines, hint="ROLL:undo BACK:no")
-    if mode == "confirm_new":
-        return BoxView("confirm", title="New game?", lines=("This game ends", "unfinished."),
-                       hint="ROLL:yes BACK:no")
-    if mode in ("verdict", "drawn"):
-        entry = ctrl._entry(ui.ack)
-        assert entry is not None
-        return sc.verdict_view(s, entry) if mode == "verdict" else sc.drawn_view(entry)
-    if mode == "hands":
-        return sc.hands_view(s, ui.index)
-    if mode == "deal":
-        who = next(q.name for q in s.players if not q.dealt)
-        return BoxView("deal", title="Deal", lines=(f"{who} has no hand.",),
-                       hint="ROLL:deal one")
-    if mode == "tiebreak":
-        tie = next(q for q in s.pending if q.decision == "tiebreak")
-        if tie.info.get("mode") == "reroll":
-            return BoxView("tiebreak", title="Tie: re-roll", lines=tuple(tie.options),
-                           hint="ROLL:re-roll")
-        return BoxView("tiebreak", title="Tie: rock-paper-sc.", menu=labels,
-                       cursor=ui.index % max(1, len(menu)), hint="NEXT:next ROLL:winner")
-    assert p is not None, mode
-    if mode == "turn":
-        return sc.turn_view(s, p, ctrl.session.log)
-    if mode == "obstacle":
-        return sc.obstacle_view(s, p, ui)
-    if mode == "reup":
-        return BoxView("reup", title=sc.title(p, s), strikes=p.strikes,
-                       lines=("No cards left:", "roll a d6 and draw", "that many cards."),
-                       hint="ROLL:roll d6")
-    rolled = ctrl.movement_roll()
-    head = {
-        "tiles": f"{p.name} moves {s.turn.rolled if s.turn.rolled is not None else '?'}",
-        "museums": "Which museum?",
-        "steal": "Steal which?",
-        "sell": "Sell at black market",
-        "draw": "Draw from which deck?",
-        "choice": "Caught!" if any(q.decision == "caught" for q in s.pending_for(p.name))
-        else "Second strike",
-    }[mode]
-    big = (str(s.turn.rolled) if mode in ("tiles", "museums") and s.turn.rolled is not None
-           else None)
-    source = sc.provenance(rolled) if big else None
-    lines: tuple[str, ...] = ()
-    if mode == "draw":
-        due = next(q for q in s.pending_for(p.name) if q.decision == "draw")
-        lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)
-    return BoxView(mode, title=head, big=big, source=source, menu=labels,
-                   cursor=ui.index % max(1, len(menu)), strikes=p.strikes, lines=lines,
-                   hint="NEXT:next ROLL:ok")

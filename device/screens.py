@@ -2,6 +2,8 @@
 
 Pure functions of their arguments. Menus are listed once (``items``) so the view that shows a
 menu and the controller that acts on it can never disagree about what the cursor points at.
+What a menu offers is what the rules allow (``queries.legal_actions``) and every figure is asked
+of ``queries``: the box words them, it never works a rule out again.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.view import BoxView, Verdict, fit, money, short_hex, short_museum
+from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.commands import Roll
+from referee.games.gallery_grippers.rules import queries as q
+from referee.games.gallery_grippers.rules.queries import Decision
 from referee.games.gallery_grippers.state import GameState, PlayerState
 from referee.session import LogEntry
 
@@ -42,64 +47,63 @@ Item = tuple[str, Any]  # (label, what choosing it means)
 TILE_LABELS = {"plain": "plain", "airport": "airport", "recruitment": "recruitment",
                "trading": "trading", "black_market": "black mkt", "security": "security",
                "alarm": "alarm", "art": "art", "exit": "exit"}
-OUTSIDE = ("plain", "airport", "recruitment", "trading", "black_market")
-MUSEUM_TILES = ("security", "alarm", "art", "plain")
-INSIDE = ("plain", "security", "alarm", "art", "exit")
+# The order tiles are listed in (which tiles are listed is the rules' answer).
+ORDER = ("plain", "airport", "recruitment", "trading", "black_market", "security", "alarm",
+         "art", "exit")
 CHOICE_LABELS = {"ditch": "ditch the art", "keep": "keep (2 strikes)",
                  "leave": "leave premises", "reenter": "go back in"}
 
 
 def hand_options(state: GameState, p: PlayerState, kind: str) -> list[Item]:
-    names = p.specialists if kind == "specialist" else p.attributes
-    cards = sorted({n for n in names}, key=lambda n: (-_bonus(state, n), n))
-    return [("none", None), *((f"{n} +{_bonus(state, n)}", n) for n in cards)]
+    """The cards of `kind` the player may play at the obstacle (GG-6), strongest first."""
+    played: dict[str, None] = {}
+    for a in q.legal_actions(state, p.name):
+        if isinstance(a, c.Bypass):
+            played.update(dict.fromkeys(a.specialist if kind == "specialist" else a.attribute))
+    cards = sorted(played, key=lambda n: (-q.card_bonus(state, n), n))
+    return [("none", None), *((f"{n} +{q.card_bonus(state, n)}", n) for n in cards)]
 
 
-def _bonus(state: GameState, name: str) -> int:
-    card = state.catalog.card(name)
-    return card.bonus if card else 0
+def _of(state: GameState, player: str | None, kind: type) -> list[Any]:
+    return [a for a in q.legal_actions(state, player) if isinstance(a, kind)]
 
 
 def items(mode: str, state: GameState, ui: Cursor, menu: Sequence[Item] = ()) -> list[Item]:
     """The choices the screen ``mode`` offers, in order."""
     p = state.current_player
-    if mode == "tiles" and p is not None:
-        if p.where is not None:
-            return [(TILE_LABELS[t], (t, None)) for t in INSIDE]
-        inside = [(f"{'museum' if t == 'plain' else TILE_LABELS[t]} >", (t, "?"))
-                  for t in MUSEUM_TILES]
-        return [*((TILE_LABELS[t], (t, None)) for t in OUTSIDE), *inside]
-    if mode == "museums":
-        return [(short_museum(m), m) for m in state.museums]
-    if mode == "steal" and state.turn.museum:
-        return [(a, a) for a in state.museums.get(state.turn.museum, ())]
-    if mode == "sell" and p is not None:
-        price = _sale(state, p.art)
-        out: list[Item] = [(f"all {len(p.art)}: {money(price)}", None)]
-        if len(p.art) > 1:
-            out += [(a.name, (a.name,)) for a in p.art]
-        return out
-    if mode == "draw":
-        return [(f"{deck} ({_left(state, deck)})", deck) for deck in ("specialist", "attribute")]
-    if mode == "choice" and p is not None:
-        pend = next((q for q in state.pending_for(p.name)
-                     if q.decision in ("caught", "second_strike")), None)
-        return [(CHOICE_LABELS.get(o, o), o) for o in (pend.options if pend else ())]
-    if mode == "tiebreak":
-        tie = next((q for q in state.pending if q.decision == "tiebreak"), None)
-        return [(n, n) for n in (tie.options if tie else ())]
     if mode == "menu":
         return list(menu)
+    if mode == "tiebreak":
+        return [(t.winner, t.winner) for t in _of(state, None, c.Tiebreak)]
+    if p is None:
+        return []
+    if mode in ("tiles", "museums"):
+        found = sorted(q.landings(state, p.name),
+                       key=lambda x: (bool(x.museums), ORDER.index(x.tile)))
+        if mode == "museums":
+            museums = next((x.museums for x in found if x.tile == ui.tile and x.museums), ())
+            return [(short_museum(m), m) for m in museums]
+        return [(TILE_LABELS[x.tile], (x.tile, None)) if not x.museums else
+                (f"{'museum' if x.tile == 'plain' else TILE_LABELS[x.tile]} >", (x.tile, "?"))
+                for x in found]
+    if mode == "steal":
+        return [(a.art, a.art) for a in _of(state, p.name, c.Steal)]
+    if mode == "sell":
+        sales = _of(state, p.name, c.Sell)
+        if not sales:
+            return []
+        out: list[Item] = [(f"all {len(p.art)}: {money(q.sale_price(state, p.name).price)}",
+                            None)]
+        if len(p.art) > 1:
+            out += [(a.art[0], a.art) for a in sales if a.art]
+        return out
+    if mode == "draw":
+        return [(f"{a.deck} ({q.cards_left(state, a.deck)})", a.deck)
+                for a in _of(state, p.name, c.Draw) if a.card is None]
+    if mode == "choice":
+        return [(CHOICE_LABELS.get(a.choice, a.choice), a.choice)
+                for a in _of(state, p.name, c.Choose)]
     return []
-
-
-def _left(state: GameState, deck: str) -> int:
-    return sum(state.piles.get(deck, {}).values()) + sum(state.discards.get(deck, {}).values())
-
-
-def _sale(state: GameState, art: Sequence[Any]) -> int:
-    face = sum(a.value for a in art)
-    return face + state.rules.fence_bonus_per_extra_piece * max(0, len(art) - 1)
 
 
 def provenance(roll: dict[str, Any] | Roll | None) -> str | None:
@@ -193,23 +197,14 @@ def summary(entry: LogEntry | None) -> str:
     return ""
 
 
-def describe(command: dict[str, Any]) -> tuple[str, ...]:
-    """What undoing a logged command takes back, in a few short lines."""
-    name = command.get("cmd", "?")
-    who = command.get("player") or ""
-    detail = {
-        "move": lambda c: f"to {TILE_LABELS.get(c['tile'], c['tile'])}",
-        "bypass": lambda c: f"roll {c['roll']['value']}" if c.get("roll") else "",
-        "deal": lambda c: "starting hand",
-        "draw": lambda c: f"{c.get('card') or c['deck']}",
-        "steal": lambda c: c["art"],
-        "choose": lambda c: c["choice"],
-        "tiebreak": lambda c: f"winner {c['winner']}",
-        "end_turn": lambda c: "passing the turn",
-    }.get(name, lambda c: "")(command)
-    lines = [fit(f"{name.replace('_', ' ')} {who}".strip()), fit(str(detail))]
-    if any(isinstance(v, dict) and v.get("source") == "electronic"
-           for v in command.values()):
+def undo_lines(step: LogEntry | None) -> tuple[str, ...]:
+    """What an undo would take back (`step`, the session's `undo_target()`; in words by
+    `queries.undo_preview`), in a few short lines."""
+    undo = q.undo_preview(step)
+    if undo is None:
+        return ("nothing to undo",)
+    lines = [fit(f"{undo.what} {undo.player or ''}".strip()), fit(undo.detail)]
+    if undo.dice_stay:
         lines.append("dice stay: kept")
     return tuple(line for line in lines if line)
 
@@ -257,7 +252,7 @@ def hands_view(state: GameState, page: int) -> BoxView:
     p = state.players[(page - 1) // 2]
     kind = "specialist" if page % 2 else "attribute"
     cards = p.specialists if kind == "specialist" else p.attributes
-    lines = tuple(fit(f"{_bonus(state, c):>2} {c}") for c in cards)
+    lines = tuple(fit(f"{q.card_bonus(state, name):>2} {name}") for name in cards)
     return BoxView("hands", title=fit(f"{p.name} {kind}s {page}/{pages - 1}"),
                    lines=lines, hint="NEXT:more ROLL:order")
 
@@ -267,9 +262,9 @@ def turn_view(state: GameState, p: PlayerState, log: Sequence[LogEntry]) -> BoxV
     roll = turn_roll(log)
     if not state.turn.moved:
         hint = "ROLL:move MENU:more"
-    elif state.turn.tile == "art" and not state.turn.stolen:
+    elif q.can(state, p.name, c.Steal):
         hint = "ROLL:steal NEXT:end"
-    elif state.turn.tile == "black_market" and p.art:
+    elif q.can(state, p.name, c.Sell):
         hint = "ROLL:sell NEXT:end"
     else:
         hint = "NEXT:end turn"
@@ -279,14 +274,13 @@ def turn_view(state: GameState, p: PlayerState, log: Sequence[LogEntry]) -> BoxV
 
 
 def obstacle_view(state: GameState, p: PlayerState, ui: Cursor) -> BoxView:
-    pend = next(q for q in state.pending_for(p.name) if q.decision == "obstacle")
+    pend = next(x for x in state.pending_for(p.name) if x.decision == Decision.OBSTACLE)
     spec = hand_options(state, p, "specialist")[ui.picks["specialist"]]
     attr = hand_options(state, p, "attribute")[ui.picks["attribute"]]
-    bonus = sum(_bonus(state, c) for c in (spec[1], attr[1]) if c)
-    need = state.rules.bypass_target - bonus + p.deduction
+    terms = q.bypass_terms(state, p.name, spec[1], attr[1])
     marks = (">" if ui.stage == 0 else " ", ">" if ui.stage == 1 else " ")
-    need_text = "no roll can fail" if need <= 1 else (
-        "no roll can pass" if need > 100 else f"need {need}+ on d100")
+    need_text = ("no roll can pass" if terms.need is None else "no roll can fail"
+                 if terms.certain else f"need {terms.need}+ on d100")
     return BoxView("obstacle", title=fit(f"{p.name}: {pend.info.get('tile', 'obstacle')}", 15),
                    lines=(fit(f"{marks[0]}S {spec[0]}"), fit(f"{marks[1]}A {attr[0]}"),
                           f"  art -{p.deduction}", need_text),

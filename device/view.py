@@ -7,7 +7,11 @@ Text is plain ASCII so the OLED's bitmap font has every glyph.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
 
 LINE_CHARS = 21  # 128 px / 6 px per character of the bitmap font
 
@@ -130,3 +134,38 @@ def wrap(text: str, width: int = LINE_CHARS, lines: int = 3) -> tuple[str, ...]:
     if len(out) > lines:
         out = [*out[: lines - 1], fit(" ".join(out[lines - 1:]), width)]
     return tuple(out)
+
+
+# ---- each game's screens ----------------------------------------------------------------------
+
+OLED_GROUP = "tableside_referee.oled_screens"
+DEFAULT_GAME = "gallery-grippers"
+
+
+@dataclass(frozen=True)
+class OledScreens:
+    """What the box shows of one game and what its buttons do there (`device.box` knows no
+    game). ``cursor(players=n)``: the game's cursor; ``mode(ctrl)``: the screen the state
+    calls for; ``menu(ctrl)``: the MENU overlay's items; ``items(mode, state, cursor, menu)``:
+    a screen's choices; ``view(ctrl, mode)``: the screen; ``idle(state)``: the idle screen;
+    ``handle(ctrl, mode, action)``: what an action does on a screen."""
+
+    cursor: Callable[..., Any]
+    mode: Callable[[Any], str]
+    menu: Callable[[Any], list[Any]]
+    items: Callable[..., list[Any]]
+    view: Callable[[Any, str], BoxView]
+    idle: Callable[[Any], BoxView]
+    handle: Callable[[Any, str, str], None]
+
+
+@cache
+def oled_screens(game: str = DEFAULT_GAME) -> OledScreens:
+    """The installed box screens of `game` (entry-point group ``OLED_GROUP``)."""
+    for ep in entry_points(group=OLED_GROUP, name=game):
+        found = ep.load()
+        if not isinstance(found, OledScreens):
+            raise TypeError(f"entry point {game} in {OLED_GROUP} is not an OledScreens")
+        return found
+    raise LookupError(f"No box screens are installed for the game {game!r} "
+                      f"(entry-point group {OLED_GROUP}); reinstall the referee.")

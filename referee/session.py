@@ -357,13 +357,21 @@ class Session:
         game.log.append(entry)
         return self._publish(Outcome(entry, self.state, game.ruleset))
 
-    def undo_words(self) -> str | None:
-        """What `undo` would take back now, in words (None: nothing to undo)."""
+    def undo_target(self) -> LogEntry | None:
+        """The step `undo` would take back now (None: nothing to undo, or the game is over and
+        its result stands). The one answer every front end shows."""
         game = self._game
         if len(game.stack) <= 1 or self.state.over:
             return None
         target, _, _ = game.undo_plan()
-        return game.ruleset.undo_words(target.command, target.events)
+        return target
+
+    def undo_words(self) -> str | None:
+        """What `undo` would take back now, in words (None: nothing to undo)."""
+        target = self.undo_target()
+        if target is None:
+            return None
+        return self._game.ruleset.undo_words(target.command, target.events)
 
     # ---- reveal --------------------------------------------------------------------------
     def _reveal(self) -> Outcome:

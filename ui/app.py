@@ -2,7 +2,8 @@
 
 The app keeps no game state. After every accepted command (from the console, the box or any
 other front end on the same session) it redraws every screen from `session.state` and
-`session.log`, and it opens a modal dialog for each decision the rules hold pending.
+`session.log`, and it opens a modal dialog for each decision the rules hold pending. Which
+screens those are is the game's own (`ui.games.screens_for`): the app imports none of them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from referee.games.gallery_grippers.state import GameState, Phase
 from referee.session import Outcome, Session
 from ui import textual_fixes  # noqa: F401  (applies the fixes it holds)
 from ui.base import PendingDialog, SessionView
-from ui.screens.setup import GameStartScreen, NewGameScreen, StartScreen
+from ui.games import DEFAULT_GAME, GameScreens, screens_for
+from ui.screens.setup import NewGameScreen, StartScreen
 from ui.trouble import DrawingFailure, Failures, PlainLogScreen, TroubleScreen, failed_screen
 
 if TYPE_CHECKING:
@@ -70,10 +72,12 @@ class RefereeApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
-    def __init__(self, session: Session, *, box: Box | None = None) -> None:
+    def __init__(self, session: Session, *, box: Box | None = None,
+                 game: str = DEFAULT_GAME) -> None:
         super().__init__()
         self.session = session
         self.box = box
+        self.screens: GameScreens = screens_for(game)
         self._announce: list[Callable[[], Screen[Any]]] = []
         self._want_new = False
         self._over_shown: str | None = None
@@ -140,13 +144,7 @@ class RefereeApp(App[None]):
         if entry.command["cmd"] == "new_game":
             self._want_new = False
             self._announce.clear()
-        types = {e["type"] for e in entry.events}
-        if "bypass" in types:
-            from ui.screens.pending import VerdictScreen
-
-            self._announce.append(lambda: VerdictScreen(entry))
-        if "first_player" in types:
-            self._announce.append(GameStartScreen)
+        self._announce += self.screens.announce(entry)
         self.sync()
 
     def on_box_changed(self, _: BoxChanged) -> None:
@@ -193,13 +191,7 @@ class RefereeApp(App[None]):
     def _wanted_base(self, s: GameState) -> type[Screen[Any]]:
         if self._want_new or s.phase is Phase.NO_GAME:
             return NewGameScreen
-        if s.phase is Phase.SETUP:
-            from ui.screens.hands import HandsScreen, TurnOrderScreen
-
-            return HandsScreen if any(not p.dealt for p in s.players) else TurnOrderScreen
-        from ui.screens.table import TableScreen
-
-        return TableScreen
+        return self.screens.base(s)
 
     def sync(self) -> None:
         """Make the screens match the session: the right base screen, every screen redrawn,
@@ -213,7 +205,7 @@ class RefereeApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, SessionView) and screen.is_mounted:
                 screen.redraw()
-        open_keys = _decisions(s)
+        open_keys = _decisions(s, self.screens)
         top = self.screen
         if isinstance(top, PendingDialog) and top.key not in open_keys:
             self.pop_screen()
@@ -227,15 +219,11 @@ class RefereeApp(App[None]):
         for pend in s.pending:
             if (pend.player, pend.decision) in open_keys and not self._is_broken(
                     ("pending", str(pend.player), pend.decision)):
-                from ui.screens.pending import DIALOGS
-
-                self.open(DIALOGS[pend.decision](pend.player))
+                self.open(self.screens.dialogs[pend.decision](str(pend.player)))
                 return
         if s.over and self._over_shown != s.commitment:
-            from ui.screens.info import GameOverScreen
-
             self._over_shown = s.commitment
-            self.open(GameOverScreen())
+            self.open(self.screens.game_over())
 
     # ---- screens that cannot be drawn (ui/trouble.py) ---------------------------------------
     def _handle_exception(self, error: Exception) -> None:
@@ -338,20 +326,23 @@ class RefereeApp(App[None]):
         self.sync()
 
 
-# The decisions the console answers in a dialog (ui.screens.pending.DIALOGS has one each).
-DECISIONS = frozenset({"tile", "obstacle", "caught", "second_strike", "reup", "draw"})
+# The decisions Gallery Grippers' console answers in a dialog (its `GameScreens.dialogs`).
+DECISIONS = frozenset(screens_for(DEFAULT_GAME).dialogs)
 
 
-def _decisions(s: GameState) -> set[tuple[str, str]]:
+def _decisions(s: GameState, screens: GameScreens) -> set[tuple[str, str]]:
     """The (player, decision) pairs the rules hold open that the console has a dialog for."""
     if s.phase is not Phase.PLAYING:
         return set()
-    return {(p.player, p.decision) for p in s.pending if p.player and p.decision in DECISIONS}
+    return {(p.player, p.decision) for p in s.pending
+            if p.player and p.decision in screens.dialogs}
 
 
-def make_app(session: Session, *, box: Box | None = None) -> RefereeApp:
-    """The console on `session`; `box` (optional) is shown as an on-screen OLED and buttons."""
-    return RefereeApp(session, box=box)
+def make_app(session: Session, *, box: Box | None = None,
+             game: str = DEFAULT_GAME) -> RefereeApp:
+    """The console on `session` with `game`'s screens; `box` (optional) is shown as an
+    on-screen OLED and buttons."""
+    return RefereeApp(session, box=box, game=game)
 
 
 def _collect_from_now_on() -> None:

@@ -2,7 +2,8 @@
 
 Nothing here keeps anything: every line the console shows about the game is computed from
 `session.state` or `session.log` by one of these functions, so any widget can be rebuilt from
-the session alone.
+the session alone. Every figure (a card's bonus, a price, the roll a bypass needs, what undo
+takes back) is asked of `queries`: these functions only put it into words.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from referee.errors import Refusal
+from referee.games.gallery_grippers.rules.queries import Decision, card_bonus
 from referee.games.gallery_grippers.rules.setup import PALETTE
 from referee.games.gallery_grippers.state import GameState, PlayerState
 from referee.session import LogEntry
@@ -31,7 +33,6 @@ TILE_LABELS: dict[str, str] = {
     "art": "Art quadrant", "exit": "Exit", "black_market": "Black market",
     "plain": "Plain tile (nothing happens)",
 }
-MUSEUM_TILES = ("security", "alarm", "art")
 
 
 def money(amount: int) -> str:
@@ -79,11 +80,6 @@ def where(player: PlayerState) -> str:
     return f"in {player.where}"
 
 
-def card_bonus(state: GameState, name: str) -> int:
-    card = state.catalog.card(name)
-    return card.bonus if card else 0
-
-
 def hand_lines(state: GameState, player: PlayerState) -> tuple[str, str]:
     """The specialists and the attributes in a player's hand, each with its bonus."""
 
@@ -116,10 +112,10 @@ def turn_step(state: GameState, player: str) -> str:
     pend = next((q for q in state.pending if q.player == player), None)
     if pend is not None and pend.decision in WAITING:
         text = WAITING[pend.decision]
-        if pend.decision == "draw":
+        if pend.decision == Decision.DRAW:
             count = int(pend.info.get("count", 1))
             text = text.format(count=count, s="s" if count != 1 else "")
-        if pend.decision == "tile" or not t.moved:
+        if pend.decision == Decision.TILE or not t.moved:
             return f"rolled {t.rolled}: {text}" if t.rolled else text
         return f"on {_tile_place(t.tile, t.museum)}: {text}"
     if not t.moved:
@@ -133,13 +129,13 @@ def _tile_place(tile: str | None, museum: str | None) -> str:
 
 
 # What the table waits for while a decision is pending (the dialog for it is open).
-WAITING = {
-    "tile": "say where the pawn landed",
-    "obstacle": "meet the obstacle",
-    "caught": "caught with art: ditch it or keep it",
-    "second_strike": "second strike: leave or go back in",
-    "draw": "draw {count} card{s}",
-    "reup": "re-up: roll a d6, draw that many",
+WAITING: dict[str, str] = {
+    Decision.TILE: "say where the pawn landed",
+    Decision.OBSTACLE: "meet the obstacle",
+    Decision.CAUGHT: "caught with art: ditch it or keep it",
+    Decision.SECOND_STRIKE: "second strike: leave or go back in",
+    Decision.DRAW: "draw {count} card{s}",
+    Decision.REUP: "re-up: roll a d6, draw that many",
 }
 
 
@@ -200,7 +196,7 @@ def consequences(events: list[dict[str, Any]]) -> list[str]:
         elif t == "art_returned":
             names = ", ".join(p["name"] for p in e["pieces"])
             lines.append(f"Art goes back to its museum: {names}.")
-        elif t == "pending" and e["decision"] == "second_strike":
+        elif t == "pending" and e["decision"] == Decision.SECOND_STRIKE:
             lines.append(f"{e['player']} goes back to the nearest exit, then chooses: leave "
                          "the premises or go back in with 2 strikes.")
         elif t == "hand_discarded":
@@ -276,10 +272,3 @@ def describe(entry: LogEntry) -> str:
         return f"Free {r['die']} roll: {r['value']}"
     return name
 
-
-def undo_target(log: Sequence[LogEntry]) -> LogEntry | None:
-    """The step an undo would revert now (None if only the new game is left)."""
-    standing = [e for e in log if not e.undone and e.command["cmd"] != "undo"]
-    if len(standing) <= 1:
-        return None
-    return standing[-1]

@@ -14,10 +14,15 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from referee.games.gallery_grippers.rules.queries import (
+    ENTERING_TILES,
+    INSIDE_TILES,
+    ONLY_INSIDE,
+    OUTSIDE_TILES,
+)
 from referee.games.gallery_grippers.rules.setup import HAND
 from referee.games.gallery_grippers.state import Phase, pile_list
 from referee.session import Session
-from ui.screens.turn import INSIDE, OUTSIDE
 
 SEED = bytes(range(32))
 ODD = "AnnBéz[]/\\@#-' 0"
@@ -147,7 +152,7 @@ def one_step(data: st.DataObject, s: Session, goal: str) -> None:
         elif kind == "trade":
             others = [p for p in st_.players if p.name != who] or [me]
             other = data.draw(st.sampled_from(others))
-            request = {"cmd": "trade", "giver": who, "taker": other.name,
+            request = {"cmd": "trade", "from": who, "to": other.name,
                        "give": _some(data, me.attributes), "get": _some(data, other.attributes)}
         elif kind == "undo":
             request = {"cmd": "undo"}
@@ -168,11 +173,12 @@ STEER = {"obstacle": ["security", "alarm"], "caught": ["art", "art", "security"]
 
 def tile_request(data: st.DataObject, s: Session, who: str, goal: str) -> dict[str, Any]:
     p = s.state.player(who)
-    tiles = INSIDE if p.where else OUTSIDE
+    tiles = INSIDE_TILES if p.where else (*OUTSIDE_TILES, *ONLY_INSIDE)
     tile = data.draw(st.sampled_from([*tiles, *STEER.get(goal, [])] * 1
                                      + STEER.get(goal, []) * 3), label="tile")
     request: dict[str, Any] = {"cmd": "move", "player": who, "tile": tile}
-    if p.where is None and tile in ("security", "alarm", "art") and s.state.museums:
+    if p.where is None and tile in ENTERING_TILES and s.state.museums and (
+            tile in ONLY_INSIDE or rare(data, 4, "enter on a plain tile")):
         request["museum"] = data.draw(st.sampled_from(sorted(s.state.museums)), label="museum")
     return request
 

@@ -7,7 +7,8 @@ it. Then every dialog the state offers is opened and checked against the session
 decisions the rules hold open are answered by keys (several in a row, so a state's successors
 are drawn too), and on the table every key that opens a dialog is pressed. Nothing may fail
 to draw (a failure would be closed and shown, see ui/trouble.py: none may be recorded), and
-no option anywhere has an id.
+no option anywhere has an id. What every dialog offers is what the rules list as legal
+(`queries.legal_actions`, read here directly): the console decides no rule.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from hypothesis import Phase as Phase_
 from hypothesis import strategies as st
 from textual.widgets import OptionList, SelectionList, Static
 
+from referee.games.gallery_grippers import commands as c
+from referee.games.gallery_grippers.rules.queries import legal_actions
 from referee.games.gallery_grippers.state import Phase
 from referee.session import Session
 from tests.ui.conftest import keys, typed
@@ -56,6 +59,10 @@ def restarted(s: Session) -> Session:
                           fixed_seed=SEED)
 
 
+def legal(s: Session, player: str | None, kind: type) -> list[Any]:
+    return [a for a in legal_actions(s.state, player) if isinstance(a, kind)]
+
+
 def labels(lst: OptionList) -> list[str]:
     return [str(lst.get_option_at_index(i).prompt) for i in range(lst.option_count)]
 
@@ -87,6 +94,8 @@ async def answer_obstacle(pilot: Any, app: Any, s: Session, data: st.DataObject)
     for wid, hand in (("#specialist", p.specialists), ("#attribute", p.attributes)):
         lst = dialog.query_one(wid, Choices)
         assert lst.values == [None, *hand]  # one option per card held, copies included
+        playable = {x for b in legal(s, p.name, c.Bypass) for x in b.specialist + b.attribute}
+        assert set(hand) <= playable  # (every card held may be played)
         assert [x.split(" +")[0] for x in labels(lst)[1:]] == list(hand)
     picks = []
     for n, hand in enumerate((p.specialists, p.attributes)):
@@ -123,13 +132,15 @@ async def answer_pending(pilot: Any, app: Any, s: Session, data: st.DataObject) 
         await answer_obstacle(pilot, app, s, data)
     elif isinstance(dialog, ChoiceDialog):
         lst = dialog.query_one("#choices", Choices)
-        assert lst.values == list(pend.options)
+        assert lst.values == list(pend.options) == [
+            a.choice for a in legal(s, pend.player, c.Choose)]
         i = data.draw(st.integers(0, len(pend.options) - 1), label="choice")
         await keys(pilot, *["down"] * i, "enter")
         assert s.log[-1].command == {"cmd": "choose", "player": pend.player,
                                      "choice": pend.options[i]}
     elif isinstance(dialog, DrawDialog):
         lst = dialog.query_one("#cards", Choices)
+        assert lst.values == [(a.deck, a.card) for a in legal(s, dialog.player, c.Draw) if a.card]
         size = s.state.player(dialog.player).hand_size
         how = data.draw(st.sampled_from(["ctrl+s", "ctrl+a", "pick"]), label="draw")
         if how == "pick" and lst.option_count:
@@ -148,11 +159,17 @@ async def answer_pending(pilot: Any, app: Any, s: Session, data: st.DataObject) 
         await keys(pilot, data.draw(st.sampled_from(["r", "1", "3", "6"]), label="re-up"))
     elif isinstance(dialog, TileDialog):
         tiles = dialog.query_one("#tiles", Choices)
+        moves = legal(s, dialog.player, c.Move)
+        inside = s.state.player(dialog.player).where is not None
+        assert sorted((x.tile, bool(x.museums)) for x in tiles.values) == sorted(
+            {(a.tile, a.museum is not None and not inside) for a in moves})
         i = data.draw(st.integers(0, tiles.option_count - 1), label="tile")
+        picked = tiles.values[i]
         await keys(pilot, *["down"] * i, "enter")
         museums = dialog.query_one("#museums", Choices) if app.screen is dialog else None
         if museums is not None and museums.display:
-            assert museums.values == list(s.state.museums)
+            assert museums.values == [a.museum for a in moves
+                                      if a.tile == picked.tile and a.museum is not None]
             j = data.draw(st.integers(0, museums.option_count - 1), label="museum")
             await keys(pilot, *["down"] * j, "enter")
     else:
@@ -172,26 +189,38 @@ async def open_table_dialogs(pilot: Any, app: Any, s: Session, data: st.DataObje
                      ("t", TradeDialog), ("g", GameOverScreen)):
         await keys(pilot, key)
         top = app.screen
+        kind = {"s": c.Steal, "l": c.Sell, "t": c.Trade}.get(key)
+        if kind is not None and cur is not None and not st_.over:
+            # The dialog opens when the rules allow the step; else the table says why not.
+            assert isinstance(top, cls) == bool(legal(s, cur.name, kind)), (key, top)
         if not isinstance(top, cls):
             assert isinstance(top, TableScreen), (key, top)
             continue
         check_no_option_ids(app)
         if isinstance(top, StealDialog):
             assert top.query_one("#art-list", Choices).values == \
-                list(st_.museums[st_.turn.museum or ""])
+                list(st_.museums[st_.turn.museum or ""]) == [
+                    a.art for a in legal(s, top.player, c.Steal)]
         elif isinstance(top, SellDialog) and cur is not None:
-            assert top.query_one("#sell-list", SelectionList).option_count == len(cur.art)
+            assert top.query_one("#sell-list", SelectionList).option_count == len(cur.art) \
+                == len([a for a in legal(s, cur.name, c.Sell) if a.art])
         elif isinstance(top, TradeDialog) and cur is not None:
             partners = top.query_one("#partners", Choices)
-            assert partners.values == [p.name for p in st_.active_players()
-                                       if p.name != cur.name]
+            trades = legal(s, cur.name, c.Trade)
+            assert partners.values == list(dict.fromkeys(t.taker for t in trades))
             if partners.option_count:
                 i = data.draw(st.integers(0, partners.option_count - 1), label="partner")
                 await keys(pilot, *["down"] * i, "enter")
                 give = top.query_one("#give", SelectionList)
                 get = top.query_one("#get", SelectionList)
-                assert give.option_count == len(cur.attributes)  # copies included
-                assert get.option_count == len(st_.player(partners.values[i]).attributes)
+                with_them = [t for t in trades if t.taker == partners.values[i]]
+                give_ok = {x for t in with_them for x in t.give}
+                get_ok = {x for t in with_them for x in t.get}
+                # every copy of every card that may change hands (here: all of them)
+                assert give.option_count == len(cur.attributes) == len(
+                    [x for x in cur.attributes if x in give_ok])
+                them = st_.player(partners.values[i]).attributes
+                assert get.option_count == len(them) == len([x for x in them if x in get_ok])
         await keys(pilot, "n" if isinstance(top, UndoConfirm) else "escape")
         assert app.screen is not top
 
@@ -226,7 +255,8 @@ async def visit(s: Session, data: st.DataObject) -> None:
             tie = next((q for q in s.state.pending if q.decision == "tiebreak"), None)
             tied = app.screen.query_one("#tie-winner", Choices)
             if tie is not None and s.state.rules.tiebreak == "rps":
-                assert tied.values == list(tie.options)
+                assert tied.values == list(tie.options) == [
+                    a.winner for a in legal(s, None, c.Tiebreak)]
         elif isinstance(app.screen, HandsScreen):
             for deck in ("specialist", "attribute"):
                 shown = app.screen.query_one(f"#deck-{deck}", Choices).values

@@ -10,6 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
 
 from referee.games.gallery_grippers.commands import Deal, Roll, Tiebreak, TurnOrder
+from referee.games.gallery_grippers.rules import queries
+from referee.games.gallery_grippers.rules.queries import Decision, card_bonus
 from referee.games.gallery_grippers.rules.setup import HAND
 from referee.games.gallery_grippers.state import GameState, pile_list
 from ui import format as fmt
@@ -31,7 +33,7 @@ def balanced_hands(state: GameState, players: list[str]) -> dict[str, dict[str, 
     for deck in DECKS:
         per = HAND[deck + "s"]
         copies = sorted(pile_list(state.piles.get(deck, {})),
-                        key=lambda c: (-fmt.card_bonus(state, c), c))
+                        key=lambda name: (-card_bonus(state, name), name))
         want = per * n
         if want > len(copies):
             raise ValueError(f"the {deck} deck has {len(copies)} cards, {want} are needed")
@@ -103,10 +105,11 @@ class HandsScreen(BaseScreen):
             for card in self.picked:
                 if card in pile:
                     pile[card] -= 1
-            cards = sorted(pile, key=lambda c: (-fmt.card_bonus(s, c), c))
+            cards = sorted(pile, key=lambda name: (-card_bonus(s, name), name))
             options.set_choices([
-                Choice(f"+{fmt.card_bonus(s, c):>2}%  {c}  ×{pile[c]}", c, pile[c] <= 0)
-                for c in cards])
+                Choice(f"+{card_bonus(s, name):>2}%  {name}  ×{pile[name]}", name,
+                       pile[name] <= 0)
+                for name in cards])
             if cards:
                 options.highlighted = min(highlighted or 0, len(cards) - 1)
         spec = [c for c in self.picked if self._kind(c) == "specialist"]
@@ -211,7 +214,7 @@ class TurnOrderScreen(BaseScreen):
             self.action_typed()
 
     def _tie(self) -> tuple[str, ...] | None:
-        tie = next((p for p in self.state.pending if p.decision == "tiebreak"), None)
+        tie = next((p for p in self.state.pending if p.decision == Decision.TIEBREAK), None)
         return tie.options if tie else None
 
     def _rolling(self) -> list[str]:
@@ -239,7 +242,9 @@ class TurnOrderScreen(BaseScreen):
         self.query_one("#tie-title", Static).display = bool(tie and rps)
         if tie and rps:
             self.query_one("#tie-title", Static).update("Who won rock-paper-scissors? (Enter)")
-            tie_list.set_choices([(name, name) for name in tie])
+            tie_list.set_choices([(t.winner, t.winner)
+                                  for t in queries.legal_actions(s, None)
+                                  if isinstance(t, Tiebreak)])
             tie_list.focus()
 
     def action_roll(self) -> None:

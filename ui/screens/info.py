@@ -11,6 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from referee.games.gallery_grippers.commands import Undo
+from referee.games.gallery_grippers.rules.queries import undo_preview
 from referee.games.gallery_grippers.settings import HouseRules
 from ui import format as fmt
 from ui.base import Dialog, KeyBar
@@ -138,17 +139,16 @@ class UndoConfirm(Dialog[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        target = fmt.undo_target(self.referee.session.log)
+        undo = undo_preview(self.referee.session.undo_target())
         with Vertical(classes="dialog", id="undo-dialog"):
             yield Static("[b]Undo?[/b]", classes="dialog-title")
-            if target is None:
+            if undo is None:
                 yield Static("There is nothing to undo.")
             else:
-                rolled = any(e["type"] == "roll" and e["source"] == "electronic"
-                             for e in target.events)
+                target = next(e for e in self.referee.session.log if e.seq == undo.step.seq)
                 yield Static(f"This takes back step #{target.seq}:\n  "
                              f"[b]{fmt.escape(fmt.describe(target))}[/b]", id="undo-what")
-                if rolled:
+                if undo.dice_stay:
                     yield Static("The box's dice from that step stay on the table: the next "
                                  "roll of the same die uses them again.", classes="hint")
             yield Static("[b]Y[/b] undo · [b]N[/b] keep it")

@@ -1,5 +1,8 @@
 """Decisions the rules hold open (obstacle, caught, second strike, re-up, draw) and the
-verdict of a bypass. A pending dialog closes only when its decision is answered or undone."""
+verdict of a bypass. A pending dialog closes only when its decision is answered or undone.
+
+What a dialog offers is what the rules allow (`queries.legal_actions`); the
+bypass sum and the roll it needs are asked of `queries.bypass_terms`."""
 
 from __future__ import annotations
 
@@ -10,11 +13,18 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
 
-from referee.dice import die_range
 from referee.games.gallery_grippers.commands import Bypass, Choose, Draw, Reup, Roll
+from referee.games.gallery_grippers.rules.queries import (
+    DECKS,
+    Decision,
+    bypass_terms,
+    card_bonus,
+    draw_counts,
+)
 from referee.session import LogEntry
 from ui import format as fmt
 from ui.base import Choices, Dialog, KeyBar, PendingDialog
+from ui.screens.turn import legal
 
 NONE = "(none)"
 
@@ -22,7 +32,7 @@ NONE = "(none)"
 class ObstacleDialog(PendingDialog):
     """Meet an obstacle: at most one specialist and one attribute, then the percentile roll."""
 
-    decision = "obstacle"
+    decision = Decision.OBSTACLE
     BINDINGS: ClassVar[list[BindingType]] = [
         *PendingDialog.BINDINGS, Binding("ctrl+r", "roll", "Box rolls", priority=True)
     ]
@@ -30,20 +40,23 @@ class ObstacleDialog(PendingDialog):
     def compose(self) -> ComposeResult:
         s = self.state
         p = s.player(self.player)
-        pend = next(q for q in s.pending if q.player == self.player and q.decision == "obstacle")
+        pend = next(q for q in s.pending
+                    if q.player == self.player and q.decision == Decision.OBSTACLE)
         tile = fmt.TILE_LABELS.get(str(pend.info.get("tile")), "Obstacle")
         museum = pend.info.get("museum") or ""
         with Vertical(classes="dialog", id="obstacle-dialog"):
             yield Static(f"[b]Obstacle[/b]: {tile} in {fmt.escape(str(museum))} — "
                          f"{fmt.swatch(p)} (GG-6)", classes="dialog-title")
             yield Static("Play at most one specialist and one attribute (↑↓ picks, Tab moves):")
+            bypasses = legal(s, self.player, Bypass)
+            playable = {x for b in bypasses for x in b.specialist + b.attribute}
             with Horizontal(id="obstacle-cards"):
-                # One option per card held: two copies of a card are two options.
-                yield Choices((NONE, None),
-                              *[(f"{c} +{fmt.card_bonus(s, c)}", c) for c in p.specialists],
+                # One option per card held that may be played: two copies are two options.
+                yield Choices((NONE, None), *[(f"{c} +{card_bonus(s, c)}", c)
+                                              for c in p.specialists if c in playable],
                               id="specialist")
-                yield Choices((NONE, None),
-                              *[(f"{c} +{fmt.card_bonus(s, c)}", c) for c in p.attributes],
+                yield Choices((NONE, None), *[(f"{c} +{card_bonus(s, c)}", c)
+                                              for c in p.attributes if c in playable],
                               id="attribute")
             yield Static("", id="obstacle-sum")
             with Horizontal(id="obstacle-roll"):
@@ -66,25 +79,21 @@ class ObstacleDialog(PendingDialog):
         return () if name is None else (str(name),)
 
     def _sum(self) -> None:
-        s = self.state
-        p = s.player(self.player)
-        terms = [f"{c} {fmt.card_bonus(s, c)}" for c in self._card("#specialist")
-                 + self._card("#attribute")]
-        bonus = sum(fmt.card_bonus(s, c) for c in self._card("#specialist")
-                    + self._card("#attribute"))
-        base = bonus - p.deduction
-        need = s.rules.bypass_target - base
-        low, high = (lambda r: (r.start, r.stop - 1))(die_range("d100", s.rules.percentile))
-        if need <= low:
-            chance = "any roll bypasses"
-        elif need > high:
+        spec, attr = self._card("#specialist"), self._card("#attribute")
+        t = bypass_terms(self.state, self.player, spec[0] if spec else None,
+                         attr[0] if attr else None)
+        terms = [f"{name} {bonus}" for name, bonus in ((t.specialist, t.specialist_bonus),
+                                                        (t.attribute, t.attribute_bonus)) if name]
+        if t.need is None:
             chance = "no roll can bypass"
+        elif t.certain:
+            chance = "any roll bypasses"
         else:
-            chance = f"needs a roll of {need} or more ({low}-{high})"
+            chance = f"needs a roll of {t.need} or more ({t.low}-{t.high})"
         shown = " + ".join(terms) or "no cards"
         self.query_one("#obstacle-sum", Static).update(
-            f"roll + {fmt.escape(shown)} − art {p.deduction} = roll {base:+d};  "
-            f"target {s.rules.bypass_target}: [b]{chance}[/b]")
+            f"roll + {fmt.escape(shown)} − art {t.deduction} = roll {t.base:+d};  "
+            f"target {t.target}: [b]{chance}[/b]")
 
     def on_option_list_option_highlighted(self, _: OptionList.OptionHighlighted) -> None:
         self._sum()
@@ -112,11 +121,11 @@ class ObstacleDialog(PendingDialog):
 
 
 CHOICES: dict[str, tuple[str, dict[str, str]]] = {
-    "caught": ("Caught carrying art (GG-10)", {
+    Decision.CAUGHT: ("Caught carrying art (GG-10)", {
         "ditch": "Ditch: all held art goes back to its museums; take 1 strike",
         "keep": "Keep: keep the art and go to 2 strikes",
     }),
-    "second_strike": ("Second strike (GG-10): back at the nearest exit", {
+    Decision.SECOND_STRIKE: ("Second strike (GG-10): back at the nearest exit", {
         "leave": "Leave the premises: strikes go back to 0 at the next roll",
         "reenter": "Go back into the same museum, keeping 2 strikes",
     }),
@@ -133,11 +142,8 @@ class ChoiceDialog(PendingDialog):
     def compose(self) -> ComposeResult:
         title, texts = CHOICES[self.decision]
         p = self.state.player(self.player)
-        # The options are the ones the rules hold open (the pending decision's own list);
-        # the console only words them.
-        pend = next((q for q in self.state.pending if q.player == self.player
-                     and q.decision == self.decision), None)
-        options = pend.options if pend is not None else tuple(texts)
+        # The options are the choices the rules accept now; the console only words them.
+        options = [a.choice for a in legal(self.state, self.player, Choose)]
         with Vertical(classes="dialog"):
             yield Static(f"[b]{title}[/b] — {fmt.swatch(p)} chooses (Enter)",
                          classes="dialog-title")
@@ -153,7 +159,7 @@ class ChoiceDialog(PendingDialog):
 class DrawDialog(PendingDialog):
     """Draw a card: the box draws from a deck, or record the real card drawn (GG-17)."""
 
-    decision = "draw"
+    decision = Decision.DRAW
     BINDINGS: ClassVar[list[BindingType]] = [*PendingDialog.BINDINGS,
                 Binding("ctrl+s", "box('specialist')", "Box draws specialist", priority=True),
                 Binding("ctrl+a", "box('attribute')", "Box draws attribute", priority=True)]
@@ -176,7 +182,7 @@ class DrawDialog(PendingDialog):
     def show(self) -> None:
         s = self.state
         pend = next((q for q in s.pending if q.player == self.player
-                     and q.decision == "draw"), None)
+                     and q.decision == Decision.DRAW), None)
         if pend is None:
             return
         count = pend.info.get("count", 1)
@@ -185,12 +191,14 @@ class DrawDialog(PendingDialog):
         self.query_one("#draw-title", Static).update(
             f"[b]Draw {count} card{'s' if count != 1 else ''}[/b] ({reason}) — "
             f"{fmt.swatch(p)}")
+        draws = legal(s, self.player, Draw)
         choices: list[tuple[str, tuple[str, str]]] = []
-        for deck in ("specialist", "attribute"):
-            pile = s.piles.get(deck, {}) if sum(s.piles.get(deck, {}).values()) else \
-                s.discards.get(deck, {})
-            choices += [(f"{deck[:4]}.  {c} +{fmt.card_bonus(s, c)}  ({pile[c]} in deck)",
-                         (deck, c)) for c in sorted(pile)]
+        for deck in DECKS:
+            pile = draw_counts(s, deck)
+            choices += [(f"{deck[:4]}.  {d.card} +{card_bonus(s, d.card)}  ({pile[d.card]} in "
+                         "deck)", (deck, d.card)) for d in draws if d.deck == deck and d.card]
+            self.query_one(f"#box-{deck}", Button).disabled = not any(
+                d.deck == deck and d.card is None for d in draws)
         self.query_one("#cards", Choices).set_choices(choices)
 
     def action_box(self, deck: str) -> None:
@@ -209,7 +217,7 @@ class DrawDialog(PendingDialog):
 class ReupDialog(PendingDialog):
     """An empty hand: roll a d6 and draw that many cards (GG-18)."""
 
-    decision = "reup"
+    decision = Decision.REUP
     BINDINGS: ClassVar[list[BindingType]] = [
         *PendingDialog.BINDINGS, Binding("r", "roll", "Box rolls"),
                 *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1,
@@ -244,8 +252,10 @@ def _tile(player: str) -> Any:
 
 
 DIALOGS: dict[str, Any] = {
-    "tile": _tile, "obstacle": ObstacleDialog, "caught": _choice("caught"),
-    "second_strike": _choice("second_strike"), "reup": ReupDialog, "draw": DrawDialog,
+    Decision.TILE: _tile, Decision.OBSTACLE: ObstacleDialog,
+    Decision.CAUGHT: _choice(Decision.CAUGHT),
+    Decision.SECOND_STRIKE: _choice(Decision.SECOND_STRIKE),
+    Decision.REUP: ReupDialog, Decision.DRAW: DrawDialog,
 }
 
 

@@ -31,7 +31,7 @@ RULE_CHOICES = {"tiebreak": ("rps", "reroll"), "percentile": ("1-100", "0-99")}
 def table_rules(session: Session) -> HouseRules:
     """The house rules a new game starts from: the table's settings file if the session has
     one, else the defaults."""
-    rules = getattr(session, "house_rules", None)
+    rules = session.house_rules
     return rules if isinstance(rules, HouseRules) else HouseRules()
 
 
@@ -98,7 +98,8 @@ class NewGameScreen(BaseScreen):
                     yield TextButton("+ player \\[^N]", id="add")
                     yield TextButton("− player \\[^R]", id="remove")
             with VerticalScroll(id="rules-form"):
-                yield Static("[b]House rules[/b] (defaults shown)", classes="panel-title")
+                source = "the table's" if self.referee.session.house_rules else "defaults"
+                yield Static(f"[b]House rules[/b] ({source} shown)", classes="panel-title")
                 yield Static(self._rules_text(), id="rules-text")
         with Horizontal(id="newgame-bar"):
             yield TextButton("Start game \\[^S]", id="start", primary=True)
@@ -212,8 +213,9 @@ class NewGameScreen(BaseScreen):
         a.focus()
 
     def _rules(self) -> dict[str, Any] | str:
-        """The house rules that differ from the defaults shown, or what is wrong."""
-        defaults = table_rules(self.referee.session).to_json()
+        """The house rules as the form shows them, or what is wrong. Every value is sent,
+        not only those changed: the game's `new_game` records what the table chose, and a
+        value the table's settings file overrides can be chosen back (the default too)."""
         out: dict[str, Any] = {}
         for name in RULE_SETTINGS:
             widget = self.query_one(f"#rule-{name}")
@@ -225,8 +227,7 @@ class NewGameScreen(BaseScreen):
                 value = int(text)
             else:
                 value = getattr(widget, "value", None)
-            if value != defaults[name]:
-                out[name] = value
+            out[name] = value
         return out
 
     def action_start(self) -> None:

@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from referee.games.gallery_grippers.commands import EndTurn, Sell, Steal, Trade
+from referee.games.gallery_grippers.rules.queries import can
 from ui import format as fmt
 from ui.base import BaseScreen, KeyBar, TitleBar
 from ui.screens.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
@@ -74,9 +75,8 @@ class TableScreen(BaseScreen):
         who = self._player()
         if who is None:
             return
-        t = self.state.turn
-        if t.tile != "art" or t.stolen or not self.state.museums.get(t.museum or "", ()):
-            self.send(Steal(player=who, art="?"))  # the rules say why not (GG-11)
+        if not can(self.state, who, Steal):
+            self.send(Steal(player=who, art="?"))  # refused: the rules say why (GG-11)
             return
         self.refused(None)
         self.referee.open(StealDialog(who))
@@ -85,7 +85,7 @@ class TableScreen(BaseScreen):
         who = self._player()
         if who is None:
             return
-        if self.state.turn.tile != "black_market" or not self.state.player(who).art:
+        if not can(self.state, who, Sell):
             self.send(Sell(player=who))  # refused: the rules say why (GG-13)
             return
         self.refused(None)
@@ -95,7 +95,7 @@ class TableScreen(BaseScreen):
         who = self._player()
         if who is None:
             return
-        if self.state.turn.tile != "trading":
+        if not can(self.state, who, Trade):
             self.send(Trade(giver=who, taker=who))  # refused: the rules say why (GG-4)
             return
         self.refused(None)

@@ -1,8 +1,12 @@
-"""The dialogs of a turn that the player opens: move, steal, sell, trade."""
+"""The dialogs of a turn that the player opens: move, steal, sell, trade.
+
+What each dialog offers is what the rules allow now (`queries.legal_actions`);
+the figures it shows (a price, a card's bonus) are asked of the queries too.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -11,12 +15,34 @@ from textual.content import Content
 from textual.widgets import Button, Digits, OptionList, SelectionList, Static
 
 from referee.games.gallery_grippers.commands import Move, MoveRoll, Roll, Sell, Steal, Trade
+from referee.games.gallery_grippers.rules.queries import (
+    Decision,
+    Landing,
+    card_bonus,
+    landings,
+    legal_actions,
+    sale_price,
+)
+from referee.games.gallery_grippers.state import GameState
 from ui import format as fmt
 from ui.base import Choices, Dialog, KeyBar, PendingDialog
 
-OUTSIDE = ("airport", "recruitment", "trading", "black_market", "security", "alarm", "art",
-           "plain")
-INSIDE = ("security", "alarm", "art", "exit", "plain")
+# The order tiles are listed in (which tiles are listed is the rules' answer, `landings`).
+ORDER = ("airport", "recruitment", "trading", "black_market", "security", "alarm", "art", "exit",
+         "plain")
+
+
+def tile_choices(state: GameState, player: str) -> list[tuple[str, Landing]]:
+    """The tile list: each landing place the rules allow, labelled."""
+    found = sorted(landings(state, player), key=lambda x: (ORDER.index(x.tile), bool(x.museums)))
+    inside = state.player(player).where is not None
+    return [(fmt.TILE_LABELS[x.tile] if not (x.tile == "plain" and x.museums and not inside)
+             else "Plain tile in a museum (you enter it)", x) for x in found]
+
+
+def legal(state: GameState, player: str, kind: type) -> list[Any]:
+    """The legal commands of one kind for `player` now."""
+    return [a for a in legal_actions(state, player) if isinstance(a, kind)]
 
 
 class MoveDialog(Dialog[None]):
@@ -61,14 +87,14 @@ class TileDialog(PendingDialog):
     """The movement roll is made: say where the pawn landed (GG-4), and in which museum when
     an outside pawn lands on a museum's tile (GG-5)."""
 
-    decision = "tile"
+    decision = Decision.TILE
     BINDINGS: ClassVar[list[BindingType]] = [
         *PendingDialog.BINDINGS, Binding("backspace", "other_tile", "Other tile", show=False),
     ]
 
     def __init__(self, player: str) -> None:
         super().__init__(player)
-        self.tile: str | None = None
+        self.tile: Landing | None = None
 
     def compose(self) -> ComposeResult:
         p = self.state.player(self.player)
@@ -87,10 +113,8 @@ class TileDialog(PendingDialog):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        p = self.state.player(self.player)
-        tiles = INSIDE if p.where else OUTSIDE
         lst = self.query_one("#tiles", Choices)
-        lst.set_choices([(fmt.TILE_LABELS[t], t) for t in tiles])
+        lst.set_choices(tile_choices(self.state, self.player))
         self._steps()
         lst.focus()
 
@@ -103,7 +127,7 @@ class TileDialog(PendingDialog):
         self.query_one("#tiles").display = not museum
         title = self.query_one("#tile-title", Static)
         if museum:
-            label = fmt.TILE_LABELS[self.tile or "plain"]
+            label = fmt.TILE_LABELS[self.tile.tile if self.tile else "plain"]
             title.update(f"Landed on [b]{label}[/b] (Backspace: another tile)")
         else:
             title.update("Where did the pawn land? (↑↓, Enter)")
@@ -116,15 +140,14 @@ class TileDialog(PendingDialog):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        p = self.state.player(self.player)
         if not isinstance(event.option_list, Choices):
             return
         value = event.option_list.value_at(event.option_index)
         if event.option_list.id == "tiles":
             self.tile = value
-            if p.where is None and self.tile in fmt.MUSEUM_TILES:
+            if isinstance(value, Landing) and value.museums:
                 museums = self.query_one("#museums", Choices)
-                museums.set_choices([(m, m) for m in self.state.museums])
+                museums.set_choices([(m, m) for m in value.museums])
                 self._steps()
                 museums.focus()
                 return
@@ -134,7 +157,7 @@ class TileDialog(PendingDialog):
 
     def _move(self, museum: str | None) -> None:
         if self.tile is not None:
-            self.send(Move(player=self.player, tile=self.tile, museum=museum))
+            self.send(Move(player=self.player, tile=self.tile.tile, museum=museum))
 
 
 class StealDialog(Dialog[None]):
@@ -151,11 +174,11 @@ class StealDialog(Dialog[None]):
             yield Static(f"[b]Steal[/b] from {fmt.escape(museum)} — one piece (Enter)",
                          classes="dialog-title")
             options = []
-            for name in s.museums.get(museum, ()):
-                art = s.catalog.art(name)
+            for steal in legal(s, self.player, Steal):
+                art = s.catalog.art(steal.art)
                 if art is not None:
-                    options.append((f"{name}  {fmt.money(art.value)}  "
-                                    f"−{art.deduction}% on bypasses", name))
+                    options.append((f"{art.name}  {fmt.money(art.value)}  "
+                                    f"−{art.deduction}% on bypasses", art.name))
             yield Choices(*options, id="art-list")
             yield Static(f"Carrying now: −{s.player(self.player).deduction}% ", classes="hint")
             yield self.error_line()
@@ -185,9 +208,10 @@ class SellDialog(Dialog[None]):
             yield Static(f"[b]Sell art[/b] — {fmt.swatch(p)} (Space ticks a piece, S sells)",
                          classes="dialog-title")
             # A selection's value is the piece's place in the hand, not its name.
+            sellable = {a.art[0] for a in legal(self.state, self.player, Sell) if a.art}
             yield SelectionList[int](
                 *[(Content(f"{a.name}  {fmt.money(a.value)}"), i, True)
-                  for i, a in enumerate(p.art)],
+                  for i, a in enumerate(p.art) if a.name in sellable],
                 id="sell-list")
             yield Static("", id="price")
             yield Button("Sell \\[S]", id="sell", variant="primary", compact=True)
@@ -206,16 +230,11 @@ class SellDialog(Dialog[None]):
         return [held[i].name for i in sorted(picked) if 0 <= i < len(held)]
 
     def _price(self) -> None:
-        s = self.state
-        p = s.player(self.player)
-        names = self._chosen()
-        face = sum(a.value for a in p.art if a.name in names)  # art names are unique
-        bonus = s.rules.fence_bonus_per_extra_piece * max(len(names) - 1, 0)
-        after = p.money + face + bonus
-        lines = [f"Face value {fmt.money(face)} + fence bonus {fmt.money(bonus)} "
-                 f"({max(len(names) - 1, 0)} extra piece(s)) = [b]{fmt.money(face + bonus)}[/b]",
-                 f"Money after: {fmt.money(after)} of {fmt.money(s.rules.win_money)}"]
-        if after >= s.rules.win_money:
+        sale = sale_price(self.state, self.player, self._chosen())
+        lines = [f"Face value {fmt.money(sale.face)} + fence bonus {fmt.money(sale.bonus)} "
+                 f"({sale.extra} extra piece(s)) = [b]{fmt.money(sale.price)}[/b]",
+                 f"Money after: {fmt.money(sale.money_after)} of {fmt.money(sale.win_money)}"]
+        if sale.wins:
             lines.append("[b green]That reaches the win money: the game ends (GG-14).[/]")
         self.query_one("#price", Static).update("\n".join(lines))
 
@@ -239,12 +258,11 @@ class TradeDialog(Dialog[None]):
         self.partner: str | None = None
 
     def compose(self) -> ComposeResult:
-        s = self.state
-        others = [q for q in s.active_players() if q.name != self.player]
+        partners = dict.fromkeys(t.taker for t in legal(self.state, self.player, Trade))
         with Vertical(classes="dialog", id="trade-dialog"):
             yield Static("[b]Trade attribute cards[/b] — with whom? (Enter)",
                          classes="dialog-title")
-            yield Choices(*[(q.name, q.name) for q in others], id="partners")
+            yield Choices(*[(name, name) for name in partners], id="partners")
             with Horizontal(id="trade-hands"):
                 yield SelectionList[int](id="give")
                 yield SelectionList[int](id="get")
@@ -260,12 +278,15 @@ class TradeDialog(Dialog[None]):
             return
         self.partner = self.query_one("#partners", Choices).value_at(event.option_index)
         s = self.state
-        for wid, who in (("#give", self.player), ("#get", self.partner or "")):
+        trades = [t for t in legal(s, self.player, Trade) if t.taker == self.partner]
+        for wid, who, cards in (("#give", self.player, {x for t in trades for x in t.give}),
+                                ("#get", self.partner or "", {x for t in trades for x in t.get})):
             lst = self.query_one(wid, SelectionList)
             lst.clear_options()
             # A selection's value is the card's place in the hand: two copies, two cards.
-            lst.add_options([(Content(f"{c} +{fmt.card_bonus(s, c)}"), i)
-                             for i, c in enumerate(s.player(who).attributes)])
+            lst.add_options([(Content(f"{name} +{card_bonus(s, name)}"), i)
+                             for i, name in enumerate(s.player(who).attributes)
+                             if name in cards])
             lst.border_title = f"{fmt.escape(who)} gives"
             if lst.option_count:
                 lst.highlighted = 0  # so Space ticks a card at once

@@ -1,7 +1,8 @@
 """What a player may do now, what the table must do next, and what undo would take back.
 
-`legal_actions` never decides legality itself: it builds candidate requests and keeps those
-`decide` accepts (an answer of events or `NeedDice`), so the rules stay the one source.
+`legal_actions` never decides legality itself: it is the rules' own list (`rules.queries`,
+which keeps the candidates `decide` accepts) as protocol requests, so the rules stay the one
+source.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from referee.errors import Refusal
-from referee.games.gallery_grippers.commands import DECKS, DICE, TILES, parse_command
-from referee.games.gallery_grippers.rules import decide
+from referee.games.gallery_grippers.commands import DICE, Command, command_to_json, parse_command
+from referee.games.gallery_grippers.rules import decide, queries
 from referee.games.gallery_grippers.rules.common import describe
 from referee.games.gallery_grippers.rules.setup import HAND
 from referee.games.gallery_grippers.state import GameState, Phase, pile_list
@@ -20,60 +21,34 @@ from referee.ruleset import Event
 Request = dict[str, Any]
 
 
-def _candidates(s: GameState, name: str) -> Iterator[Request]:
-    """Requests `name` might send now (most are refused; `decide` says which)."""
-    p = s.player(name)
-    if s.phase is Phase.SETUP:
+def _request(command: Command) -> Request:
+    """A command as the request a front end would send (the box fills in what is left out)."""
+    return {k: v for k, v in command_to_json(command).items() if v not in (None, [], {})}
+
+
+def _extras(s: GameState, player: str | None) -> Iterator[Request]:
+    """What the rules' own list leaves out but a table may send: a starting hand (here the
+    top cards of each pile; any six the table holds would do) and the free dice."""
+    if player is None:
+        yield from ({"cmd": "roll", "die": die} for die in DICE)
+    elif s.phase is Phase.SETUP:
         sp, at = pile_list(s.piles.get("specialist", {})), pile_list(s.piles.get("attribute", {}))
-        yield {"cmd": "deal", "player": name, "specialists": sp[:HAND["specialists"]],
+        yield {"cmd": "deal", "player": player, "specialists": sp[:HAND["specialists"]],
                "attributes": at[:HAND["attributes"]]}
-        return
-    for decision in ("caught", "second_strike"):
-        for pend in s.pending_for(name):
-            if pend.decision == decision:
-                for choice in pend.options:
-                    yield {"cmd": "choose", "player": name, "choice": choice}
-    yield {"cmd": "move_roll", "player": name}
-    for tile in TILES:
-        yield {"cmd": "move", "player": name, "tile": tile}
-        for museum in s.museums:
-            yield {"cmd": "move", "player": name, "tile": tile, "museum": museum}
-    yield {"cmd": "bypass", "player": name}
-    yield {"cmd": "reup", "player": name}
-    for deck in DECKS:
-        yield {"cmd": "draw", "player": name, "deck": deck}
-    if s.turn.museum is not None:
-        for art in s.museums.get(s.turn.museum, ()):
-            yield {"cmd": "steal", "player": name, "art": art}
-    yield {"cmd": "sell", "player": name}
-    for other in s.players:
-        if other.name != name and p.attributes:
-            yield {"cmd": "trade", "from": name, "to": other.name, "give": [p.attributes[0]],
-                   "get": []}
-    yield {"cmd": "end_turn", "player": name}
-
-
-def _table_candidates(s: GameState) -> Iterator[Request]:
-    if s.phase is Phase.SETUP:
-        yield {"cmd": "turn_order"}
-        for pend in s.pending_for(None):
-            if pend.decision == "tiebreak":
-                for who in pend.options:
-                    yield {"cmd": "tiebreak", "winner": who}
-    for die in DICE:
-        yield {"cmd": "roll", "die": die}
 
 
 def legal_actions(s: GameState, player: str | None) -> list[Request]:
     """Every request `player` (None: the table) may send now that the rules accept, with the
     fields that tell the choices apart (a move's tile and museum, a draw's deck, ...); the
-    box fills in any dice. Undo, reveal and new_game are the table's and not listed."""
+    box fills in any dice. The rules' own list (`rules.queries.legal_actions`, what the
+    console and the box offer) plus a starting hand and the free rolls; undo, reveal and
+    new_game are the table's and not listed."""
     if s.phase in (Phase.NO_GAME, Phase.OVER):
         return []
     if player is not None and s.index_of(player) is None:
         return []
-    found: list[Request] = []
-    for request in (_table_candidates(s) if player is None else _candidates(s, player)):
+    found = [_request(a) for a in queries.legal_actions(s, player)]
+    for request in _extras(s, player):
         try:
             decide(s, parse_command(request))
         except Refusal:

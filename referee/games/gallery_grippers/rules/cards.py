@@ -18,22 +18,22 @@ from referee.games.gallery_grippers.rules.common import (
     resolved_event,
     roll_event,
 )
+from referee.games.gallery_grippers.rules.queries import Decision, draw_counts
 from referee.games.gallery_grippers.state import GameState, pile_list
 
 
 def draw_pile(s: GameState, deck: str) -> list[str]:
     """The pile a draw takes from: the draw pile, or the discards reshuffled if it is empty."""
-    pile = s.piles.get(deck, {})
-    return pile_list(pile if sum(pile.values()) else s.discards.get(deck, {}))
+    return pile_list(draw_counts(s, deck))
 
 
 def draw(s: GameState, c: Draw) -> list[Event] | NeedDice:
     p = require_turn(s, c.player)
-    due = pending_of(s, p.name, "draw")
+    due = pending_of(s, p.name, Decision.DRAW)
     if due is None:
         raise refuse("no_draw_due", "GG-17",
                      f"{p.name} has no card to draw now (recruitment or a re-up gives draws).")
-    require_no_pending(s, allowed=("draw",))
+    require_no_pending(s, allowed=(Decision.DRAW,))
     if cards_available(s, c.deck) == 0:
         raise refuse("deck_empty", "GG-17",
                      f"The {c.deck} deck and its discards are empty; draw from the other deck.")
@@ -67,12 +67,12 @@ def draw(s: GameState, c: Draw) -> list[Event] | NeedDice:
 
 def reup(s: GameState, c: Reup) -> list[Event] | NeedDice:
     p = require_turn(s, c.player)
-    if pending_of(s, p.name, "reup") is None:
+    if pending_of(s, p.name, Decision.REUP) is None:
         raise refuse("no_reup_due", "GG-18",
                      f"{p.name} re-ups only at the start of a turn with "
                      f"{s.rules.reup_at_or_below} or fewer cards.")
     check_roll(s, c.roll, "d6", "GG-18", "re-up (d6)")
     if c.roll is None:
         return NeedDice((die_request(p.name, "d6", "reup", 6),))
-    return [roll_event(p.name, c.roll, "reup"), resolved_event(p.name, "reup"),
+    return [roll_event(p.name, c.roll, "reup"), resolved_event(p.name, Decision.REUP),
             *draws_due_events(s, p.name, c.roll.value, "reup")]

@@ -14,7 +14,7 @@ from referee.games.gallery_grippers.state import ACTIVE, GameState, Pending, Pha
 from referee.ruleset import DieRequest, NeedDice
 
 __all__ = ["DieRequest", "NeedDice"]  # the core's, named here for the rules modules
-
+from referee.games.gallery_grippers.rules.queries import Decision, cards_left
 
 TABLE_DIE = "table"  # the id of a die the table rolls (a free roll before anyone's turn)
 
@@ -78,20 +78,22 @@ def require_turn(s: GameState, name: str) -> PlayerState:
 
 def describe(p: Pending) -> str:
     who = f"{p.player} must " if p.player else "The table must "
-    what = {
-        "tiebreak": "settle the tie for first player",
-        "obstacle": "meet the obstacle (bypass)",
-        "caught": "choose to ditch or keep the art",
-        "second_strike": "choose to leave the premises or re-enter",
-        "reup": "roll to re-up their hand",
-        "draw": f"draw {p.info.get('count', 1)} card(s)",
-        "tile": f"say where the pawn landed (rolled {p.info.get('roll')})",
-    }.get(p.decision, p.decision)
-    return who + what
+    words: dict[str, str] = {
+        Decision.TIEBREAK: "settle the tie for first player",
+        Decision.OBSTACLE: "meet the obstacle (bypass)",
+        Decision.CAUGHT: "choose to ditch or keep the art",
+        Decision.SECOND_STRIKE: "choose to leave the premises or re-enter",
+        Decision.REUP: "roll to re-up their hand",
+        Decision.DRAW: f"draw {p.info.get('count', 1)} card(s)",
+        Decision.TILE: f"say where the pawn landed (rolled {p.info.get('roll')})",
+    }
+    return who + words.get(p.decision, p.decision)
 
 
-PENDING_RULES = {"tiebreak": "GG-3", "tile": "GG-4", "obstacle": "GG-6", "caught": "GG-10",
-                 "second_strike": "GG-10", "reup": "GG-18", "draw": "GG-17"}
+PENDING_RULES: dict[str, str] = {
+    Decision.TIEBREAK: "GG-3", Decision.TILE: "GG-4", Decision.OBSTACLE: "GG-6",
+    Decision.CAUGHT: "GG-10", Decision.SECOND_STRIKE: "GG-10", Decision.REUP: "GG-18",
+    Decision.DRAW: "GG-17"}
 
 
 def require_no_pending(s: GameState, allowed: Sequence[str] = ()) -> None:
@@ -144,12 +146,12 @@ def game_over_event(winner: str | None, reason: str, rule: str) -> Event:
 
 def pending_event(player: str | None, decision: str, options: Sequence[str],
                   **info: Any) -> Event:
-    return {"type": "pending", "player": player, "decision": decision,
+    return {"type": "pending", "player": player, "decision": str(decision),
             "options": list(options), **info}
 
 
 def resolved_event(player: str | None, decision: str, **info: Any) -> Event:
-    return {"type": "resolved", "player": player, "decision": decision, **info}
+    return {"type": "resolved", "player": player, "decision": str(decision), **info}
 
 
 def next_active(s: GameState, after: int) -> PlayerState | None:
@@ -162,10 +164,7 @@ def next_active(s: GameState, after: int) -> PlayerState | None:
     return None
 
 
-def cards_available(s: GameState, deck: str | None = None) -> int:
-    decks = (deck,) if deck else ("specialist", "attribute")
-    return sum(sum(s.piles.get(d, {}).values()) + sum(s.discards.get(d, {}).values())
-               for d in decks)
+cards_available = cards_left  # the same figure the screens show (rules.queries)
 
 
 def draws_due_events(s: GameState, player: str, count: int, reason: str) -> list[Event]:
@@ -174,7 +173,7 @@ def draws_due_events(s: GameState, player: str, count: int, reason: str) -> list
         return []
     if cards_available(s) == 0:
         return [{"type": "no_cards_to_draw", "player": player, "rule": "GG-17"}]
-    return [pending_event(player, "draw", ["specialist", "attribute"], count=count,
+    return [pending_event(player, Decision.DRAW, ["specialist", "attribute"], count=count,
                           reason=reason)]
 
 
@@ -182,5 +181,5 @@ def turn_start_events(s: GameState, player: PlayerState, number: int) -> list[Ev
     """A new turn; a player whose hand is at or below the threshold must re-up (GG-18)."""
     events: list[Event] = [{"type": "turn", "player": player.name, "number": number}]
     if player.hand_size <= s.rules.reup_at_or_below and cards_available(s) > 0:
-        events.append(pending_event(player.name, "reup", ["reup"], hand=player.hand_size))
+        events.append(pending_event(player.name, Decision.REUP, ["reup"], hand=player.hand_size))
     return events

@@ -20,44 +20,46 @@ from referee.games.gallery_grippers.rules.common import (
     roll_event,
     turn_start_events,
 )
+from referee.games.gallery_grippers.rules.queries import CHOICE_DECISIONS, Decision, bypass_terms
 from referee.games.gallery_grippers.state import ACTIVE, GameState, PlayerState
 
 
-def _card(s: GameState, p: PlayerState, names: tuple[str, ...], kind: str) -> tuple[str, int]:
-    """The one card of `kind` played (GG-6), as (name, bonus); ("", 0) for none."""
+def _card(s: GameState, p: PlayerState, names: tuple[str, ...], kind: str) -> str:
+    """The one card of `kind` played (GG-6), checked; "" for none."""
     if len(names) > 1:
         raise refuse(f"two_{kind}s", "GG-6", f"At most one {kind} card per obstacle.")
     if not names:
-        return "", 0
+        return ""
     card = catalog_card(s, names[0], kind, code=f"not_a_{kind}", rule="GG-6")
     hand = p.specialists if kind == "specialist" else p.attributes
     if card.name not in hand:
         raise refuse("card_not_in_hand", "GG-6", f"{p.name} does not hold {card.name}.")
-    return card.name, card.bonus
+    return card.name
 
 
 def bypass(s: GameState, c: Bypass) -> list[Event] | NeedDice:
     p = require_turn(s, c.player)
-    obstacle = pending_of(s, p.name, "obstacle")
+    obstacle = pending_of(s, p.name, Decision.OBSTACLE)
     if obstacle is None:
         raise refuse("no_obstacle", "GG-6",
                      f"{p.name} is not facing an obstacle (land on security or alarm first).")
-    specialist, s_bonus = _card(s, p, c.specialist, "specialist")
-    attribute, a_bonus = _card(s, p, c.attribute, "attribute")
+    specialist = _card(s, p, c.specialist, "specialist")
+    attribute = _card(s, p, c.attribute, "attribute")
     check_roll(s, c.roll, "d100", "GG-7", "percentile")
     if c.roll is None:
         return NeedDice((die_request(p.name, "d100", "bypass", 100),))
-    deduction = p.deduction
-    total = c.roll.value + s_bonus + a_bonus - deduction
-    target = s.rules.bypass_target
-    success = total >= target
+    terms = bypass_terms(s, p.name, specialist or None, attribute or None)
+    deduction, target = terms.deduction, terms.target
+    total = terms.total(c.roll.value)
+    success = terms.succeeds(c.roll.value)
     events: list[Event] = [
         roll_event(p.name, c.roll, "bypass"),
-        resolved_event(p.name, "obstacle"),
+        resolved_event(p.name, Decision.OBSTACLE),
         {"type": "bypass", "player": p.name, "tile": obstacle.info.get("tile"),
          "roll": c.roll.value, "roll_source": c.roll.source, "roll_via": c.roll.via,
-         "roll_kept": c.roll.kept, "specialist": specialist or None, "specialist_bonus": s_bonus,
-         "attribute": attribute or None, "attribute_bonus": a_bonus,
+         "roll_kept": c.roll.kept, "specialist": specialist or None,
+         "specialist_bonus": terms.specialist_bonus, "attribute": attribute or None,
+         "attribute_bonus": terms.attribute_bonus,
          "art_deduction": deduction, "art": [a.name for a in p.art], "total": total,
          "target": target, "success": success, "rule": "GG-8"},
     ]
@@ -74,7 +76,7 @@ def failure_events(s: GameState, p: PlayerState) -> list[Event]:
     if p.art and p.strikes == 0:
         return [{"type": "caught", "player": p.name, "strikes_before": 0,
                  "art": [a.name for a in p.art]},
-                pending_event(p.name, "caught", ["ditch", "keep"], museum=p.where)]
+                pending_event(p.name, Decision.CAUGHT, ["ditch", "keep"], museum=p.where)]
     if p.art:  # one strike before: the art is lost and it is the 2nd strike
         return [_art_returned(p), {"type": "strike", "player": p.name, "strikes": 2},
                 *_second_strike(p)]
@@ -91,7 +93,7 @@ def _art_returned(p: PlayerState) -> Event:
 
 
 def _second_strike(p: PlayerState) -> list[Event]:
-    return [pending_event(p.name, "second_strike", ["leave", "reenter"], museum=p.where)]
+    return [pending_event(p.name, Decision.SECOND_STRIKE, ["leave", "reenter"], museum=p.where)]
 
 
 def elimination_events(s: GameState, p: PlayerState) -> list[Event]:
@@ -118,7 +120,7 @@ def elimination_events(s: GameState, p: PlayerState) -> list[Event]:
 
 def choose(s: GameState, c: Choose) -> list[Event]:
     p = require_turn(s, c.player)
-    open_ = [d for d in ("caught", "second_strike") if pending_of(s, p.name, d)]
+    open_ = [d for d in CHOICE_DECISIONS if pending_of(s, p.name, d)]
     if not open_:
         raise refuse("no_choice_pending", "GG-10", f"{p.name} has no choice to make.")
     decision = open_[0]

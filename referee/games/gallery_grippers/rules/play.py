@@ -34,10 +34,16 @@ from referee.games.gallery_grippers.rules.common import (
     roll_event,
     turn_start_events,
 )
+from referee.games.gallery_grippers.rules.queries import (
+    ENTERING_TILES,
+    INSIDE_TILES,
+    OBSTACLE_TILES,
+    ONLY_INSIDE,
+    Decision,
+    sale_price,
+)
 from referee.games.gallery_grippers.state import GameState, PlayerState
 
-MUSEUM_TILES = ("security", "alarm", "art", "plain", "exit")
-OUTSIDE_TILES = ("airport", "recruitment", "trading", "black_market", "plain")
 TILE_NAMES = {
     "airport": "an airport", "recruitment": "a recruitment tile", "security": "a security tile",
     "alarm": "an alarm tile", "trading": "a trading post", "art": "an art quadrant",
@@ -51,7 +57,7 @@ def _where(s: GameState, p: PlayerState, c: Move) -> str | None:
         if c.museum is not None and c.museum != p.where:
             raise refuse("wrong_museum", "GG-12",
                          f"{p.name} is inside {p.where}; leave through an exit first.")
-        if c.tile not in MUSEUM_TILES:
+        if c.tile not in INSIDE_TILES:
             raise refuse("inside_museum", "GG-12",
                          f"{p.name} is inside {p.where}: {TILE_NAMES[c.tile]} is outside. "
                          "Leave through an exit first.")
@@ -59,14 +65,14 @@ def _where(s: GameState, p: PlayerState, c: Move) -> str | None:
     if c.tile == "exit":
         raise refuse("not_inside", "GG-12",
                      f"{p.name} is outside; an exit only matters on the way out (say 'plain').")
-    if c.tile in ("security", "alarm", "art") and c.museum is None:
+    if c.tile in ONLY_INSIDE and c.museum is None:
         raise refuse("museum_required", "GG-5",
                      f"Which museum is {TILE_NAMES[c.tile]} in? Name the museum.")
     if c.museum is not None:
         if c.museum not in s.museums:
             raise refuse("unknown_museum", "GG-5",
                          f"There is no museum called {c.museum!r} ({', '.join(s.museums)}).")
-        if c.tile not in MUSEUM_TILES:
+        if c.tile not in ENTERING_TILES:
             raise refuse("not_a_museum_tile", "GG-5",
                          f"{TILE_NAMES[c.tile].capitalize()} is not inside a museum.")
     return c.museum
@@ -95,13 +101,13 @@ def move_roll(s: GameState, c: MoveRoll) -> list[Event] | NeedDice:
         return NeedDice((die_request(p.name, "d6", "move", 6),))
     events = _rolled_to_move(p, c.roll)
     events += [{"type": "move_rolled", "player": p.name, "roll": c.roll.value},
-               pending_event(p.name, "tile", ["move"], roll=c.roll.value)]
+               pending_event(p.name, Decision.TILE, ["move"], roll=c.roll.value)]
     return events
 
 
 def move(s: GameState, c: Move) -> list[Event] | NeedDice:
     p = require_turn(s, c.player)
-    require_no_pending(s, allowed=("tile",))
+    require_no_pending(s, allowed=(Decision.TILE,))
     rolled = s.turn.rolled if not s.turn.moved else None
     if rolled is None:
         _movement_roll(s, p)
@@ -117,7 +123,7 @@ def move(s: GameState, c: Move) -> list[Event] | NeedDice:
         rolled = c.roll.value
         events += _rolled_to_move(p, c.roll)
     else:
-        events.append(resolved_event(p.name, "tile"))
+        events.append(resolved_event(p.name, Decision.TILE))
     events.append({"type": "moved", "player": p.name, "roll": rolled, "tile": c.tile,
                    "museum": museum})
     if museum is not None and p.where is None:
@@ -125,8 +131,9 @@ def move(s: GameState, c: Move) -> list[Event] | NeedDice:
     if c.tile == "exit":
         events.append({"type": "left", "player": p.name, "museum": museum, "art_kept":
                        [a.name for a in p.art]})
-    elif c.tile in ("security", "alarm"):
-        events.append(pending_event(p.name, "obstacle", ["bypass"], tile=c.tile, museum=museum))
+    elif c.tile in OBSTACLE_TILES:
+        events.append(pending_event(p.name, Decision.OBSTACLE, ["bypass"], tile=c.tile,
+                                    museum=museum))
     elif c.tile == "recruitment":
         events += draws_due_events(s, p.name, 1, "recruitment")
     return events
@@ -168,12 +175,11 @@ def sell(s: GameState, c: Sell) -> list[Event]:
         if name not in held or n > 1:
             raise refuse("art_not_held", "GG-13", f"{p.name} does not carry {name!r} "
                          f"(carrying: {', '.join(held)}).")
-    face = sum(held[n].value for n in names)
-    bonus = s.rules.fence_bonus_per_extra_piece * (len(names) - 1)
-    money = p.money + face + bonus
-    events: list[Event] = [{"type": "sold", "player": p.name, "pieces": names, "face_value": face,
-                            "fence_bonus": bonus, "price": face + bonus, "money": money}]
-    if money >= s.rules.win_money:
+    sale = sale_price(s, p.name, names)
+    events: list[Event] = [{"type": "sold", "player": p.name, "pieces": names,
+                            "face_value": sale.face, "fence_bonus": sale.bonus,
+                            "price": sale.price, "money": sale.money_after}]
+    if sale.wins:
         events.append(game_over_event(p.name, "money", "GG-14"))
     return events
 

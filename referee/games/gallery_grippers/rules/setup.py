@@ -21,6 +21,7 @@ from referee.games.gallery_grippers.rules.common import (
     roll_event,
     turn_start_events,
 )
+from referee.games.gallery_grippers.rules.queries import Decision
 from referee.games.gallery_grippers.settings import HouseRules
 from referee.games.gallery_grippers.state import GameState, Phase
 from referee.inputs import name_problem, nfc, same_name
@@ -115,7 +116,7 @@ def turn_order(s: GameState, c: TurnOrder) -> list[Event] | NeedDice:
     if undealt:
         raise refuse("hands_not_dealt", "GG-1",
                      f"Deal the starting hands first (missing: {', '.join(undealt)}).")
-    tie = pending_of(s, None, "tiebreak")
+    tie = pending_of(s, None, Decision.TIEBREAK)
     if tie is not None and s.rules.tiebreak == "rps":
         raise refuse("decision_pending", "GG-3",
                      f"{', '.join(tie.options)} tied: record the rock-paper-scissors winner "
@@ -136,10 +137,10 @@ def turn_order(s: GameState, c: TurnOrder) -> list[Event] | NeedDice:
     highest = [n for n in rolling if values[n] == top]
     events.append({"type": "turn_order_rolled", "rolls": values, "highest": highest})
     if tie is not None:
-        events.append(resolved_event(None, "tiebreak", by="reroll"))
+        events.append(resolved_event(None, Decision.TIEBREAK, by="reroll"))
     if len(highest) > 1:
         how = "rock-paper-scissors" if s.rules.tiebreak == "rps" else "a re-roll"
-        events.append(pending_event(None, "tiebreak", highest, mode=s.rules.tiebreak,
+        events.append(pending_event(None, Decision.TIEBREAK, highest, mode=s.rules.tiebreak,
                                     how=how))
         return events
     return events + _start(s, highest[0])
@@ -147,7 +148,7 @@ def turn_order(s: GameState, c: TurnOrder) -> list[Event] | NeedDice:
 
 def tiebreak(s: GameState, c: Tiebreak) -> list[Event]:
     require_game(s)
-    tie = pending_of(s, None, "tiebreak")
+    tie = pending_of(s, None, Decision.TIEBREAK)
     if tie is None:
         raise refuse("no_tiebreak", "GG-3", "There is no tie to settle.")
     if s.rules.tiebreak == "reroll":
@@ -156,7 +157,7 @@ def tiebreak(s: GameState, c: Tiebreak) -> list[Event]:
     if c.winner not in tie.options:
         raise refuse("not_tied", "GG-3",
                      f"{c.winner} is not among the tied players ({', '.join(tie.options)}).")
-    return [resolved_event(None, "tiebreak", winner=c.winner), *_start(s, c.winner)]
+    return [resolved_event(None, Decision.TIEBREAK, winner=c.winner), *_start(s, c.winner)]
 
 
 def _start(s: GameState, first: str) -> list[Event]:

@@ -1,0 +1,144 @@
+"""Gallery Grippers on the box: which screen a state calls for, the turn menu, and each screen's
+view (the box controller, `device.box`, knows no game: it finds these by the game's id in the
+entry-point group ``tableside_referee.oled_screens``, pyproject.toml)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from device import screens as sc
+from device.view import BoxView, OledScreens
+from referee.games.gallery_grippers import commands as c
+from referee.games.gallery_grippers.rules import queries
+from referee.games.gallery_grippers.rules.queries import CHOICE_DECISIONS, Decision
+from referee.games.gallery_grippers.state import Phase
+
+if TYPE_CHECKING:
+    from device.box import BoxController
+
+
+def mode(ctrl: BoxController) -> str:
+    """The game's screen for the state (no overlay open, no tray roll awaited)."""
+    ui, s = ctrl.ui, ctrl.session.state
+    if ui.ack is not None:
+        entry = ctrl._entry(ui.ack)
+        if entry is not None:
+            return "verdict" if sc.verdict_of(entry.events) else "drawn"
+        ui.ack = None
+    if s.phase is Phase.NO_GAME:
+        return "new"
+    if s.phase is Phase.OVER:
+        return "over"
+    if s.phase is Phase.SETUP:
+        if any(q.decision == Decision.TIEBREAK for q in s.pending):
+            return "tiebreak"
+        if any(not p.dealt for p in s.players):
+            return "deal"
+        return "hands"
+    p = s.current_player
+    assert p is not None
+    for q in s.pending_for(p.name):
+        if q.decision == Decision.TILE:
+            return "museums" if ui.step == "museums" else "tiles"
+        return "choice" if q.decision in CHOICE_DECISIONS else str(q.decision)
+    return ui.step or "turn"
+
+
+def menu(ctrl: BoxController) -> list[sc.Item]:
+    """The MENU overlay's items: the turn's own steps the rules allow, then the table's."""
+    s = ctrl.session.state
+    out: list[sc.Item] = []
+    p = s.current_player
+    if s.phase is Phase.PLAYING and p is not None:
+        if queries.can(s, p.name, c.Steal):
+            out.append(("Steal art", "steal"))
+        if queries.can(s, p.name, c.Sell):
+            out.append(("Sell art", "sell"))
+    if s.phase is Phase.PLAYING:
+        out += [("End turn", "end"), ("Roll d6", "d6"), ("Roll d100", "d100")]
+    out += [("Players", "status"), ("Undo...", "undo"), ("New game", "new")]
+    return out
+
+
+def view(ctrl: BoxController, mode: str) -> BoxView:
+    """The view of screen ``mode``."""
+    s, ui = ctrl.session.state, ctrl.ui
+    p = s.current_player
+    menu = ctrl._items(mode)
+    labels = tuple(label for label, _ in menu)
+    if mode == "new":
+        return sc.new_view(ui, ctrl._names)
+    if mode == "tray" and ctrl.dice.waiting is not None:
+        w = ctrl.dice.waiting
+        return BoxView("tray", title=f"{w.player}: roll {w.die}", big=w.die,
+                       source="tray", lines=("Roll in", "the tray."),
+                       hint="BACK:box rolls")
+    if mode == "over":
+        return sc.over_view(s)
+    if mode == "status":
+        return sc.status_view(s, ui.oindex)
+    if mode == "menu":
+        return BoxView("menu", title="Menu", menu=labels, cursor=ui.oindex % max(1, len(menu)),
+                       hint="NEXT:move ROLL:ok")
+    if mode == "confirm":
+        return BoxView("confirm", title="Undo?", lines=sc.undo_lines(ctrl.session.undo_target()),
+                       hint="ROLL:undo BACK:no")
+    if mode == "confirm_new":
+        return BoxView("confirm", title="New game?", lines=("This game ends", "unfinished."),
+                       hint="ROLL:yes BACK:no")
+    if mode in ("verdict", "drawn"):
+        entry = ctrl._entry(ui.ack)
+        assert entry is not None
+        return sc.verdict_view(s, entry) if mode == "verdict" else sc.drawn_view(entry)
+    if mode == "hands":
+        return sc.hands_view(s, ui.index)
+    if mode == "deal":
+        who = next(q.name for q in s.players if not q.dealt)
+        return BoxView("deal", title="Deal", lines=(f"{who} has no hand.",),
+                       hint="ROLL:deal one")
+    if mode == "tiebreak":
+        tie = next(q for q in s.pending if q.decision == Decision.TIEBREAK)
+        if tie.info.get("mode") == "reroll":
+            return BoxView("tiebreak", title="Tie: re-roll", lines=tuple(tie.options),
+                           hint="ROLL:re-roll")
+        return BoxView("tiebreak", title="Tie: rock-paper-sc.", menu=labels,
+                       cursor=ui.index % max(1, len(menu)), hint="NEXT:next ROLL:winner")
+    assert p is not None, mode
+    if mode == "turn":
+        return sc.turn_view(s, p, ctrl.session.log)
+    if mode == "obstacle":
+        return sc.obstacle_view(s, p, ui)
+    if mode == "reup":
+        return BoxView("reup", title=sc.title(p, s), strikes=p.strikes,
+                       lines=("No cards left:", "roll a d6 and draw", "that many cards."),
+                       hint="ROLL:roll d6")
+    rolled = ctrl.movement_roll()
+    head = {
+        "tiles": f"{p.name} moves {s.turn.rolled if s.turn.rolled is not None else '?'}",
+        "museums": "Which museum?",
+        "steal": "Steal which?",
+        "sell": "Sell at black market",
+        "draw": "Draw from which deck?",
+        "choice": "Caught!" if any(q.decision == Decision.CAUGHT for q in s.pending_for(p.name))
+        else "Second strike",
+    }[mode]
+    big = (str(s.turn.rolled) if mode in ("tiles", "museums") and s.turn.rolled is not None
+           else None)
+    source = sc.provenance(rolled) if big else None
+    lines: tuple[str, ...] = ()
+    if mode == "draw":
+        due = next(q for q in s.pending_for(p.name) if q.decision == Decision.DRAW)
+        lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)
+    return BoxView(mode, title=head, big=big, source=source, menu=labels,
+                   cursor=ui.index % max(1, len(menu)), strikes=p.strikes, lines=lines,
+                   hint="NEXT:next ROLL:ok")
+
+
+def _handle(ctrl: Any, mode: str, action: str) -> None:
+    from device.actions import handle
+
+    handle(ctrl, mode, action)
+
+
+OLED = OledScreens(cursor=sc.Cursor, mode=mode, menu=menu, items=sc.items, view=view,
+                   idle=sc.idle_view, handle=_handle)

@@ -1,0 +1,63 @@
+"""Gallery Grippers' console screens, as the app finds them (`ui.games`, entry point
+``gallery-grippers`` in ``tableside_referee.screens``). The screens themselves are imported
+when first shown: the console's first screen comes up sooner."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.screen import Screen
+
+from referee.games.gallery_grippers.rules.queries import Decision
+from referee.games.gallery_grippers.state import GameState, Phase
+from referee.session import LogEntry
+from ui.games import GameScreens
+
+
+def _base(s: GameState) -> type[Screen[Any]]:
+    if s.phase is Phase.SETUP:
+        from ui.screens.hands import HandsScreen, TurnOrderScreen
+
+        return HandsScreen if any(not p.dealt for p in s.players) else TurnOrderScreen
+    from ui.screens.table import TableScreen
+
+    return TableScreen
+
+
+def _dialog(decision: str) -> Callable[[str], Screen[Any]]:
+    def open_(player: str) -> Screen[Any]:
+        from ui.screens.pending import DIALOGS
+
+        dialog: Screen[Any] = DIALOGS[decision](player)
+        return dialog
+
+    return open_
+
+
+def _announce(entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
+    out: list[Callable[[], Screen[Any]]] = []
+    types = {e["type"] for e in entry.events}
+    if "bypass" in types:
+        from ui.screens.pending import VerdictScreen
+
+        out.append(lambda: VerdictScreen(entry))
+    if "first_player" in types:
+        from ui.screens.setup import GameStartScreen
+
+        out.append(GameStartScreen)
+    return out
+
+
+def _game_over() -> Screen[Any]:
+    from ui.screens.info import GameOverScreen
+
+    return GameOverScreen()
+
+
+SCREENS = GameScreens(
+    base=_base,
+    dialogs={d: _dialog(d) for d in Decision if d is not Decision.TIEBREAK},
+    announce=_announce,
+    game_over=_game_over,
+)
