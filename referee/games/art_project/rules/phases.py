@@ -69,8 +69,7 @@ def advance(steps: Steps) -> None:
         if stuck:
             raise refuse("must_leave", "ART-24", f"{' and '.join(stuck)} must leave a lost "
                          "city before movement ends.")
-        for city in mission(st).cities:
-            collect(steps, city.name)
+        collect_all(steps)
         if not steps.over:
             dallas(steps)
             _phase(steps, "B/C")
@@ -140,6 +139,17 @@ def collect(steps: Steps, city: str) -> None:
     check_win(steps)
     if not steps.over and m.board == "rio" and m.start is not None:
         place_agents(steps, m.start, 2, "collection")  # ART-33
+
+
+def collect_all(steps: Steps) -> None:
+    """Every collectable artwork, in catalog order; on Rio again while one more comes, as
+    each space names the one district it is collected in (ART-33)."""
+    while True:
+        before = steps.state.track
+        for city in mission(steps.state).cities:
+            collect(steps, city.name)
+        if steps.over or mission(steps.state).board != "rio" or steps.state.track == before:
+            return
 
 
 def dallas(steps: Steps) -> None:
