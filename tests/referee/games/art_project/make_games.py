@@ -1,4 +1,6 @@
-"""Writes the headless scripts beside this file (run: python -m tests.referee.games.art_project.make_games).
+"""Writes the headless scripts beside this file.
+
+Run: python -m tests.referee.games.art_project.make_games
 
 Each is a whole cooperative game of The A.R.T. Project as JSON lines, played by a simple
 team on the fixture board `test-board` (Rio: the fixture `test-rio` in boards.toml) with

@@ -58,7 +58,7 @@ def test_a_whole_game_to_a_win() -> None:
 @pytest.mark.parametrize("reason", ["health", "agents", "lost_markers", "surrounded",
                                     "final_card", "rio_district"])
 def test_a_whole_game_to_each_kind_of_loss(reason: str) -> None:
-    script, answers = play(f"lost_{reason}.jsonl")
+    _, answers = play(f"lost_{reason}.jsonl")
     final = answers[-1]["state"]
     assert final["result"] == {"outcome": "lost", "winners": [], "reason": reason,
                                "rule": "ART-27"}
