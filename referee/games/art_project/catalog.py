@@ -30,6 +30,8 @@ SYMBOLS = ("film", "sculpture", "book", "painting", "artifact", "music")
 DIRECTIONS = ("north", "south", "level")  # Egypt (ART-29): the way a road goes from a to b
 THREADS = ("red", "beige")  # Scandinavia (ART-31)
 TAGS = ("south", "north")  # Egypt's cities (ART-29)
+EFFECTS = ("gain_fuel", "gain_radio", "gain_weapon", "lose_resources", "lose_clue",
+           "agents")  # Scandinavia's city effects (ART-31)
 MAX_NAME = 40
 MAX_CITIES = 40
 MAX_TRACK = 20
@@ -49,7 +51,7 @@ class City:
     symbol: str | None = None
     agents: int | None = None  # at setup; None: the board's rule (ART-4, ART-29..33)
     tag: str | None = None  # Egypt: south | north
-    effect: str | None = None  # Scandinavia (not yet applied by the box)
+    effect: str | None = None  # Scandinavia: one of EFFECTS (ART-31)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +238,7 @@ def _mission(reader: _Reader, m: dict[str, Any], where: _Where,
             name, reader.name(c, "symbol", at, choices=symbols, required=False),
             reader.number(c, "agents", at, required=False),
             reader.name(c, "tag", at, choices=TAGS, required=False),
-            reader.name(c, "effect", at, required=False)))
+            reader.name(c, "effect", at, choices=EFFECTS, required=False)))
     start = reader.name(m, "start", where, required=False)
     if start is not None and cities and start not in names:
         raise reader.error(f"the start {start!r} is not one of the mission's cities", where,

@@ -113,19 +113,27 @@ class GiveClue:
 
 
 @dataclass(frozen=True, slots=True)
+class PlaceAgents:
+    """Rio's setup: a player's agents, by district (ART-33)."""
+
+    player: str
+    agents: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Choose:
     choice: str
     player: str | None = None
 
 
 Command = (NewGame | Draw | ExtraDraw | PlayCard | Move | UnlockAlly | Battle | Reroll | Weapon
-           | Concede | EndPhase | GiveClue | Choose | Undo | Reveal)
+           | Concede | EndPhase | GiveClue | Choose | PlaceAgents | Undo | Reveal)
 
 NAMES: dict[type, str] = {
     NewGame: "new_game", Draw: "draw", ExtraDraw: "extra_draw", PlayCard: "play_card",
     Move: "move", UnlockAlly: "unlock_ally", Battle: "battle", Reroll: "reroll",
     Weapon: "weapon", Concede: "concede", EndPhase: "end_phase", GiveClue: "give_clue",
-    Choose: "choose", Undo: "undo", Reveal: "reveal",
+    Choose: "choose", PlaceAgents: "place_agents", Undo: "undo", Reveal: "reveal",
 }
 _FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # (required, optional)
     "new_game": (("players", "mission", "difficulty"), ("ally", "rules", "abandon", "catalog")),
@@ -140,6 +148,7 @@ _FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # (required, op
     "concede": ((), ()), "end_phase": ((), ()),
     "give_clue": (("from", "to", "card"), ()),
     "choose": (("choice",), ("player",)),
+    "place_agents": (("player", "agents"), ()),
 }
 
 
@@ -282,6 +291,8 @@ def parse_command(request: Any) -> Command:
         "concede": Concede, "end_phase": EndPhase,
         "give_clue": lambda: GiveClue(_text("from", r["from"]), _text("to", r["to"]),
                                       _text("card", r["card"])),
+        "place_agents": lambda: PlaceAgents(_text("player", r["player"]),
+                                            tuple(_counts("agents", r["agents"]).items())),
         "choose": lambda: Choose(_text("choice", r["choice"]),
                                  None if r.get("player") is None
                                  else _text("player", r["player"])),

@@ -54,7 +54,8 @@ def _started(s: S, e: Event) -> S:
         cat, phase="A", mission=mission, difficulty=e["difficulty"],
         rules=ArtRules(**e["rules"]), round=1,
         players=tuple(Player(p["name"], p["color"], p["health"], mission.start or "",
-                             draws_owed=p["draws"]) for p in e["players"]),
+                             draws_owed=p["draws"], setup_agents=p.get("setup_agents", 0))
+                      for p in e["players"]),
         ally=None if ally is None else AllyPawn(ally, mission.start or ""),
         van=dict(e["van"]), reserve=dict(e["reserve"]), health_reserve=e["health_reserve"],
         agents=dict(e["agents"]), agent_reserve=e["agent_reserve"], markers=e["markers"],
@@ -131,10 +132,33 @@ def _lost(s: S, e: Event) -> S:
 
 
 def _moved(s: S, e: Event) -> S:
+    if e.get("carry"):  # Rio: one artwork goes along with the pawn (ART-33)
+        art = list(s.artwork)
+        art.remove(e["from"])
+        s = replace(s, artwork=(*art, e["to"]))
     s = replace(s, moved=s.moved if e["pawn"] in s.moved else (*s.moved, e["pawn"]))
     if s.ally is not None and e["pawn"] == s.ally.color:
         return replace(s, ally=replace(s.ally, city=e["to"], must_leave=False))
     return replace(s, players=_players(s, e["pawn"], city=e["to"], must_leave=False))
+
+
+def _collected(s: S, e: Event) -> S:
+    art = list(s.artwork)
+    art.remove(e["city"])  # one token (on Rio a district may briefly hold two)
+    return replace(s, track=s.track + 1, artwork=tuple(art))
+
+
+def _placed_at_setup(s: S, e: Event) -> S:
+    s = _player_fn_apply(s, e["player"], lambda p: replace(
+        p, setup_agents=p.setup_agents - sum(e["agents"].values())))
+    for city, n in e["agents"].items():
+        s = replace(s, agents={**s.agents, city: s.agents.get(city, 0) + n},
+                    agent_reserve=s.agent_reserve - n)
+    return s
+
+
+def _player_fn_apply(s: S, name: str, fn: Callable[[Player], Player]) -> S:
+    return replace(s, players=_player_fn(s, name, fn))
 
 
 def _over(s: S, e: Event) -> S:
@@ -177,17 +201,19 @@ _EVOLVE: dict[str, Callable[[S, Event], S]] = {
                                                            discard=s.deck.discard + 1)),
     "clues_discarded": lambda s, e: _chain_without(s, e["cards"]),
     "clue_spent": lambda s, e: _chain_without(s, [e["card"]]),
+    "clue_lost": lambda s, e: _chain_without(s, [e["card"]]),
+    "setup_agents_placed": _placed_at_setup,
     "clue_given": _given,
     "uncovered": lambda s, e: replace(s, artwork=(*s.artwork, e["city"])),
     "pending": lambda s, e: replace(s, pending=tuple(Pending(
-        d["decision"], tuple(d["options"]), d.get("player"), d.get("symbol"), d.get("chain"))
+        d["decision"], tuple(d["options"]), d.get("player"), d.get("symbol"), d.get("chain"),
+        d.get("then"))
         for d in e["decisions"])),
     "hands_discarded": lambda s, e: replace(
         s, players=tuple(replace(p, hand=0) for p in s.players),
         deck=replace(s.deck, discard=s.deck.discard + e["cards"])),
     "moved": _moved,
-    "collected": lambda s, e: replace(s, track=s.track + 1, artwork=tuple(
-        c for c in s.artwork if c != e["city"])),
+    "collected": _collected,
     "ally_unlocked": lambda s, e: replace(s, allies=e["allies"],
                                           unlocked_here=s.unlocked_here + 1),
     "battle": _battle,
@@ -198,7 +224,7 @@ _EVOLVE: dict[str, Callable[[S, Event], S]] = {
     "game_over": _over,
     "seed_revealed": lambda s, e: replace(s, seed=e["seed"]),
 }
-_NO_CHANGE = frozenset({"roll", "kept_dropped", "uncover_blocked", "warning"})
+_NO_CHANGE = frozenset({"roll", "kept_dropped", "uncover_blocked", "warning", "effect"})
 
 
 def evolve(state: ArtState, event: Event) -> ArtState:

@@ -34,6 +34,7 @@ class Player:
     hand: int = 0
     draws_owed: int = 0
     played: int = 0
+    setup_agents: int = 0  # Rio: agents still to place at setup (ART-33)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,7 @@ class Pending:
     player: str | None = None  # None: the team
     symbol: str | None = None  # uncover_island: the set being placed
     chain: str | None = None  # USA: whose chain the sets are in
+    then: str | None = None  # what carries on once answered: "end_of_movement"
 
 
 @dataclass(frozen=True)

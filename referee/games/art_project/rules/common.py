@@ -20,6 +20,11 @@ PHASE_WORDS = {"A": "the mission phase (A)", "A/B": "the window between A and B"
                "D/A": "the window between rounds"}
 
 
+DECISION_RULE = {"uncover_order": "ART-15", "uncover_island": "ART-32",
+                 "collect_order": "ART-17", "lose_resources": "ART-31", "lose_clue": "ART-31",
+                 "effect_health": "ART-31"}
+
+
 def refuse(code: str, rule: str | None, message: str) -> RuleViolation:
     return RuleViolation(message, code=code, rule=rule)
 
@@ -68,7 +73,7 @@ def require_free(s: ArtState, *, battle_ok: bool = False) -> None:
     require_game(s)
     if s.pending:
         p = s.pending[0]
-        raise refuse("decision_pending", "ART-15",
+        raise refuse("decision_pending", DECISION_RULE.get(p.decision, "ART-9"),
                      f"First the team must answer: {p.decision.replace('_', ' ')} "
                      f"({', '.join(p.options)}), with choose.")
     if s.battle is not None and not battle_ok:

@@ -16,11 +16,14 @@ from referee.games.art_project.rules.common import (
     refuse,
 )
 from referee.games.art_project.rules.phases import enter
+from referee.games.art_project.rules.setup import setup_owed
 from referee.games.art_project.state import RESOURCES, ArtState, Clue, Player
 
 
 def _in_a(s: ArtState, what: str) -> Steps:
-    return enter(s, "A", what)
+    steps = enter(s, "A", what)
+    setup_owed(steps.state)
+    return steps
 
 
 def _draws_outstanding(s: ArtState) -> None:
@@ -220,21 +223,3 @@ def uncover(steps: Steps, symbol: str, owner: str) -> bool:
         return False
     steps.add({"type": "uncover_blocked", "symbol": symbol, "reason": reason})
     return False
-
-
-def choose(s: ArtState, cmd: c.Choose) -> list[dict[str, object]]:
-    if not s.pending:
-        raise refuse("nothing_to_choose", "ART-15", "No decision is waiting for the team.")
-    p = s.pending[0]
-    if cmd.choice not in p.options:
-        raise refuse("bad_choice", "ART-15", f"Choose one of {', '.join(p.options)}, not "
-                     f"{cmd.choice!r}.")
-    steps = Steps(s)
-    steps.add({"type": "pending", "decisions": []})
-    owner = p.chain or ""
-    if p.decision == "uncover_island":
-        steps.add({"type": "uncovered", "symbol": p.symbol, "city": cmd.choice})
-    elif uncover(steps, cmd.choice, owner):
-        return steps.events
-    settle_clues(steps, owner)
-    return steps.events

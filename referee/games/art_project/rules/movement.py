@@ -53,11 +53,13 @@ def move(s: ArtState, cmd: c.Move) -> list[Event]:
     p = known_player(st, cmd.player)
     if cmd.ally and st.ally is None:
         raise refuse("no_ally_pawn", "ART-34", "Only solo has an ally pawn to move.")
-    if cmd.carry:
-        raise refuse("not_supported", "ART-33", "Carrying artwork (Rio) is not refereed yet.")
+    if cmd.carry and mission(st).board != "rio":
+        raise refuse("not_rio", "ART-33", "Artwork travels with a pawn only on Rio.")
     pawn = st.ally.color if cmd.ally and st.ally else p.name
     here = st.ally.city if cmd.ally and st.ally else p.city
     to = known_city(st, cmd.to, "ART-16")
+    if cmd.carry and here not in st.artwork:
+        raise refuse("no_artwork", "ART-33", f"There is no artwork in {here} to carry.")
     if to == here:
         raise refuse("same_city", "ART-16", f"{pawn} is already in {to}.")
     if to in st.lost:
@@ -75,7 +77,7 @@ def move(s: ArtState, cmd: c.Move) -> list[Event]:
         return steps.events
     steps.add({"type": "moved", "pawn": pawn, "player": p.name, "from": here, "to": to,
                "fuel": cost - shortfall, "map": "checked" if m.roads is not None
-               else "trusted"})
+               else "trusted", **({"carry": True} if cmd.carry else {})})
     return steps.events
 
 

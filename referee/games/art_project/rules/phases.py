@@ -14,6 +14,7 @@ from referee.games.art_project.rules.common import (
     require_free,
     wrong_phase,
 )
+from referee.games.art_project.rules.effects import apply_effect
 from referee.games.art_project.state import ArtState
 from referee.ruleset import Event
 
@@ -50,6 +51,9 @@ def advance(steps: Steps) -> None:
     st = steps.state
     phase = st.phase
     if phase == "A":
+        if any(p.setup_agents for p in st.players):
+            raise refuse("setup_agents_owed", "ART-33", "First every player places their 2 "
+                         "agents in any district (place_agents).")
         owing = [p for p in st.players if p.draws_owed]
         if owing:
             raise refuse("draws_outstanding", "ART-10", "Draws still owed: " + ", ".join(
@@ -65,14 +69,16 @@ def advance(steps: Steps) -> None:
         if st.rules.surrounded_check == "at_movement":
             surrounded(steps)
     elif phase == "B":
+        crowded = sorted({x for x in st.artwork if st.artwork.count(x) > 1})
+        if crowded:
+            raise refuse("two_artworks", "ART-33", f"{' and '.join(crowded)} hold"
+                         f"{'s' if len(crowded) == 1 else ''} two artworks: a district "
+                         "holds one when movement ends.")
         stuck = [n for n, city, leave in pawns(st) if leave and city in st.lost]
         if stuck:
             raise refuse("must_leave", "ART-24", f"{' and '.join(stuck)} must leave a lost "
                          "city before movement ends.")
-        collect_all(steps)
-        if not steps.over:
-            dallas(steps)
-            _phase(steps, "B/C")
+        finish_movement(steps)
     elif phase == "B/C":
         _phase(steps, "C")
     elif phase == "C":
@@ -116,40 +122,63 @@ def surrounded(steps: Steps) -> None:
             return
 
 
-def collect(steps: Steps, city: str) -> None:
-    """An artwork where a pawn stands and no agent does goes to the track (ART-17); on Rio
-    only in the district the first free space shows (ART-33). Every collection checks the
-    win (ART-26)."""
+def collectable(steps: Steps, city: str) -> bool:
+    """An artwork where a pawn stands and no agent does (ART-17); on Rio only in the district
+    the first free space shows (ART-33)."""
     st = steps.state
     m = mission(st)
     if steps.over or city not in st.artwork or city in st.lost or st.agents.get(city, 0):
-        return
-    if not any(c == city for _, c, _ in pawns(st)):
-        return
-    space = st.space
-    if space is None:
-        return
+        return False
+    if not any(c == city for _, c, _ in pawns(st)) or st.space is None:
+        return False
     if m.board == "rio":
-        want = m.track[space].symbol
+        want = m.track[st.space].symbol
         here = m.city(city)
-        if want is not None and (here is None or here.symbol != want):
-            return
+        return want is None or (here is not None and here.symbol == want)
+    return True
+
+
+def collect(steps: Steps, city: str, then: str | None = None) -> None:
+    """Collect the artwork in `city` if it may be: to the first free track space, checking
+    the win at once (ART-26); Rio adds 2 agents to its Central District, Scandinavia applies
+    the city's effect (ART-31, ART-33)."""
+    if not collectable(steps, city):
+        return
+    m = mission(steps.state)
+    space = steps.state.space
+    assert space is not None
     steps.add({"type": "collected", "city": city, "space": space + 1,
                "threat": m.track[space].threat, "ally_cost": m.track[space].ally_cost})
     check_win(steps)
     if not steps.over and m.board == "rio" and m.start is not None:
         place_agents(steps, m.start, 2, "collection")  # ART-33
+    apply_effect(steps, city, then)
 
 
-def collect_all(steps: Steps) -> None:
-    """Every collectable artwork, in catalog order; on Rio again while one more comes, as
-    each space names the one district it is collected in (ART-33)."""
-    while True:
-        before = steps.state.track
-        for city in mission(steps.state).cities:
-            collect(steps, city.name)
-        if steps.over or mission(steps.state).board != "rio" or steps.state.track == before:
-            return
+def collect_all(steps: Steps, then: str | None) -> bool:
+    """Every collectable artwork, one at a time; where the mission makes the order matter
+    (Scandinavia) and several are waiting, the team chooses (collect_order). False while a
+    team decision waits (it carries on with `then` once answered)."""
+    while not steps.over:
+        if steps.state.pending:
+            return False
+        ready = [c.name for c in mission(steps.state).cities if collectable(steps, c.name)]
+        if not ready:
+            return True
+        if len(ready) > 1 and mission(steps.state).board == "scandinavia":
+            steps.add({"type": "pending", "decisions": [
+                {"decision": "collect_order", "options": ready, "player": None,
+                 "then": then}]})
+            return False
+        collect(steps, ready[0], then)
+    return False
+
+
+def finish_movement(steps: Steps) -> None:
+    """The end of phase B once every pawn has left a lost city: collection, Dallas, B/C."""
+    if collect_all(steps, "end_of_movement") and not steps.over:
+        dallas(steps)
+        _phase(steps, "B/C")
 
 
 def dallas(steps: Steps) -> None:

@@ -5,7 +5,13 @@ from __future__ import annotations
 from referee.errors import RuleViolation, SettingsError
 from referee.games.art_project import commands as c
 from referee.games.art_project.catalog import ArtCatalog, Mission
-from referee.games.art_project.rules.common import refuse
+from referee.games.art_project.rules.common import (
+    known_city,
+    known_player,
+    mission,
+    refuse,
+    require_free,
+)
 from referee.games.art_project.settings import ArtRules
 from referee.games.art_project.state import (
     AGENT_TOKENS,
@@ -113,7 +119,8 @@ def new_game(s: ArtState, cmd: c.NewGame) -> list[Event]:
     return [{
         "type": "game_started", "game": "art-project", "catalog": cat.to_json(),
         "mission": m.to_json(), "difficulty": cmd.difficulty, "rules": rules.to_json(),
-        "players": [{"name": n, "color": col, "health": health, "draws": 3 if solo else 2}
+        "players": [{"name": n, "color": col, "health": health, "draws": 3 if solo else 2,
+                     **({"setup_agents": 2} if m.board == "rio" else {})}
                     for n, col in players],
         "ally": cmd.ally if solo else None, "van": van,
         "reserve": {r: TOKENS - van[r] for r in RESOURCES},
@@ -125,3 +132,33 @@ def new_game(s: ArtState, cmd: c.NewGame) -> list[Event]:
         "commitment": cmd.commitment,
         "hall": [list(r) for r in s.hall],
     }]
+
+
+def place_agents(s: ArtState, cmd: c.PlaceAgents) -> list[Event]:
+    """Rio: each player places 2 agents in any district before the first round (ART-33)."""
+    require_free(s)
+    if mission(s).board != "rio":
+        raise refuse("not_rio", "ART-33", "Agents are placed by the players only on Rio.")
+    p = known_player(s, cmd.player)
+    if not p.setup_agents:
+        raise refuse("no_setup_agents", "ART-33", f"{p.name} has placed their agents.")
+    for city, _ in cmd.agents:
+        known_city(s, city, "ART-33")
+    placed = {city: n for city, n in cmd.agents if n}
+    total = sum(placed.values())
+    if not 1 <= total <= p.setup_agents:
+        raise refuse("wrong_count", "ART-33", f"{p.name} places 1 to {p.setup_agents} "
+                     f"agent(s), not {total}.")
+    if s.rules.rio_setup_agents == "one_district" and (len(placed) != 1
+                                                        or total != p.setup_agents):
+        raise refuse("one_district", "ART-33", f"Both of {p.name}'s agents go to one "
+                     "district (rio_setup_agents = \"one_district\").")
+    return [{"type": "setup_agents_placed", "player": p.name, "agents": placed}]
+
+
+def setup_owed(s: ArtState) -> None:
+    """Nothing else happens on Rio until every player's setup agents are placed."""
+    owing = [p.name for p in s.players if p.setup_agents]
+    if owing:
+        raise refuse("setup_agents_owed", "ART-33", f"First {' and '.join(owing)} place "
+                     "their 2 agents in any district (place_agents).")

@@ -88,7 +88,7 @@ class Game:
 
     def phase(self, phase: str) -> None:
         """Jump to `phase` with every draw made and card played (hands empty)."""
-        self.given(phase=phase, players=tuple(replace(p, draws_owed=0, hand=0,
+        self.given(phase=phase, players=tuple(replace(p, draws_owed=0, hand=0, setup_agents=0,
                                                       played=self.state.plays_due())
                                               for p in self.state.players))
 

@@ -161,7 +161,9 @@ def lost_final_card() -> Script:
 def lost_rio_district() -> Script:
     g = Script(mission="test-rio", difficulty="medium", catalog=BOARDS,
                players=[{"name": "Ann"}, {"name": "Ben"}])
-    _round(g, Ann={"agents": {"Cinema": 5}})
+    g.send(cmd="place_agents", player="Ann", agents={"Cinema": 2})
+    g.send(cmd="place_agents", player="Ben", agents={"Cinema": 1, "Library": 1})
+    _round(g, Ann={"agents": {"Cinema": 3}})
     for _ in range(6):
         g.send(cmd="end_phase")
     return g

@@ -359,7 +359,7 @@ def test_art_32_polynesia() -> None:
     g.given(chain=(Clue("c1", ("book", "book"), "Ann"),), cards=1)
     g.ok("play_card", player="Ben", clues=["book"])
     assert g.state.pending[0].decision == "uncover_island"
-    g.no("choose", "bad_choice", "ART-15", choice="Film A")
+    g.no("choose", "bad_choice", "ART-32", choice="Film A")
     g.ok("choose", choice="Book B")
     assert g.state.artwork == ("Book B",)
     g.phase("B")
@@ -385,3 +385,84 @@ def test_art_33_rio_free_roads_collection_order_and_a_lost_district() -> None:
     r.phase("C/D")
     r.agents("Cinema", 5)
     assert r.ok("end_phase")[-1]["reason"] == "rio_district"
+
+
+def test_art_31_scandinavia_effects_and_the_collection_order() -> None:
+    g = board("test-scandinavia")
+    g.phase("B")
+    g.at("Ann", "Narvik")
+    g.at("Ben", "Bergen")
+    for city in ("Narvik", "Bergen"):
+        g.agents(city, 0)
+    g.given(artwork=("Bergen", "Narvik"), chain=(Clue("c1", ("film",), "Ann"),
+                                                  Clue("c2", ("book",), "Ann")), cards=2)
+    g.van("radio", 1)
+    g.ok("end_phase")
+    assert g.state.pending[0].decision == "collect_order" and g.state.phase == "B"
+    g.no("move", "decision_pending", "ART-17", player="Ann", to="Oslo")
+    events = g.ok("choose", choice="Narvik")  # gain 2 radio, then Bergen: lose 2 resources
+    assert {"type": "effect", "city": "Narvik", "effect": "gain_radio"} in events
+    assert g.state.van["radio"] == 3 and g.state.track == 2
+    assert g.state.pending[0].decision == "lose_resources" and g.state.phase == "B"
+    g.no("choose", "bad_choice", "ART-31", choice="fuel+fuel+fuel")
+    g.ok("choose", choice="radio+weapon")
+    assert (g.state.van["radio"], g.state.van["weapon"]) == (2, 2)
+    assert g.state.phase == "B/C" and g.state.pending == ()
+
+
+def test_art_31_a_shortfall_is_paid_in_health_and_agents_go_everywhere() -> None:
+    g = board("test-scandinavia", rules={"effect_agents_to_lost_city": "skip"})
+    g.phase("B")
+    g.given(artwork=("Bergen",))
+    g.at("Ann", "Bergen")
+    g.agents("Bergen", 0)
+    for kind in ("fuel", "radio", "weapon"):
+        g.van(kind, 0)
+    g.van("fuel", 1)
+    g.ok("end_phase")
+    assert g.state.van["fuel"] == 0 and g.state.pending[0].decision == "effect_health"
+    g.ok("choose", choice="Ben")
+    assert g.state.player("Ben").health == 2 and g.state.phase == "B/C"  # type: ignore[union-attr]
+    m = board("test-scandinavia", rules={"effect_agents_to_lost_city": "skip"})
+    m.phase("C")
+    m.given(artwork=("Malmo",), lost=("Turku",))
+    m.agents("Turku", 0)
+    m.at("Ann", "Malmo")
+    m.ok("battle", city="Malmo", leader="Ann", rolls={"Ann": 6})
+    m.ok("weapon", player="Ann")
+    assert [m.state.agents[x] for x in ("Oslo", "Bergen", "Turku", "Narvik")] == [3, 3, 0, 3]
+    t = board("test-scandinavia")
+    t.phase("B")
+    t.given(artwork=("Turku",), chain=(Clue("c1", ("film",), "Ann"),
+                                       Clue("c2", ("music",), "Ann")), cards=2)
+    t.at("Ann", "Turku")
+    t.agents("Turku", 0)
+    t.ok("end_phase")
+    t.ok("choose", choice="c2")
+    assert [x.id for x in t.state.chain] == ["c1"] and t.state.phase == "B/C"
+
+
+def test_art_33_rio_setup_agents_and_carrying_artwork() -> None:
+    g = board("test-rio", rules={"rio_setup_agents": "one_district"})
+    assert set(g.state.agents.values()) == {0}
+    g.no("draw", "setup_agents_owed", "ART-33", player="Ann")
+    g.no("place_agents", "one_district", "ART-33", player="Ann",
+         agents={"Cinema": 1, "Library": 1})
+    g.no("place_agents", "wrong_count", "ART-33", player="Ann", agents={"Cinema": 3})
+    g.ok("place_agents", player="Ann", agents={"Cinema": 2})
+    g.no("place_agents", "no_setup_agents", "ART-33", player="Ann", agents={"Cinema": 2})
+    g.ok("place_agents", player="Ben", agents={"Central": 2})
+    assert (g.state.agents["Cinema"], g.state.agent_reserve) == (2, 36)
+    g.ok("draw", player="Ann")
+    g.phase("B")
+    g.given(artwork=("Central", "Library"))
+    g.ok("move", player="Ann", to="Cinema", carry=True)  # along a free road, agents there
+    assert sorted(g.state.artwork) == ["Cinema", "Library"] and g.state.van["fuel"] == 3
+    g.no("move", "no_artwork", "ART-33", player="Ben", to="Library", carry=True)
+    g.ok("move", player="Ann", to="Central", carry=True)
+    g.ok("move", player="Ann", to="Library", carry=True)
+    g.no("end_phase", "two_artworks", "ART-33")
+    t = Game()
+    t.phase("B")
+    t.given(artwork=("Start",))
+    t.no("move", "not_rio", "ART-33", player="Ann", to="Film", carry=True)
