@@ -183,3 +183,47 @@ def test_the_counts_hold_after_any_commands_and_undos(pick: st.DataObject, solo:
         assert 0 <= s.allies <= 5 and session.ruleset.state_json(s)["next"]
     again = Session.resume(list(session.log), seed=session.seed, ruleset=session.ruleset)
     assert again.state == session.state and again.kept == session.kept
+
+
+def test_the_hall_of_fame_per_mission_and_difficulty_across_a_game_file(
+        tmp_path: Path) -> None:
+    """ART-35: two games won and lost are counted, an abandoned one is not; the session's
+    state carries the same table from game to game, and a resumed file goes on with it."""
+    from referee.games.art_project.records import hall_of_fame
+
+    path = tmp_path / "games.sqlite"
+    session = open_session(db=path, seed=SEED, notify=lambda _: None)
+    to_battle(session)  # game 1: lost by conceding Ann's last health
+    for _ in range(2):
+        ok(session, cmd="battle", city="Film", leader="Ann", rolls={"Ann": 1, "Ben": 1,
+                                                                    "ally1": 1})
+        ok(session, cmd="concede")
+        if session.state.over:
+            break
+        ok(session, cmd="end_phase")
+        ok(session, cmd="end_phase")
+        for n in NAMES:
+            ok(session, cmd="draw", player=n)
+            ok(session, cmd="draw", player=n)
+        for n in NAMES:
+            ok(session, cmd="play_card", player=n)
+        for _ in range(4):
+            ok(session, cmd="end_phase")
+    assert session.state.reason == "health"
+    ok(session, **{**START, "difficulty": "easy"})  # game 2: abandoned
+    ok(session, **{**START, "abandon": True})  # game 3: lost at once
+    for n in NAMES:
+        ok(session, cmd="draw", player=n)
+        ok(session, cmd="draw", player=n)
+    ok(session, cmd="play_card", player="Ann", agents={"Music": 40})
+    table = [{"mission": "test-board", "difficulty": "hard", "won": 0, "lost": 2}]
+    assert session.ruleset.state_json(session.state)["hall_of_fame"] == table
+    session.close()
+    reader = Reader(connect(path, readonly=True), path)
+    try:
+        stored = [(g.game, g.status, g.result, reader.entries(g.id)[0].events)
+                  for g in reader.games()]
+    finally:
+        reader.close()
+    assert [s[1] for s in stored] == ["over", "abandoned", "over"]
+    assert hall_of_fame(stored) == table
