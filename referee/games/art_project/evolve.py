@@ -37,6 +37,8 @@ def _player_fn(s: S, name: str, fn: Callable[[Player], Player]) -> tuple[Player,
 
 def _health(s: S, changes: Mapping[str, int], sign: int) -> S:
     """Players' health changes by sign * n each; the reserve the other way."""
+    if not changes:
+        return s
     players = s.players
     total = 0
     for name, n in changes.items():
