@@ -152,7 +152,42 @@ class _Reader:
     def error(self, message: str, where: _Where, key: str | None = None) -> CatalogError:
         parts = [f"{n}[{i}]" for n, i in where] + ([key] if key else [])
         line = locate_line(self.text, list(where), key)
+        if len(where) == 2:  # an entry of an inline array: `track = [{...}, {...}]`
+            line = self._inline(where, key) or line
         return CatalogError(message, path=self.source, line=line, field=".".join(parts))
+
+    def _inline(self, where: _Where, key: str | None) -> int | None:
+        """The line where entry `where[1]` of an inline array starts (or its `key`)."""
+        (table, i), (array, n) = where
+        start = locate_line(self.text, [(table, i)], array)
+        header = locate_line(self.text, [(table, i)])
+        if start is None or start == header:
+            return None  # written as [[table.array]] tables: locate_line found it
+        lines = self.text.splitlines()
+        depth, count, found = 0, -1, None
+        for number in range(start - 1, len(lines)):
+            text = lines[number].split("#", 1)[0]
+            if number == start - 1:
+                text = text.split("=", 1)[1] if "=" in text else text
+            for char in text:
+                if char in "[{":
+                    depth += 1
+                    if depth == 2:
+                        count += 1
+                        if count == n:
+                            found = number + 1
+                elif char in "]}":
+                    depth -= 1
+                if found is not None and key is None:
+                    return found
+            if found is not None:
+                for later in range(found - 1, min(found + 3, len(lines))):
+                    if key is not None and f"{key} =" in lines[later]:
+                        return later + 1
+                return found
+            if depth == 0 and number >= start:
+                break
+        return None
 
     def keys(self, table: Any, allowed: Sequence[str], where: _Where) -> dict[str, Any]:
         if not isinstance(table, dict):
