@@ -466,3 +466,20 @@ def test_art_33_rio_setup_agents_and_carrying_artwork() -> None:
     t.phase("B")
     t.given(artwork=("Start",))
     t.no("move", "not_rio", "ART-33", player="Ann", to="Film", carry=True)
+
+
+def test_art_19_declared_participants_and_a_battle_without_agents_by_house_rule() -> None:
+    g = Game(rules={"battle_participants": "declared", "battle_needs_agents": False})
+    g.phase("C")
+    for name in ("Ann", "Ben", "Cy"):
+        g.at(name, "Film")
+    need = g.need("battle", city="Film", leader="Ann", participants=["Cy"])
+    assert [r.id for r in need.requests] == ["Ann", "Cy"]
+    g.at("Ben", "Start")
+    g.no("battle", "not_in_battle", "ART-19", city="Film", leader="Ann", participants=["Ben"])
+    g.agents("Film", 0)
+    events = g.ok("battle", city="Film", leader="Ann", rolls={"Ann": 6, "Cy": 6},
+                  participants=["Cy"])
+    verdict = next(e for e in events if e["type"] == "battle")
+    assert verdict["participants"] == ["Ann", "Cy"] and verdict["agents_strength"] == 10
+    assert verdict["won"] is True
