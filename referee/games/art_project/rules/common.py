@@ -122,7 +122,7 @@ def health_named(s: ArtState, named: Mapping[str, int], shortfall: int, kind: st
                          f"{name} holds {known_player(s, name).health} health, not {n}.")
 
 
-def pay_optional(steps: Steps, player: str, kind: str, cost: int,
+def pay_optional(steps: Steps, player: str | None, kind: str, cost: int,
                  health: Mapping[str, int]) -> None:
     """Spend `cost` of `kind` from the van, health named for the rest (already checked)."""
     from_van = min(cost, steps.state.van.get(kind, 0))
@@ -131,7 +131,7 @@ def pay_optional(steps: Steps, player: str, kind: str, cost: int,
     _paid(steps, player, {kind: from_van}, {k: v for k, v in health.items() if v})
 
 
-def _paid(steps: Steps, player: str, tokens: Mapping[str, int],
+def _paid(steps: Steps, player: str | None, tokens: Mapping[str, int],
           health: Mapping[str, int]) -> None:
     steps.add({"type": "paid", "player": player,
                **{r: tokens.get(r, 0) for r in RESOURCES}, "health": dict(health)})

@@ -40,6 +40,9 @@ def _take(steps: Steps, player: str, extra: bool) -> None:
     if d.above:
         steps.add({"type": "drawn", "player": player, "extra": extra, "from": "above"})
         return
+    if d.final and steps.state.rules.final_card_detection == "table":
+        steps.add({"type": "warning", "message": "By the box's count the final card is "
+                   "next; if it is, send this draw again with \"final\": true."})
     if d.final and steps.state.rules.final_card_detection == "count":
         steps.add({"type": "final_card", "player": player, "detected": "count"})
         if not extra:

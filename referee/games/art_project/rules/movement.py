@@ -99,8 +99,7 @@ def unlock_ally(s: ArtState, cmd: c.UnlockAlly) -> list[Event]:
     shortfall = max(0, cost - s.van.get("radio", 0))
     health_named(s, {k: v for k, v in cmd.health.items() if v}, shortfall, "radio", "ART-18")
     steps = Steps(s)
-    payer = next(iter(cmd.health), s.players[0].name)
-    pay_optional(steps, payer, "radio", cost, cmd.health)
+    pay_optional(steps, None, "radio", cost, cmd.health)  # the team's spend (ART-7)
     if not steps.over:
         steps.add({"type": "ally_unlocked", "allies": s.allies + 1, "cost": cost})
     return steps.events

@@ -138,6 +138,10 @@ def test_art_12_a_paid_extra_draw_on_the_final_card_draws_again_and_table_detect
     assert events[0]["type"] == "final_card" and events[1]["type"] == "warning"
     assert t.state.deck.below == 72 and t.state.player("Ann").draws_owed == 2  # type: ignore[union-attr]
     t.no("draw", "final_card_gone", "ART-12", player="Ann", final=True)
+    w = Game(["Ann", "Ben"], rules={"final_card_detection": "table"})
+    w.given(deck=replace(w.state.deck, above=0))
+    events = w.ok("draw", player="Ann")  # the table did not say final: drawn, with a warning
+    assert [e["type"] for e in events] == ["warning", "drawn"] and w.state.deck.final
 
 
 def test_art_14_card_sections_checked_before_anything_changes() -> None:
@@ -217,7 +221,8 @@ def test_art_18_unlocks() -> None:
     g.phase("A/B")
     g.no("unlock_ally", "golden_rule", "ART-7", health={"Ann": 1})
     g.no("unlock_ally", "unknown_player", None, health={"Zed": 1})
-    g.ok("unlock_ally")
+    paid = g.ok("unlock_ally")[0]  # the team's radio: no player is named as paying
+    assert (paid["type"], paid["player"], paid["radio"], paid["health"]) == ("paid", None, 1, {})
     g.no("unlock_ally", "one_unlock_per_window", "ART-18")
     g.ok("end_phase")
     g.ok("end_phase")
