@@ -227,3 +227,32 @@ def test_the_hall_of_fame_per_mission_and_difficulty_across_a_game_file(
         reader.close()
     assert [s[1] for s in stored] == ["over", "abandoned", "over"]
     assert hall_of_fame(stored) == table
+
+
+def test_an_undone_reroll_leaves_its_dice_for_the_next_reroll_of_those_ids() -> None:
+    session = Session(seed=SEED)
+    ok(session, **START)
+    for n in NAMES:
+        ok(session, cmd="draw", player=n)
+        ok(session, cmd="draw", player=n)
+    ok(session, cmd="play_card", player="Ann", clues=["film", "book"])
+    ok(session, cmd="play_card", player="Ben", clues=["music"])
+    ok(session, cmd="play_card", player="Cy")
+    ok(session, cmd="end_phase")
+    ok(session, cmd="unlock_ally")
+    ok(session, cmd="move", player="Ann", to="Film")
+    ok(session, cmd="move", player="Ben", to="Film")
+    ok(session, cmd="end_phase")
+    ok(session, cmd="battle", city="Film", leader="Ann", rolls={"Ann": 1, "Ben": 1,
+                                                                "ally1": 1})
+    first = rolls(ok(session, cmd="reroll", card="c1", dice=["Ann", "ally1"]))
+    assert [(e["purpose"], e["kept"]) for e in first.values()] == [("reroll", False)] * 2
+    undone = ok(session, cmd="undo")["events"][0]
+    assert {k["id"] for k in undone["kept"]} == {"Ann", "ally1"}
+    assert session.state.battle is not None and session.state.chain[0].id == "c1"
+    refused = session.handle({"cmd": "reroll", "card": "c1", "dice": ["Ann"],
+                              "rolls": {"Ann": 6}})
+    assert refused["error"]["code"] == "die_kept"
+    again = rolls(ok(session, cmd="reroll", card="c1", dice=["ally1", "Ann"]))
+    assert {d: (e["value"], e["kept"]) for d, e in again.items()} == {
+        d: (first[d]["value"], True) for d in first}
