@@ -586,9 +586,16 @@ def bench_input() -> None:
           f"the line: {refused}; the next line: {after}")
 
 
+def bench_art() -> None:
+    from bench_art import bench_art as run  # scripts/bench_art.py (beside this file)
+
+    run(long_game)
+
+
 SECTIONS: dict[str, Callable[[], None]] = {
     "core": bench_core, "store": bench_store, "tray": bench_tray, "box": bench_box,
     "oled": bench_oled, "console": bench_console, "input": bench_input, "idle": bench_idle,
+    "art": bench_art,
 }
 
 

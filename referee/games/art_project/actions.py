@@ -1,0 +1,167 @@
+"""What the team must do now (the `next` line), what may be sent (asked of `decide`), the
+state as the protocol shows it, and what undo would take back, in words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from referee.errors import Refusal
+from referee.games.art_project.commands import parse_command
+from referee.games.art_project.rules import decide
+from referee.games.art_project.state import RESOURCES, ArtState
+from referee.ruleset import Event
+
+Request = dict[str, Any]
+_REASONS = {
+    "track_full": "the last artwork is on the track", "health": "a player lost their last "
+    "health token", "agents": "no agent token was left to place", "lost_markers": "no "
+    "lost-city marker was left", "surrounded": "a pawn could not leave a lost city",
+    "final_card": "the final round ended with the track unfilled", "rio_district": "a district "
+    "whose artwork was still due was lost",
+}
+
+
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def next_step(s: ArtState) -> str:
+    """One line: what the table must do now, naming whom it waits on (ART-9)."""
+    if s.phase == "no_game":
+        return "Start a game: new_game with players, mission and difficulty."
+    if s.over:
+        return (f"The game is over: the team {'won' if s.outcome == 'won' else 'lost'} - "
+                f"{_REASONS.get(s.reason or '', s.reason)}.")
+    if s.pending:
+        p = s.pending[0]
+        what = ("which set to uncover first" if p.decision == "uncover_order"
+                else f"which island gets the {p.symbol} artwork")
+        return f"The team chooses {what}: {' or '.join(p.options)} (choose)."
+    b = s.battle
+    if b is not None:
+        return (f"Battle in {b.city}: {b.strength} against {b.agents_strength}. "
+                f"{b.leader}'s team rerolls (a clue card), adds a weapon, or concedes.")
+    if s.phase == "A":
+        owing = [p for p in s.players if p.draws_owed]
+        if owing:
+            return ("Draw: " + ", ".join(f"{p.name} owes {p.draws_owed}" for p in owing) + ".")
+        due = [p.name for p in s.players if p.hand and p.played < s.plays_due()]
+        if due:
+            return (f"{_names(due)} still owe{'s' if len(due) == 1 else ''} a mission card "
+                    "(play_card).")
+        return "Every card is played: end_phase closes the mission phase."
+    if s.phase == "B":
+        stuck = [p.name for p in s.players if p.must_leave and p.city in s.lost]
+        if s.ally is not None and s.ally.must_leave and s.ally.city in s.lost:
+            stuck.append(f"the ally pawn ({s.ally.color})")
+        if stuck:
+            return f"{_names(stuck)} must leave a lost city (move), then end_phase."
+        return ("Movement: move pawns (fuel per road), then end_phase: artwork is collected "
+                "where a pawn stands with no agent.")
+    if s.phase == "C":
+        cities = [x.name for x in s.mission.cities if x.name not in s.fought  # type: ignore[union-attr]
+                  and s.agents.get(x.name, 0) and any(p.city == x.name for p in s.players)]
+        if cities:
+            return f"Battles may be fought in {_names(cities)} (battle), or end_phase."
+        return "No battle to fight: end_phase."
+    cost = s.ally_cost
+    nxt = {"A/B": "movement", "B/C": "battles", "C/D": "the end of the round",
+           "D/A": "the next round"}[s.phase]
+    return (f"Between phases: unlock an ally die for {cost} radio (unlock_ally), or "
+            f"end_phase for {nxt}.")
+
+
+def state_json(s: ArtState) -> dict[str, Any]:
+    """The protocol's state (headless-protocol-games.md, "The A.R.T. Project")."""
+    if s.mission is None:
+        return {"phase": s.phase, "pending": [], "over": False, "commitment": None,
+                "seed": None, "hall_of_fame": hall_of_fame(s)}
+    m = s.mission
+    b = s.battle
+    return {
+        "phase": s.phase if not s.over else "over",
+        "pending": ([{"player": p.player, "decision": p.decision, "options": list(p.options)}
+                     for p in s.pending]
+                    + ([{"player": b.leader, "decision": "battle",
+                         "options": ["reroll", "weapon", "concede"]}] if b else [])),
+        "over": s.over, "commitment": s.commitment, "seed": s.seed,
+        "mission": m.id, "board": m.board, "difficulty": s.difficulty,
+        "map": "checked" if m.roads is not None else "trusted",
+        "round": s.round, "final_round": s.final_round,
+        "players": [{"name": p.name, "color": p.color, "health": p.health, "city": p.city,
+                     "must_leave": p.must_leave, "hand": p.hand, "draws_owed": p.draws_owed,
+                     "played": p.played} for p in s.players],
+        "ally": None if s.ally is None else {"color": s.ally.color, "city": s.ally.city,
+                                              "must_leave": s.ally.must_leave},
+        "van": {r: s.van[r] for r in RESOURCES}, "reserve": {r: s.reserve[r] for r in RESOURCES},
+        "health_reserve": s.health_reserve,
+        "agents": {"cities": dict(s.agents), "hq": s.hq, "reserve": s.agent_reserve},
+        "lost": list(s.lost), "markers": s.markers,
+        "artwork": {"cities": list(s.artwork), "track": s.track, "spaces": len(m.track),
+                    "threat": s.threat, "ally_cost": s.ally_cost},
+        "allies": s.allies,
+        "chain": [{"id": x.id, "symbols": list(x.symbols), "player": x.player}
+                  for x in s.chain],
+        "deck": {"above": s.deck.above, "final": s.deck.final, "below": s.deck.below,
+                 "discard": s.deck.discard},
+        "battle": None if b is None else b.verdict(), "fought": list(s.fought),
+        "rules": s.rules.to_json(), "hall_of_fame": hall_of_fame(s),
+    }
+
+
+def hall_of_fame(s: ArtState) -> list[dict[str, Any]]:
+    """The record per mission and difficulty (ART-35) of the games this state has seen."""
+    return [{"mission": m, "difficulty": d, "won": w, "lost": lo} for m, d, w, lo in s.hall]
+
+
+def _candidates(s: ArtState) -> Iterator[Request]:
+    names = [p.name for p in s.players]
+    for pend in s.pending:
+        for option in pend.options:
+            yield {"cmd": "choose", "choice": option}
+    for n in names:
+        yield {"cmd": "draw", "player": n}
+        for pay in ("fuel", "radio", "weapon", "health"):
+            yield {"cmd": "extra_draw", "player": n, "pay": pay}
+        yield {"cmd": "play_card", "player": n}
+        for city in s.mission.cities if s.mission else ():
+            yield {"cmd": "move", "player": n, "to": city.name}
+            yield {"cmd": "battle", "city": city.name, "leader": n}
+        yield {"cmd": "weapon", "player": n}
+    if s.battle is not None:
+        for x in s.chain:
+            if x.symbols:
+                yield {"cmd": "reroll", "card": x.id, "dice": [s.battle.dice[0][0]]}
+        yield {"cmd": "concede"}
+    yield {"cmd": "unlock_ally"}
+    yield {"cmd": "end_phase"}
+
+
+def legal_actions(s: ArtState, player: str | None) -> list[Request]:
+    """Requests `decide` accepts now (as it stands: health is never offered)."""
+    out = []
+    for req in _candidates(s):
+        if player is not None and req.get("player", req.get("leader")) not in (player, None):
+            continue
+        try:
+            decide(s, parse_command(req))
+        except Refusal:
+            continue
+        out.append(req)
+    return out
+
+
+def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
+    cmd = str(command.get("cmd"))
+    who = command.get("player") or command.get("leader")
+    what = {"draw": "the draw", "extra_draw": "the paid extra draw",
+            "play_card": "the mission card", "move": f"the move to {command.get('to')}",
+            "unlock_ally": "the ally die unlocked", "battle": f"the battle in "
+            f"{command.get('city')} (its dice stay on the table)",
+            "reroll": f"the reroll with {command.get('card')} (its dice stay on the table)",
+            "weapon": "the weapon added", "concede": "the concession",
+            "end_phase": "the end of the phase", "give_clue": "the clue card given",
+            "choose": f"the choice of {command.get('choice')}", "new_game": "the new game",
+            }.get(cmd, cmd)
+    return f"Undo {what}" + (f" ({who})" if who else "") + "."

@@ -1,0 +1,136 @@
+"""The A.R.T. Project as a `referee.ruleset.Ruleset`: the one value the core runs it through."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from referee.dice import Roll
+from referee.games.art_project import actions
+from referee.games.art_project import commands as c
+from referee.games.art_project.catalog import (
+    ArtCatalog,
+    catalog_from_json,
+    load_catalog,
+)
+from referee.games.art_project.evolve import evolve, fold
+from referee.games.art_project.rules import decide
+from referee.games.art_project.rules.battle import faces
+from referee.games.art_project.settings import ArtRules, load_settings
+from referee.games.art_project.state import ArtState, initial_state
+from referee.ruleset import BgStats, BgStatsScore, DieRequest, Event, NeedDice, Result, Rolled
+
+_ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
+
+
+class ArtProject:
+    """The ruleset of The A.R.T. Project (the-art-project-rules.md, ART-1..36)."""
+
+    id = "art-project"
+    name = "The A.R.T. Project"
+    version = "1"
+    final_rule = "ART-27"
+
+    def load_catalog(self, path: str | None) -> ArtCatalog:
+        return load_catalog(path)
+
+    def catalog_json(self, catalog: ArtCatalog) -> dict[str, Any]:
+        return catalog.to_json()
+
+    def catalog_from_json(self, data: dict[str, Any]) -> ArtCatalog:
+        return catalog_from_json(data)
+
+    def load_settings(self, path: str) -> ArtRules:
+        return load_settings(path)
+
+    def initial_state(self, catalog: ArtCatalog) -> ArtState:
+        return initial_state(catalog)
+
+    # ---- commands -----------------------------------------------------------------------
+    def parse(self, request: Any) -> c.Command:
+        return c.parse_command(request)
+
+    def command_json(self, command: c.Command) -> dict[str, Any]:
+        return c.command_to_json(command)
+
+    def starts_game(self, command: object) -> bool:
+        return isinstance(command, c.NewGame)
+
+    def start(self, command: c.NewGame, *, commitment: str,
+              settings: Mapping[str, Any]) -> c.NewGame:
+        return replace(command, commitment=commitment, rules={**settings, **command.rules})
+
+    def decide(self, state: ArtState, command: c.Command) -> list[Event] | NeedDice:
+        return decide(state, command)
+
+    def with_dice(self, command: c.Command,
+                  dice: Mapping[str, tuple[Roll, str | None]]) -> c.Command:
+        if isinstance(command, c.Battle | c.Reroll):
+            return replace(command, rolls={**command.rolls,
+                                           **{k: roll for k, (roll, _) in dice.items()}})
+        raise TypeError(f"{c.command_name(command)} takes no dice")
+
+    def evolve(self, state: ArtState, event: Event) -> ArtState:
+        return evolve(state, event)
+
+    def fold(self, state: ArtState, events: Sequence[Event]) -> ArtState:
+        return fold(state, events)
+
+    # ---- reading the state --------------------------------------------------------------
+    def state_json(self, state: ArtState) -> dict[str, Any]:
+        return {**actions.state_json(state), "game": self.id, "result": self.result(state),
+                "next": actions.next_step(state)}
+
+    def result(self, state: ArtState) -> Result | None:
+        if not state.over:
+            return None
+        won = state.outcome == "won"
+        return Result(outcome=state.outcome or "lost",
+                      winners=[p.name for p in state.players] if won else [],
+                      reason=state.reason or "", rule=state.over_rule)
+
+    def legal_actions(self, state: ArtState, player: str | None) -> list[dict[str, Any]]:
+        return actions.legal_actions(state, player)
+
+    def undo_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
+        return actions.undo_words(command, events)
+
+    def bgstats(self, state: ArtState) -> BgStats:
+        won = state.outcome == "won"
+        about = f"{state.mission.id if state.mission else ''}, {state.difficulty}"
+        return BgStats(
+            name=self.name, cooperative=True, highest_wins=True, about=about,
+            rounds=state.round, notes=[actions.next_step(state)],
+            scores=[BgStatsScore(name=p.name, score=str(state.track), winner=won,
+                                 start=i == 0, rank=1, role=p.color)
+                    for i, p in enumerate(state.players)])
+
+    # ---- dice ---------------------------------------------------------------------------
+    def read_die(self, state: ArtState, request: DieRequest,
+                 draw: int) -> tuple[int, str | None]:
+        return faces(state)[draw], None
+
+    def sides(self, state: ArtState, die: str, deck: str | None) -> int:
+        return len(faces(state))
+
+    def rolled(self, command: Mapping[str, Any], events: Sequence[Event]) -> list[Rolled]:
+        return [Rolled(e["id"], e["player"], e["die"], e["purpose"],
+                       Roll(**{k: e[k] for k in _ROLL_FIELDS if k in e}), event=e)
+                for e in events if e["type"] == "roll"]
+
+    def purpose_words(self, purpose: str) -> str:
+        return {"battle": "battle roll", "reroll": "reroll"}.get(purpose, purpose)
+
+    # ---- kept cards (the box never draws a card in this game) ---------------------------
+    def renewed(self, events: Sequence[Event]) -> set[str]:
+        return set()
+
+    def renew_rule(self) -> str | None:
+        return None
+
+    def holds(self, state: ArtState, deck: str, card: str, from_discards: bool) -> bool:
+        return False
+
+
+RULESET = ArtProject()

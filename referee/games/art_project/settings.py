@@ -1,0 +1,135 @@
+"""The A.R.T. Project's house rules: where the rulebook is open to reading (ART-n).
+
+The table (the-art-project-rules.md, "House-rule settings") has nineteen settings; each names
+the rule it changes, and a bad value raises `SettingsError` naming the field and what is
+allowed. A game's settings are fixed when it starts (they are recorded in ``game_started``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from referee.errors import SettingsError
+from referee.tomlfile import locate_line, read_text_file, toml_loads
+
+# name: (rule, allowed values, what it decides)
+SETTINGS: dict[str, tuple[str, tuple[object, ...], str]] = {
+    "battle_die": ("ART-20", ("d6", "catalog"),
+                   "the battle dice's faces: 1-6, or the catalog's [dice] faces"),
+    "final_card_detection": ("ART-12", ("count", "table"),
+                             "who says the final card has come: the box's count or the table"),
+    "deck_empty": ("ART-12", ("skip", "reshuffle"),
+                   "a draw owed from an empty deck is lost, or the discards are reshuffled"),
+    "extra_draw_payment": ("ART-11", ("any_resource", "per_type"),
+                           "health pays an extra draw only when the van is empty of every "
+                           "resource, or once the named type is gone"),
+    "extra_draw_until": ("ART-11", ("first_play", "own_play"),
+                         "extra draws end with the round's first card, or the player's own"),
+    "clue_overflow": ("ART-15", ("all_bearing", "minimal_set"),
+                      "a completed set discards every card bearing the symbol, or only the "
+                      "oldest cards that make 3"),
+    "clueless_card": ("ART-14", ("chain", "discard"),
+                      "a card with no clue joins the chain, or is discarded"),
+    "artwork_token_limit": ("ART-15", ("unlimited", 8),
+                            "artwork tokens are not counted out, or 8 are"),
+    "artwork_on_lost_city": ("ART-24", ("stays", "removed"),
+                             "an artwork on a city that is lost stays there, or goes back"),
+    "ally_windows": ("ART-18", ("within_round", "every_boundary"),
+                     "allies are unlocked in A/B, B/C and C/D, or also between rounds"),
+    "unlocks_per_window": ("ART-18", ("any", "one"),
+                           "any number of ally dice per window, or one"),
+    "battle_participants": ("ART-19", ("all_present", "declared"),
+                            "every player in the city fights, or those the leader names"),
+    "battle_needs_agents": ("ART-19", (True, False),
+                            "a battle needs at least one agent in the city"),
+    "surrounded_check": ("ART-24", ("at_movement", "at_end_of_round"),
+                         "a surrounded pawn loses when movement opens, or at once in D"),
+    "egypt_level_road_fuel": ("ART-29", (1, 0), "fuel for an Egyptian road going neither way"),
+    "dallas_weapon": ("ART-30", ("each_pawn", "each_pawn_that_moved", "once"),
+                      "weapons gained at the end of movement for pawns in Dallas"),
+    "scandinavia_shortfall": ("ART-31", ("per_token", "one"),
+                              "health paid for resources a city's effect cannot take"),
+    "effect_agents_to_lost_city": ("ART-31", ("hq", "skip"),
+                                   "an effect's agent for a lost city goes to HQ, or nowhere"),
+    "rio_setup_agents": ("ART-33", ("any", "one_district"),
+                         "each player's 2 setup agents go anywhere, or both in one district"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ArtRules:
+    battle_die: str = "d6"
+    final_card_detection: str = "count"
+    deck_empty: str = "skip"
+    extra_draw_payment: str = "any_resource"
+    extra_draw_until: str = "first_play"
+    clue_overflow: str = "all_bearing"
+    clueless_card: str = "chain"
+    artwork_token_limit: str | int = "unlimited"
+    artwork_on_lost_city: str = "stays"
+    ally_windows: str = "within_round"
+    unlocks_per_window: str = "any"
+    battle_participants: str = "all_present"
+    battle_needs_agents: bool = True
+    surrounded_check: str = "at_movement"
+    egypt_level_road_fuel: int = 1
+    dallas_weapon: str = "each_pawn"
+    scandinavia_shortfall: str = "per_token"
+    effect_agents_to_lost_city: str = "hq"
+    rio_setup_agents: str = "any"
+
+    def __post_init__(self) -> None:
+        for name in SETTINGS:
+            problem = setting_problem(name, getattr(self, name))
+            if problem:
+                raise SettingsError(problem, field=name)
+
+    @classmethod
+    def from_overrides(cls, overrides: object, source: str = "rules") -> ArtRules:
+        if not isinstance(overrides, Mapping):
+            raise SettingsError("must be a table of house rules", field=source)
+        for name, value in overrides.items():
+            if name not in SETTINGS:
+                raise SettingsError(f"unknown house rule; the settings are "
+                                    f"{', '.join(SETTINGS)}", field=f"{source}.{name}")
+            problem = setting_problem(name, value)
+            if problem:
+                raise SettingsError(problem, field=f"{source}.{name}")
+        values: dict[str, Any] = dict(overrides)
+        return cls(**values)
+
+    def to_json(self) -> dict[str, object]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def describe(self) -> list[tuple[str, object, str]]:
+        """(name, value, what it decides) per setting, for the in-app rules reference."""
+        return [(n, getattr(self, n), f"{SETTINGS[n][0]}: {SETTINGS[n][2]}") for n in SETTINGS]
+
+
+def setting_problem(name: str, value: object) -> str | None:
+    rule, allowed, _ = SETTINGS[name]
+    if any(type(value) is type(a) and value == a for a in allowed):
+        return None
+    return (f"must be one of {', '.join(json.dumps(a) for a in allowed)} ({rule}), "
+            f"not {json.dumps(value) if isinstance(value, str | int | bool) else repr(value)}")
+
+
+if set(SETTINGS) != {f.name for f in fields(ArtRules)}:  # a programming error
+    raise RuntimeError("ArtRules and SETTINGS must name the same settings")
+
+
+def load_settings(path: str | Path) -> ArtRules:
+    """The ``[rules]`` table of a TOML file; raises `SettingsError` with file and line."""
+    text = read_text_file(path, "settings", SettingsError)
+    rules = toml_loads(text, str(path), SettingsError).get("rules", {})
+    try:
+        return ArtRules.from_overrides(rules)
+    except SettingsError as err:
+        key = (err.field or "").removeprefix("rules.")
+        raise SettingsError(str(err).split(": ", 1)[-1], path=str(path),
+                            line=locate_line(text, [("rules", None)], key or None),
+                            field=err.field) from err
