@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 SEED_BYTES = 32
@@ -52,7 +52,10 @@ class Roll:
         return cls(die=die, value=value, source="physical", via=via)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # (Field by field, in field order: what asdict gives, without its deep copies, which
+        # were a fifth of the time of applying a command.)
+        return {"die": self.die, "value": self.value, "source": self.source, "via": self.via,
+                "index": self.index, "sides": self.sides, "kept": self.kept}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Roll:
