@@ -10,6 +10,7 @@ keeps only its newest entries in memory and reads older ones back from the store
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -155,7 +156,8 @@ class RunningGame:
     initial: Any  # the ruleset's state before any game
     seed: bytes | None = None
     log: Log = field(default_factory=Log)
-    seqs: list[int] = field(default_factory=list)  # the steps that stand (the undo stack)
+    # the steps that stand (the undo stack), 8 bytes each
+    seqs: array[int] = field(default_factory=lambda: array("q"))
     states: dict[int, Any] = field(default_factory=dict)  # stack index -> state after it
     kept: list[KeptDie] = field(default_factory=list)
     dropped: dict[int, list[KeptDie]] = field(default_factory=dict)  # seq -> kept it dropped
@@ -310,7 +312,7 @@ class RunningGame:
                 or core.get("version") != self.ruleset.version):
             raise ValueError("the snapshot is of another format or game version")
         try:
-            seqs: list[int] = []
+            seqs = array("q")
             for a, b in core["stack"]:
                 seqs.extend(range(int(a), int(b) + 1))
             if not seqs or seqs[-1] != core["seq"] or seqs[-1] != upto:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
@@ -278,8 +279,8 @@ class Session:
         entry = LogEntry(seq=seq, command=logged, events=events)
         snapshot = None
         if seq % running.SNAPSHOT_EVERY == 0 and _history(self._store) is not None:
-            after = replace(game, seqs=[*game.seqs], piles=[*game.piles], kept=list(game.kept),
-                            dropped=dict(game.dropped), states={})
+            after = replace(game, seqs=array("q", game.seqs), piles=[*game.piles],
+                            kept=list(game.kept), dropped=dict(game.dropped), states={})
             after.settle(entry, used)
             after.position += len(fresh)
             after.push(entry, state)
