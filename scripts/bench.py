@@ -433,24 +433,63 @@ def _fsyncs_per_command(tmp: Path) -> str:
     if strace is None:
         return "fsyncs per command: strace not found (apt-get install strace)"
     counts: list[dict[str, int]] = []
+    written: list[dict[str, int]] = []
     for n in (200, 1200):
         out = tmp / f"strace-{n}.txt"
         db = tmp / f"s{n}.sqlite"
-        subprocess.run([strace, "-f", "-y", "-o", str(out), "-e", "trace=fsync,fdatasync",
+        subprocess.run([strace, "-f", "-y", "-o", str(out), "-e",
+                        "trace=fsync,fdatasync,write,pwrite64,pwritev",
                         sys.executable, __file__, "_durable", str(n), str(db)],
                        check=True, stdout=subprocess.DEVNULL)
         found = {"-wal": 0, ".lock": 0, "file": 0, "other": 0}
-        for m in re.finditer(r"\b(?:fsync|fdatasync)\(\d+<([^>]*)>\) = 0", out.read_text()):
-            name = m[1]
-            kind = ("-wal" if name.endswith("-wal") else ".lock" if name.endswith(".lock")
+        wrote = dict.fromkeys(found, 0)
+
+        def kind(name: str, db: Path = db) -> str:
+            return ("-wal" if name.endswith("-wal") else ".lock" if name.endswith(".lock")
                     else "file" if name == str(db) else "other")
-            found[kind] += 1
+
+        text = out.read_text()
+        for m in re.finditer(r"\b(?:fsync|fdatasync)\(\d+<([^>]*)>\) = 0", text):
+            found[kind(m[1])] += 1
+        for m in re.finditer(r"\b(?:write|pwrite64|pwritev)\(\d+<([^>]*(?:\.sqlite|-wal|"
+                             r"\.lock))>.*\) = (\d+)$", text, re.MULTILINE):
+            wrote[kind(m[1])] += int(m[2])
         counts.append(found)
+        written.append(wrote)
     per = {k: (counts[1][k] - counts[0][k]) / 1000 for k in counts[0]}
+    size = {k: (written[1][k] - written[0][k]) / 1000 for k in written[0]}
+    raw = _raw_insert_bytes(tmp, strace)
     return (f"fsyncs per command (strace, fsync+fdatasync, 1200 minus 200 commands): "
             f"{sum(per.values()):.3f} = -wal {per['-wal']:.3f} (commits, and checkpoints) + "
             f"mark {per['.lock']:.3f} (the last acknowledged command, beside the lock) + "
-            f"file {per['file']:.3f} (checkpoints) + other {per['other']:.3f}")
+            f"file {per['file']:.3f} (checkpoints) + other {per['other']:.3f}\n"
+            f"bytes written per command (strace, write+pwrite64 to the game's files): "
+            f"{sum(size.values()):,.0f} = -wal {size['-wal']:,.0f} + mark {size['.lock']:,.0f} "
+            f"+ file {size['file']:,.0f} (target <= 4,000; baseline: one raw SQLite WAL insert "
+            f"of a row of the same size, {raw:,.0f} bytes: {sum(size.values()) / raw:.2f}x)")
+
+
+_RAW_INSERT = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA journal_mode = WAL"); conn.execute("PRAGMA synchronous = FULL")
+conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
+for i in range(int(sys.argv[2])):
+    conn.execute("INSERT INTO t (body) VALUES (?)", ("x" * 780,))
+"""
+
+
+def _raw_insert_bytes(tmp: Path, strace: str) -> float:
+    """Bytes a plain SQLite WAL+FULL single-row insert of an entry-sized row writes."""
+    got = []
+    for n in (200, 1200):
+        out, db = tmp / f"raw-{n}.txt", tmp / f"raw{n}.sqlite"
+        subprocess.run([strace, "-f", "-y", "-o", str(out), "-e", "trace=write,pwrite64",
+                        sys.executable, "-c", _RAW_INSERT, str(db), str(n)], check=True)
+        got.append(sum(int(m[1]) for m in re.finditer(
+            r"\b(?:write|pwrite64)\(\d+<[^>]*(?:\.sqlite|-wal)>.*\) = (\d+)$", out.read_text(),
+            re.MULTILINE)))
+    return (got[1] - got[0]) / 1000
 
 
 def _durable(n: int, path: str) -> None:
