@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from referee import games
 from referee.chain import fingerprint
 from referee.errors import BadRequest, CatalogError, StoreError
+from referee.ruleset import Ruleset, Settings
 from referee.session import Session
-from referee.store import Clock, EventStore, utc_now
+from referee.store import Clock, EventStore, GameRecord, utc_now
+
+log = logging.getLogger(__name__)
 
 Notify = Callable[[str], None]
 DEFAULT_DB = "~/.local/share/tableside-referee/games.sqlite"
@@ -103,16 +108,33 @@ def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | Non
             notify(f"Game {latest.id} ({names}) was played with another catalog; it is kept "
                    f"in {path}. New games use this one.")
             return Session(cat, seed=seed, store=store, house_rules=house_rules)
-        entries = [e.log_entry() for e in store.resume(latest.id)]
-        session = Session.resume(entries, seed=bytes.fromhex(latest.seed), catalog=cat,
-                                 store=store, fixed_seed=seed, house_rules=house_rules,
-                                 game=game)
+        session = _resume(store, latest, cat=cat, seed=seed, house_rules=house_rules,
+                          game=game)
     except BaseException:
         store.close()
         raise
     if latest.status == "playing":
-        notify(f"Resumed game {latest.id} ({names}) after command {len(entries)}.")
+        notify(f"Resumed game {latest.id} ({names}) after command {len(session.log)}.")
     return session
+
+
+def _resume(store: EventStore, latest: GameRecord, *, cat: Any, seed: bytes | None,
+            house_rules: Settings | None, game: tuple[Ruleset, Any] | None) -> Session:
+    """The latest game, from its newest snapshot (then only the entries after it are read
+    and folded) or, without one that fits, from its whole log."""
+    snapshot, stored = store.resume_from_snapshot(latest.id)
+    kwargs: dict[str, Any] = {"seed": bytes.fromhex(latest.seed), "catalog": cat,
+                              "store": store, "fixed_seed": seed, "house_rules": house_rules,
+                              "game": game}
+    if snapshot is not None:
+        try:
+            return Session.resume([e.log_entry() for e in stored], snapshot=snapshot,
+                                  **kwargs)
+        except ValueError as err:
+            log.warning("game %s: its snapshot does not fit (%s); folding its whole log",
+                        latest.id, err)
+    entries = [e.log_entry() for e in store.resume(latest.id)]
+    return Session.resume(entries, **kwargs)
 
 
 def durable_by_default(args: argparse.Namespace) -> bool:

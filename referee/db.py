@@ -14,10 +14,11 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
-from referee.chain import Link, chain_problems, fingerprint
+from referee.chain import GENESIS, Link, chain_problems, fingerprint, link
 from referee.errors import StoreError
 from referee.session import LogEntry
 
@@ -79,6 +80,17 @@ MIGRATIONS: list[Sequence[str]] = [
             WHERE e.game = games.id AND json_extract(ev.value, '$.type') = 'game_over'
             ORDER BY e.seq LIMIT 1)
            WHERE status = 'over'""",
+    ),
+    # 2 -> 3: snapshots of a game's state every so many entries (so a resume folds only the
+    # entries after the newest one), each chained to the hash of the entry it follows.
+    (
+        """CREATE TABLE snapshots (
+            game INTEGER NOT NULL REFERENCES games (id),
+            seq INTEGER NOT NULL,
+            hash TEXT NOT NULL,
+            body TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            PRIMARY KEY (game, seq)) WITHOUT ROWID""",
     ),
 ]
 
@@ -215,6 +227,7 @@ class Reader:
     def __init__(self, conn: sqlite3.Connection, path: str | Path) -> None:
         self._conn = conn
         self.path = Path(path)
+        self.counted: dict[int, int] = {}  # game -> entries, as `problems` counted them
 
     @property
     def _columns(self) -> str:
@@ -269,12 +282,16 @@ class Reader:
             (game_id,)).fetchall()
         return [Link(seq, body, prev, h, bool(undone)) for seq, body, prev, h, undone in rows]
 
-    def entries(self, game_id: int) -> list[StoredEntry]:
+    def entries(self, game_id: int, *, after: int = 0) -> list[StoredEntry]:
+        """The game's entries (those after entry `after`), each body parsed once."""
+        rows = self._conn.execute(
+            "SELECT seq, body, prev, hash, undone FROM entries WHERE game = ? AND seq > ? "
+            "ORDER BY seq", (game_id, after)).fetchall()
         out = []
-        for ln in self.links(game_id):
-            body = json.loads(ln.body)
-            out.append(StoredEntry(game_id, ln.seq, body["at"], body["command"], body["events"],
-                                   ln.prev, ln.hash, ln.undone))
+        for seq, text, prev, h, undone in rows:
+            body = json.loads(text)
+            out.append(StoredEntry(game_id, seq, body["at"], body["command"], body["events"],
+                                   prev, h, bool(undone)))
         return out
 
     def sqlite_check(self, *, full: bool = False) -> list[str]:
@@ -292,8 +309,76 @@ class Reader:
                 return [f"{pragma}: {'; '.join(str(f) for f in found[:5])}"]
             out: list[str] = []
             for g in self.games():
-                out += game_problems(g, self.links(g.id))
+                if full:
+                    out += game_problems(g, self.links(g.id))
+                else:
+                    out += self.proof_problems(g)
+            if "snapshots" in self._tables:
+                out += self.snapshot_problems()
             return out
+
+    @property
+    def _tables(self) -> set[str]:
+        return {str(r[0]) for r in self._conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+
+    def proof_problems(self, g: GameRecord) -> list[str]:
+        """What the start-up check proves of every entry of game `g`, without parsing the
+        bodies (so a long game opens fast): each entry's hash of its content, its link to the
+        entry before, the numbering, the undo marks against the undo entries (read by
+        SQLite), the head and count, and the row's facts against the first entry. `verify`
+        (`game_problems`) also re-encodes every body to check it is canonical JSON naming
+        its game and number."""
+        out: list[str] = []
+        last, expected = GENESIS, 1
+        marked: set[int] = set()
+        by_log: set[Any] = set()
+        for seq, prev, data, h, undone, undoes in self._conn.execute(
+                "SELECT seq, prev, prev || body, hash, undone, CASE WHEN cmd = 'undo' THEN "
+                "json_extract(body, '$.command.undoes') END FROM entries WHERE game = ? "
+                "ORDER BY seq", (g.id,)):
+            if undone:
+                marked.add(seq)
+            if undoes is not None:
+                by_log.add(undoes)
+            if seq != expected:
+                out.append(f"game {g.id}: entry {expected} is missing (found {seq})")
+                expected = seq
+            expected += 1
+            if prev != last:
+                out.append(f"game {g.id} entry {seq}: does not follow the entry before it "
+                           "(prev hash differs)")
+            if sha256(data.encode("utf-8")).hexdigest() != h:
+                out.append(f"game {g.id} entry {seq}: content does not match its hash")
+            last = h
+            if len(out) > 20:
+                return out
+        count = expected - 1
+        self.counted[g.id] = count
+        if marked != by_log:
+            out.append(f"game {g.id}: undo marks {sorted(marked)[:10]} do not match the undo "
+                       f"entries {sorted(str(u) for u in by_log)[:10]}")
+        first = self._conn.execute("SELECT seq, body, prev, hash, undone FROM entries WHERE "
+                                   "game = ? AND seq = 1", (g.id,)).fetchone()
+        if first is None:
+            return [*out, f"game {g.id} has no entries"]
+        if g.head != last or g.entries != count:
+            out.append(f"game {g.id}: the games table expects {g.entries} entries ending in "
+                       f"{g.head[:12]}..., the log has {count} ending in {last[:12]}...")
+        return out + row_problems(g, Link(first[0], first[1], first[2], first[3],
+                                          bool(first[4])))
+
+    def snapshot_problems(self) -> list[str]:
+        """Every snapshot must hang on its entry's hash and be intact (its digest)."""
+        out = []
+        for game, seq, h, body, digest, entry_hash in self._conn.execute(
+                "SELECT s.game, s.seq, s.hash, s.body, s.digest, e.hash FROM snapshots AS s "
+                "LEFT JOIN entries AS e ON e.game = s.game AND e.seq = s.seq"):
+            if h != entry_hash:
+                out.append(f"game {game} snapshot {seq}: does not follow its entry")
+            elif link(h, body) != digest:
+                out.append(f"game {game} snapshot {seq}: content does not match its digest")
+        return out
 
 
 def game_problems(g: GameRecord, links: list[Link]) -> list[str]:
@@ -304,8 +389,14 @@ def game_problems(g: GameRecord, links: list[Link]) -> list[str]:
     if g.head != links[-1].hash or g.entries != len(links):
         out.append(f"game {g.id}: the games table expects {g.entries} entries ending in "
                    f"{g.head[:12]}..., the log has {len(links)} ending in {links[-1].hash[:12]}...")
+    return out + row_problems(g, links[0])
+
+
+def row_problems(g: GameRecord, first: Link) -> list[str]:
+    """A game row's facts against its first entry: players, commitment, seed, catalog."""
+    out: list[str] = []
     try:
-        started = json.loads(links[0].body)["events"][0]
+        started = json.loads(first.body)["events"][0]
         if started["type"] != "game_started":
             raise ValueError
     except (ValueError, KeyError, IndexError, TypeError):

@@ -246,3 +246,12 @@ class Ruleset(Protocol):
     def holds(self, state: Any, deck: str, card: str, from_discards: bool) -> bool:
         """Whether a draw from `deck` now takes from the pile a kept `card` came from (the
         draw pile, or the discards it reshuffles) and that pile still holds it."""
+
+    # ---- snapshots (the store keeps one every so many commands) -------------------------
+    def snapshot_json(self, state: Any) -> dict[str, Any]:
+        """The whole state as JSON, exactly (not the protocol's view of it): with
+        `state_from_snapshot` it gives back a state equal to `state` (referee.snapshot)."""
+
+    def state_from_snapshot(self, data: dict[str, Any], catalog: Any) -> Any:
+        """The state `snapshot_json` wrote, played with `catalog`; raises ValueError if
+        `data` is not one."""

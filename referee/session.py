@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from referee import games
+from referee import games, running
 from referee.dice import SEED_BYTES, Roll, commitment, stream_draw
 from referee.errors import BadRequest, GameOver, NotRecorded, Refusal, RuleViolation, StoreError
 from referee.inputs import RequestProblem, check_request, show
@@ -38,7 +39,7 @@ from referee.ruleset import (
     Settings,
     Undo,
 )
-from referee.running import LogEntry, RunningGame
+from referee.running import History, LogEntry, RunningGame, fresh
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,12 @@ class Store(Protocol):
                game: GameInfo | None = None) -> None: ...
 
 
+def _history(store: Store | None) -> History | None:
+    """The store, if it can read a game back (then the session keeps only what it needs in
+    memory, and offers it snapshots)."""
+    return cast(History, store) if callable(getattr(store, "read_entries", None)) else None
+
+
 def parse_control(request: Any) -> Undo | Reveal | None:
     """``undo`` and ``reveal``, which every game takes (no fields); None for anything else."""
     if not isinstance(request, dict) or not isinstance(request.get("cmd"), str) \
@@ -113,9 +120,8 @@ class Session:
         self._game = self._fresh(self._ruleset, self._catalog)
         self._subscribers: list[Callable[[Outcome], None]] = []
 
-    @staticmethod
-    def _fresh(ruleset: Ruleset, catalog: Any, seed: bytes | None = None) -> RunningGame:
-        return RunningGame(ruleset, catalog, ruleset.initial_state(catalog), seed=seed)
+    def _fresh(self, ruleset: Ruleset, catalog: Any, seed: bytes | None = None) -> RunningGame:
+        return fresh(ruleset, catalog, seed, _history(self._store))
 
     # ---- reading -------------------------------------------------------------------------
     @property
@@ -139,7 +145,9 @@ class Session:
         return self._house_rules
 
     @property
-    def log(self) -> list[LogEntry]:
+    def log(self) -> Sequence[LogEntry]:
+        """Every entry of the game, numbered from 1 (``log[i].seq == i + 1``); with a store,
+        older entries are read back from it when asked for."""
         return self._game.log
 
     @property
@@ -214,7 +222,7 @@ class Session:
         game = request.get("game")
         ruleset = self._ruleset if game is None else games.find(game)
         command = ruleset.parse({k: v for k, v in request.items() if k != "game"})
-        if (ruleset is not self.ruleset and self._game.stack and not self.state.over
+        if (ruleset is not self.ruleset and self._game.depth and not self.state.over
                 and request.get("abandon") is not True):
             raise RuleViolation("A game is in progress; send new_game with \"abandon\": true "
                                 "to leave it.", code="game_in_progress")
@@ -267,11 +275,20 @@ class Session:
             reveal: Event = {"type": "seed_revealed", "seed": game.seed.hex()}
             events.append(reveal)
             state = ruleset.fold(state, [reveal])
-        seq = game.log[-1].seq + 1 if game.log else 1
+        seq = len(game.log) + 1
         entry = LogEntry(seq=seq, command=logged, events=events)
+        snapshot = None
+        if seq % running.SNAPSHOT_EVERY == 0 and _history(self._store) is not None:
+            after = replace(game, seqs=array("q", game.seqs), piles=[*game.piles],
+                            kept=list(game.kept), dropped=dict(game.dropped), states={})
+            after.settle(entry, used)
+            after.position += len(fresh)
+            after.push(entry, state)
+            snapshot = after.snapshot()
         self._record(entry, seed=game.seed if seq == 1 else None, undoing=None,
                      game=GameInfo(ruleset.id, ruleset.version,
-                                   ruleset.catalog_json(game.catalog)) if seq == 1 else None)
+                                   ruleset.catalog_json(game.catalog)) if seq == 1 else None,
+                     snapshot=snapshot)
         # Durable: now the change becomes visible.
         game.settle(entry, used)
         game.position += len(fresh)
@@ -281,12 +298,16 @@ class Session:
         return self._publish(Outcome(entry, state, ruleset))
 
     def _record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None,
-                game: GameInfo | None = None) -> None:
+                game: GameInfo | None = None, snapshot: dict[str, Any] | None = None) -> None:
         """Make `entry` durable before anything changes; a store failure is a refusal."""
         if self._store is None:
             return
         try:
-            self._store.record(entry, seed=seed, undoing=undoing, game=game)
+            if snapshot is None:
+                self._store.record(entry, seed=seed, undoing=undoing, game=game)
+            else:  # (only a store that reads games back takes snapshots)
+                self._store.record(entry, seed=seed, undoing=undoing, game=game,
+                                   snapshot=snapshot)  # type: ignore[call-arg]
         except StoreError as err:
             raise NotRecorded(f"Not saved, so not done (nothing changed): {err}. "
                               "Check the storage and send the command again.") from err
@@ -341,11 +362,11 @@ class Session:
         state = self.state
         if state.over:
             raise GameOver("The game is over; its result stands.", rule=game.ruleset.final_rule)
-        if len(game.stack) <= 1:
+        if game.depth <= 1:
             raise RuleViolation("Nothing to undo.", code="nothing_to_undo")
         target, back, gone = game.undo_plan()
         seq = target.seq
-        entry = LogEntry(seq=game.log[-1].seq + 1, command={"cmd": "undo", "undoes": seq},
+        entry = LogEntry(seq=len(game.log) + 1, command={"cmd": "undo", "undoes": seq},
                          events=[{"type": "undone", "seq": seq, "cmd": target.command["cmd"],
                                   "kept": [k.to_json() for k in back],
                                   "dropped": [k.to_json() for k in gone]}])
@@ -361,7 +382,7 @@ class Session:
         """The step `undo` would take back now (None: nothing to undo, or the game is over and
         its result stands). The one answer every front end shows."""
         game = self._game
-        if len(game.stack) <= 1 or self.state.over:
+        if game.depth <= 1 or self.state.over:
             return None
         target, _, _ = game.undo_plan()
         return target
@@ -377,13 +398,13 @@ class Session:
     def _reveal(self) -> Outcome:
         game = self._game
         state = self.state
-        if game.seed is None or not game.stack:
+        if game.seed is None or not game.depth:
             raise RuleViolation("No game is running: start one with new_game.", code="no_game")
         if state.seed is not None:
             raise RuleViolation("The dice seed of this game is already revealed.",
                                 code="already_revealed")
         events: list[Event] = [{"type": "seed_revealed", "seed": game.seed.hex()}]
-        entry = LogEntry(seq=game.log[-1].seq + 1, command={"cmd": "reveal"}, events=events)
+        entry = LogEntry(seq=len(game.log) + 1, command={"cmd": "reveal"}, events=events)
         self._record(entry, seed=None, undoing=None)
         after = game.ruleset.fold(state, events)
         game.log.append(entry)
@@ -395,10 +416,16 @@ class Session:
     def resume(cls, entries: list[LogEntry], *, seed: bytes | None, catalog: Any = None,
                store: Store | None = None, fixed_seed: bytes | None = None,
                house_rules: Settings | None = None, ruleset: Ruleset | None = None,
-               game: tuple[Ruleset, Any] | None = None) -> Session:
+               game: tuple[Ruleset, Any] | None = None,
+               snapshot: dict[str, Any] | None = None) -> Session:
         """A session continuing a game from its log (no rule is decided again): a game of
         `ruleset` (the session's own) with `catalog`, or of another game, `game` being its
         (ruleset, catalog).
+
+        With `snapshot` (a store's, of the game after entry ``snapshot["seq"]``), `entries`
+        are the entries after it; the older ones are read back from `store` when needed. A
+        snapshot that does not fit (another version of the rules, say) raises ValueError:
+        resume from the whole log then.
 
         The kept dice are worked out from the log with the same rules `apply` and `undo`
         follow (`referee.kept`), so a game stored before kept dice had a purpose or an id
@@ -407,8 +434,10 @@ class Session:
         session = cls(catalog, ruleset=ruleset, seed=fixed_seed, store=store,
                       house_rules=house_rules)
         played, cat = game or (session._ruleset, session._catalog)
-        running = cls._fresh(played, cat, seed)
+        game_ = session._fresh(played, cat, seed)
+        if snapshot is not None:
+            game_.restore(snapshot, int(snapshot["seq"]))
         for entry in entries:
-            running.replay(entry)
-        session._game = running
+            game_.replay(entry)
+        session._game = game_
         return session

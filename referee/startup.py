@@ -124,8 +124,12 @@ def _read(path: Path, mark: Mark | None, factory: type[sqlite3.Connection]) -> F
             if version == 0:
                 ok = reader.sqlite_check()
                 return Found(problems=[] if ok == ["ok"] else [f"quick_check: {ok[0]}"])
-            found = Found(problems=reader.problems(), total=reader.total())
+            found = Found(problems=reader.problems())
             games = reader.games()
+            # (the check counted every game's entries; the file holds no others)
+            counted = reader.counted
+            found.total = (sum(counted.values()) if set(counted) == {g.id for g in games}
+                           else reader.total())
             if games:
                 g = games[-1]
                 found.latest = Mark(g.id, g.entries, g.head, found.total)

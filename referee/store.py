@@ -13,9 +13,10 @@ docs/store.md.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -37,7 +38,7 @@ from referee.errors import StoreError
 from referee.evidence import quarantine
 from referee.lock import Mark, WriterLock
 from referee.ruleset import GameInfo, result_of
-from referee.session import LogEntry
+from referee.running import LogEntry
 from referee.startup import NOT_DAMAGE, check
 
 __all__ = ["NOT_DAMAGE", "Clock", "EventStore", "GameRecord", "Reader", "StoredEntry",
@@ -148,16 +149,69 @@ class EventStore(Reader):
         self._head = _Head(g.id, g.entries, g.head)
         return entries
 
+    def resume_from_snapshot(self, game_id: int) -> tuple[dict[str, Any] | None,
+                                                          list[StoredEntry]]:
+        """Continue game `game_id` from its newest intact snapshot: (the snapshot, the
+        entries after it); (None, every entry) when it has none."""
+        with self.snapshot():
+            g = self.game(game_id)
+            if g is None:
+                raise StoreError(f"there is no game {game_id} in {self.path}")
+            self._head = _Head(g.id, g.entries, g.head)
+            core = next(self.read_snapshots(g.entries), None)
+            after = 0 if core is None else core[0]
+            entries = self.entries(game_id, after=after)
+        return (None if core is None else core[1]), entries
+
+    # ---- reading the game back (referee.running.History) ----------------------------------
+    def read_entries(self, first: int, last: int) -> list[LogEntry]:
+        """Entries `first` .. `last` of the game this store writes (parsed once each)."""
+        if self._head is None:
+            return []
+        rows = self._conn.execute(
+            "SELECT seq, body, undone FROM entries WHERE game = ? AND seq BETWEEN ? AND ? "
+            "ORDER BY seq", (self._head.game, first, last)).fetchall()
+        out = []
+        for seq, body, undone in rows:
+            b = json.loads(body)
+            out.append(LogEntry(seq, b["command"], b["events"], bool(undone)))
+        return out
+
+    def read_snapshots(self, upto: int) -> Iterator[tuple[int, dict[str, Any]]]:
+        """The snapshots of the game this store writes at or before entry `upto`, newest
+        first, each only if it is intact and follows its entry's hash (a snapshot is never
+        trusted more than the chain it hangs on)."""
+        if self._head is None:
+            return
+        rows = self._conn.execute(
+            "SELECT s.seq, s.body, s.hash, s.digest, e.hash FROM snapshots AS s "
+            "JOIN entries AS e ON e.game = s.game AND e.seq = s.seq "
+            "WHERE s.game = ? AND s.seq <= ? ORDER BY s.seq DESC",
+            (self._head.game, upto)).fetchall()
+        for seq, body, after, digest, entry_hash in rows:
+            if after != entry_hash or link(after, body) != digest:
+                log.warning("snapshot %s of game %s does not match its entry: ignored", seq,
+                            self._head.game)
+                continue
+            try:
+                core = json.loads(body)
+            except ValueError:
+                continue
+            if isinstance(core, dict) and core.get("seq") == seq:
+                yield seq, core
+
     # ---- writing -----------------------------------------------------------------------
     def record(self, entry: LogEntry, *, seed: bytes | None, undoing: int | None,
-               game: GameInfo | None = None) -> None:
+               game: GameInfo | None = None, snapshot: dict[str, Any] | None = None) -> None:
         """Make `entry` durable (one transaction); raises `StoreError` and changes nothing.
-        A game's first entry comes with its seed and `game`: the ruleset's id and version."""
+        A game's first entry comes with its seed and `game`: the ruleset's id and version.
+        `snapshot`: the game as it stands after `entry` (`RunningGame.snapshot`), kept in
+        the same transaction."""
         if self._closed:
             raise StoreError("the event store is closed")
         at = timestamp(self._clock)
         try:
-            head = self._write(entry, seed, undoing, at, game)
+            head = self._write(entry, seed, undoing, at, game, snapshot)
         except (sqlite3.Error, OSError) as err:
             self._reconnect()
             raise StoreError(f"could not save to {self.path}: {err}") from err
@@ -188,7 +242,7 @@ class EventStore(Reader):
                 "could not tell how many commands went with it. Check the storage.")
 
     def _write(self, entry: LogEntry, seed: bytes | None, undoing: int | None,
-               at: str, game: GameInfo | None) -> _Head:
+               at: str, game: GameInfo | None, snapshot: dict[str, Any] | None) -> _Head:
         if self._broken:
             self._conn = self._connect(self.path)
             self._broken = False
@@ -209,6 +263,11 @@ class EventStore(Reader):
                                 "AND undone = 0", (gid, undoing))
                 if cur.rowcount != 1:
                     raise StoreError(f"entry {undoing} of game {gid} cannot be marked undone")
+            if snapshot is not None:
+                kept = canonical(snapshot)
+                c.execute("INSERT OR REPLACE INTO snapshots (game, seq, hash, body, digest) "
+                          "VALUES (?, ?, ?, ?, ?)", (gid, entry.seq, digest, kept,
+                                                     link(digest, kept)))
             c.execute("UPDATE games SET head = ?, entries = ? WHERE id = ?",
                       (digest, entry.seq, gid))
             for e in entry.events:

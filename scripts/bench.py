@@ -302,6 +302,109 @@ def bench_store() -> None:
         print(f"resume a {n}-command game from disk (quick_check + hash chain + fold): "
               f"median {statistics.median(times):.3f} s, worst {max(times):.3f} s")
         print(_fsyncs_per_command(Path(tmp)))
+    bench_resume()
+
+
+RESUME_SIZES = (1_000, 10_000, 50_000)
+
+
+def bench_resume() -> None:
+    """Resume (open_session on a game file: the start-up check, then the game from its newest
+    snapshot) for games of 1k, 10k and 50k commands, as ratios to the 1k one measured in the
+    same run, taken in turns; and the RSS of a process holding each, against a new game's."""
+    print("== resume: constant time and bounded memory (ratios to a 1k-command game / a new "
+          "game, same run) ==")
+    from referee import startup
+
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
+        files = {}
+        for n in RESUME_SIZES:  # written without syncs (a child process): only reading counts
+            files[n] = Path(tmp) / f"g{n}.sqlite"
+            subprocess.run([sys.executable, __file__, "_build", str(n), str(files[n])],
+                           check=True, stdout=subprocess.DEVNULL)
+        total: dict[int, list[float]] = {n: [] for n in RESUME_SIZES}
+        check: dict[int, list[float]] = {n: [] for n in RESUME_SIZES}
+        inner = startup.check
+
+        def timed_check(*args: Any, **kwargs: Any) -> None:
+            t0 = time.perf_counter()
+            inner(*args, **kwargs)
+            timed_check.spent = time.perf_counter() - t0  # type: ignore[attr-defined]
+
+        startup.check = timed_check  # type: ignore[assignment]
+        import referee.store as store_module
+        store_module.check = timed_check  # type: ignore[assignment]
+        try:
+            for _ in range(5):
+                for n in RESUME_SIZES:
+                    t0 = time.perf_counter()
+                    s = open_session(db=files[n], notify=lambda _: None)
+                    total[n].append(time.perf_counter() - t0)
+                    check[n].append(timed_check.spent)  # type: ignore[attr-defined]
+                    assert len(s.log) == n
+                    s.close()
+        finally:
+            startup.check = inner  # type: ignore[assignment]
+            store_module.check = inner  # type: ignore[assignment]
+        base = statistics.median(total[RESUME_SIZES[0]])
+        base_rest = statistics.median(
+            [t - c for t, c in zip(total[RESUME_SIZES[0]], check[RESUME_SIZES[0]], strict=True)])
+        for n in RESUME_SIZES:
+            med = statistics.median(total[n])
+            proof = statistics.median(check[n])
+            rest = statistics.median([t - c for t, c in zip(total[n], check[n], strict=True)])
+            print(f"resume {n:>6,} commands: median {med * 1000:6.1f} ms = {med / base:5.2f}x "
+                  f"the 1k game (target <= 1.5x at 50k); of which the start-up check "
+                  f"(quick_check, every entry's hash) {proof * 1000:5.1f} ms and the rest "
+                  f"(snapshot + fold of the entries after it) {rest * 1000:5.1f} ms = "
+                  f"{rest / base_rest:4.2f}x")
+        new = _rss_child("new", Path(tmp) / "new.sqlite")
+        for n in RESUME_SIZES:
+            rss = _rss_child(str(files[n]), Path(tmp) / f"copy{n}.sqlite")
+            print(f"RSS holding a resumed {n:>6,}-command game: {rss / 1024:5.1f} MiB = "
+                  f"{rss / new:4.2f}x a new game's {new / 1024:.1f} MiB (target <= 1.2x at 50k)")
+
+
+_RSS = """
+import gc, shutil, sys
+from referee.app import open_session
+src, path = sys.argv[1], sys.argv[2]
+if src != "new":
+    shutil.copy(src, path)
+s = open_session(db=path, notify=lambda _: None)
+if src == "new":
+    s.handle({"cmd": "new_game", "players": ["Ann", "Ben", "Cy", "Di"]})
+s.handle({"cmd": "state"})
+gc.collect()
+print(next(int(x.split()[1]) for x in open("/proc/self/status") if x.startswith("VmRSS")))
+"""
+
+
+def _rss_child(src: str, path: Path) -> int:
+    """The RSS (KiB) of a fresh process that opened `src` (a copy of it; "new": a new file
+    with a new game), as a box does at start."""
+    done = subprocess.run([sys.executable, "-c", _RSS, src, str(path)], check=True,
+                          capture_output=True, text=True)
+    return int(done.stdout.split()[-1])
+
+
+def _build(n: int, path: str) -> None:
+    """A game file of `n` commands, written without syncs (for the resume figures only)."""
+    import os
+
+    import referee.db
+    import referee.store
+
+    connect = referee.db.connect
+
+    def unsynced(*args: Any, **kwargs: Any) -> Any:
+        conn = connect(*args, **kwargs)
+        conn.execute("PRAGMA synchronous = OFF")
+        return conn
+
+    referee.db.connect = referee.store.connect = unsynced  # type: ignore[assignment]
+    os.fdatasync = os.fsync = lambda fd: None  # the mark
+    _durable(n, path)
 
 
 def _mark_share(tmp: Path, per_command: float) -> str:
@@ -330,24 +433,63 @@ def _fsyncs_per_command(tmp: Path) -> str:
     if strace is None:
         return "fsyncs per command: strace not found (apt-get install strace)"
     counts: list[dict[str, int]] = []
+    written: list[dict[str, int]] = []
     for n in (200, 1200):
         out = tmp / f"strace-{n}.txt"
         db = tmp / f"s{n}.sqlite"
-        subprocess.run([strace, "-f", "-y", "-o", str(out), "-e", "trace=fsync,fdatasync",
+        subprocess.run([strace, "-f", "-y", "-o", str(out), "-e",
+                        "trace=fsync,fdatasync,write,pwrite64,pwritev",
                         sys.executable, __file__, "_durable", str(n), str(db)],
                        check=True, stdout=subprocess.DEVNULL)
         found = {"-wal": 0, ".lock": 0, "file": 0, "other": 0}
-        for m in re.finditer(r"\b(?:fsync|fdatasync)\(\d+<([^>]*)>\) = 0", out.read_text()):
-            name = m[1]
-            kind = ("-wal" if name.endswith("-wal") else ".lock" if name.endswith(".lock")
+        wrote = dict.fromkeys(found, 0)
+
+        def kind(name: str, db: Path = db) -> str:
+            return ("-wal" if name.endswith("-wal") else ".lock" if name.endswith(".lock")
                     else "file" if name == str(db) else "other")
-            found[kind] += 1
+
+        text = out.read_text()
+        for m in re.finditer(r"\b(?:fsync|fdatasync)\(\d+<([^>]*)>\) = 0", text):
+            found[kind(m[1])] += 1
+        for m in re.finditer(r"\b(?:write|pwrite64|pwritev)\(\d+<([^>]*(?:\.sqlite|-wal|"
+                             r"\.lock))>.*\) = (\d+)$", text, re.MULTILINE):
+            wrote[kind(m[1])] += int(m[2])
         counts.append(found)
+        written.append(wrote)
     per = {k: (counts[1][k] - counts[0][k]) / 1000 for k in counts[0]}
+    size = {k: (written[1][k] - written[0][k]) / 1000 for k in written[0]}
+    raw = _raw_insert_bytes(tmp, strace)
     return (f"fsyncs per command (strace, fsync+fdatasync, 1200 minus 200 commands): "
             f"{sum(per.values()):.3f} = -wal {per['-wal']:.3f} (commits, and checkpoints) + "
             f"mark {per['.lock']:.3f} (the last acknowledged command, beside the lock) + "
-            f"file {per['file']:.3f} (checkpoints) + other {per['other']:.3f}")
+            f"file {per['file']:.3f} (checkpoints) + other {per['other']:.3f}\n"
+            f"bytes written per command (strace, write+pwrite64 to the game's files): "
+            f"{sum(size.values()):,.0f} = -wal {size['-wal']:,.0f} + mark {size['.lock']:,.0f} "
+            f"+ file {size['file']:,.0f} (target <= 4,000; baseline: one raw SQLite WAL insert "
+            f"of a row of the same size, {raw:,.0f} bytes: {sum(size.values()) / raw:.2f}x)")
+
+
+_RAW_INSERT = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA journal_mode = WAL"); conn.execute("PRAGMA synchronous = FULL")
+conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
+for i in range(int(sys.argv[2])):
+    conn.execute("INSERT INTO t (body) VALUES (?)", ("x" * 780,))
+"""
+
+
+def _raw_insert_bytes(tmp: Path, strace: str) -> float:
+    """Bytes a plain SQLite WAL+FULL single-row insert of an entry-sized row writes."""
+    got = []
+    for n in (200, 1200):
+        out, db = tmp / f"raw-{n}.txt", tmp / f"raw{n}.sqlite"
+        subprocess.run([strace, "-f", "-y", "-o", str(out), "-e", "trace=write,pwrite64",
+                        sys.executable, "-c", _RAW_INSERT, str(db), str(n)], check=True)
+        got.append(sum(int(m[1]) for m in re.finditer(
+            r"\b(?:write|pwrite64)\(\d+<[^>]*(?:\.sqlite|-wal)>.*\) = (\d+)$", out.read_text(),
+            re.MULTILINE)))
+    return (got[1] - got[0]) / 1000
 
 
 def _durable(n: int, path: str) -> None:
@@ -595,7 +737,7 @@ def bench_art() -> None:
 SECTIONS: dict[str, Callable[[], None]] = {
     "core": bench_core, "store": bench_store, "tray": bench_tray, "box": bench_box,
     "oled": bench_oled, "console": bench_console, "input": bench_input, "idle": bench_idle,
-    "art": bench_art,
+    "art": bench_art, "resume": bench_resume,
 }
 
 
@@ -603,6 +745,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["_durable"]:  # the child process whose syncs bench_store counts
         _durable(int(argv[1]), argv[2])
+        return 0
+    if argv[:1] == ["_build"]:  # a game file for the resume figures
+        _build(int(argv[1]), argv[2])
         return 0
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("sections", nargs="*", metavar="SECTION",

@@ -12,6 +12,7 @@ again. See `ui.app.RefereeApp._handle_exception` and docs/console.md.
 from __future__ import annotations
 
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -113,7 +114,7 @@ def _screen_of(node: object) -> Screen[object] | None:
     return None
 
 
-def log_lines(log: list[LogEntry]) -> list[str]:
+def log_lines(log: Sequence[LogEntry]) -> list[str]:
     """The log, newest first, each line on its own: one that cannot be worded is shown raw."""
     lines = []
     for entry in reversed(log):

@@ -237,7 +237,7 @@ def test_migrations_go_forward_and_a_newer_file_is_refused(
     play(session, script()[:4])
     session.close()
     now = dbmod.schema_version()
-    assert now == 2 and rows(path, "SELECT version FROM schema_version") == [(now,)]
+    assert now == 3 and rows(path, "SELECT version FROM schema_version") == [(now,)]
     monkeypatch.setattr(dbmod, "MIGRATIONS", [*dbmod.MIGRATIONS,
                                               ("ALTER TABLE games ADD COLUMN note TEXT",)])
     again = open_session(db=path)

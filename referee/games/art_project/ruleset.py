@@ -8,7 +8,10 @@ from typing import Any
 
 from referee.dice import Roll
 from referee.games.art_project import actions
+from referee.games.art_project import catalog as _catalog
 from referee.games.art_project import commands as c
+from referee.games.art_project import settings as _settings
+from referee.games.art_project import state as _state
 from referee.games.art_project.catalog import (
     ArtCatalog,
     catalog_from_json,
@@ -20,7 +23,9 @@ from referee.games.art_project.rules.battle import faces
 from referee.games.art_project.settings import ArtRules, load_settings
 from referee.games.art_project.state import ArtState, initial_state
 from referee.ruleset import BgStats, BgStatsScore, DieRequest, Event, NeedDice, Result, Rolled
+from referee.snapshot import Codec, classes_of
 
+_SNAPSHOT = Codec(classes_of(_state, _catalog, _settings))
 _ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
 
 
@@ -81,6 +86,20 @@ class ArtProject:
     def state_json(self, state: ArtState) -> dict[str, Any]:
         return {**actions.state_json(state), "game": self.id, "result": self.result(state),
                 "next": actions.next_step(state)}
+
+    def snapshot_json(self, state: ArtState) -> dict[str, Any]:
+        # A game's state holds the catalog its game_started event gave (its mission's),
+        # not the one the game is played with: kept as its JSON.
+        data = _SNAPSHOT.encode(state, catalog=state.catalog)
+        assert isinstance(data, dict)
+        return {"state": data, "catalog": state.catalog.to_json()}
+
+    def state_from_snapshot(self, data: dict[str, Any], catalog: ArtCatalog) -> ArtState:
+        own = catalog_from_json(data["catalog"])
+        state = _SNAPSHOT.decode(data["state"], catalog=own)
+        if not isinstance(state, ArtState):
+            raise ValueError("the snapshot is not a state of this game")
+        return state
 
     def result(self, state: ArtState) -> Result | None:
         if not state.over:

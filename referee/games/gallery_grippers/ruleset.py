@@ -8,7 +8,10 @@ from typing import Any
 
 from referee.dice import DIE_SIDES, Roll, die_value
 from referee.games.gallery_grippers import actions, records
+from referee.games.gallery_grippers import catalog as _catalog
 from referee.games.gallery_grippers import commands as c
+from referee.games.gallery_grippers import settings as _settings
+from referee.games.gallery_grippers import state as _state
 from referee.games.gallery_grippers.catalog import Catalog, catalog_from_json, load_catalog
 from referee.games.gallery_grippers.evolve import evolve, fold
 from referee.games.gallery_grippers.rules import decide
@@ -17,6 +20,7 @@ from referee.games.gallery_grippers.rules.common import die_id
 from referee.games.gallery_grippers.settings import HouseRules, load_settings
 from referee.games.gallery_grippers.state import GameState, initial_state, state_to_json
 from referee.ruleset import BgStats, DieRequest, Event, NeedDice, Result, Rolled, die_key
+from referee.snapshot import Codec, classes_of
 
 # The purpose of the dice each command rolls (one purpose per command). Games stored before
 # roll events had a purpose get it from the command that rolled them.
@@ -26,6 +30,7 @@ PURPOSE_OF_COMMAND: dict[str, str] = {
 }
 _SAID = {"free": "free roll", "turn_order": "turn-order roll", "move": "move",
          "bypass": "bypass", "reup": "re-up", "draw": "draw"}
+_SNAPSHOT = Codec(classes_of(_state, _catalog, _settings))
 _ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
 
 
@@ -92,6 +97,17 @@ class GalleryGrippers:
     def state_json(self, state: GameState) -> dict[str, Any]:
         return {**state_to_json(state), "game": self.id, "result": self.result(state),
                 "next": actions.next_step(state)}
+
+    def snapshot_json(self, state: GameState) -> dict[str, Any]:
+        data = _SNAPSHOT.encode(state, catalog=state.catalog)
+        assert isinstance(data, dict)
+        return data
+
+    def state_from_snapshot(self, data: dict[str, Any], catalog: Catalog) -> GameState:
+        state = _SNAPSHOT.decode(data, catalog=catalog)
+        if not isinstance(state, GameState):
+            raise ValueError("the snapshot is not a state of this game")
+        return state
 
     def result(self, state: GameState) -> Result | None:
         if not state.over:
