@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -9,12 +10,27 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from referee.games.gallery_grippers.commands import EndTurn, Sell, Steal, Trade
+from referee.games.gallery_grippers.commands import EndTurn, MoveRoll, Sell, Steal, Trade
 from referee.games.gallery_grippers.rules.queries import can
+from referee.games.gallery_grippers.state import Phase
+from referee.session import LogEntry
 from ui import format as fmt
 from ui.base import BaseScreen, KeyBar, TitleBar
 from ui.screens.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
 from ui.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
+
+
+def rolled_this_turn(log: Sequence[LogEntry]) -> bool:
+    """Whether a die was rolled since the current turn began (undone steps skipped)."""
+    for entry in reversed(log):
+        if entry.undone:
+            continue
+        for event in reversed(entry.events):
+            if event["type"] == "roll" and event["die"] != "pick":
+                return True
+            if event["type"] in ("turn", "game_started"):
+                return False
+    return False
 
 
 class TableScreen(BaseScreen):
@@ -53,7 +69,15 @@ class TableScreen(BaseScreen):
         s = session.state
         self.query_one(TurnBanner).state = s
         self.query_one(Scoreboard).state = s
-        self.query_one(DicePanel).roll = fmt.last_roll(session.log)
+        roll = fmt.last_roll(session.log)
+        self.query_one(DicePanel).roll = roll
+        # At the start of a turn the last roll is the previous turn's: say so, so nobody
+        # reads it as the roll of the player now to play.
+        title = "Last roll"
+        if roll is not None and s.phase is Phase.PLAYING and not rolled_this_turn(session.log):
+            title = f"Last roll (before turn {s.turn_number})"
+        self.query_one("#dice .panel-title", Static).update(title)
+        self.query_one(DicePanel).set_class(title != "Last roll", "-earlier")
         self.query_one(EventLog).entries = EventLog.lines_for(session.log)
 
     # ---- the turn's steps ------------------------------------------------------------------
@@ -67,9 +91,14 @@ class TableScreen(BaseScreen):
 
     def action_move(self) -> None:
         who = self._player()
-        if who is not None:
-            self.refused(None)
-            self.referee.open(MoveDialog(who))
+        if who is None:
+            return
+        if not can(self.state, who, MoveRoll):
+            # Not offered once the pawn has moved: the rules say why, here (GG-4).
+            self.send(MoveRoll(player=who, roll=None))
+            return
+        self.refused(None)
+        self.referee.open(MoveDialog(who))
 
     def action_steal(self) -> None:
         who = self._player()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -45,6 +46,13 @@ def legal(state: GameState, player: str, kind: type) -> list[Any]:
     return [a for a in legal_actions(state, player) if isinstance(a, kind)]
 
 
+def stray_d6_key(dialog: Dialog[None], event: events.Key) -> None:
+    """A character key that a d6 dialog (R, or 1-6) does not use gets a reason, not silence."""
+    if event.character and event.character.isprintable() and event.character not in "rR123456":
+        dialog.say_error(f"✗ {event.character!r} does nothing here: R lets the box roll, "
+                         "1-6 records the real die.")
+
+
 class MoveDialog(Dialog[None]):
     """Roll the movement d6: the box rolls, or type the real die. The roll is recorded at
     once (move_roll), so the table sees it before the pawn moves; the session then holds a
@@ -71,6 +79,9 @@ class MoveDialog(Dialog[None]):
                          id="move-how")
             yield self.error_line()
         yield KeyBar()
+
+    def on_key(self, event: events.Key) -> None:
+        stray_d6_key(self, event)
 
     def _roll(self, roll: Roll | None) -> None:
         if self.send(MoveRoll(player=self.player, roll=roll)):

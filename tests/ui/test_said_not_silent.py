@@ -1,0 +1,53 @@
+"""Keys that do nothing say why (issue 15): a step the rules no longer allow, a key a dialog
+does not use, a roll from an earlier turn."""
+
+from __future__ import annotations
+
+from tests.ui.conftest import keys, played, typed
+from tests.ui.test_duplicate_cards import SMALL
+from ui.app import make_app
+from ui.screens.table import TableScreen
+from ui.screens.turn import MoveDialog
+
+
+def error(app: object) -> str:
+    return str(app.screen.query_one("#error").render())  # type: ignore[attr-defined]
+
+
+async def test_gg4_roll_after_moving_is_refused_with_the_reason_no_dialog() -> None:
+    s = played()
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r")  # resume
+        await keys(pilot, "r", "2", "enter")  # Ann rolls 2, lands on the first tile listed
+        while not isinstance(app.screen, TableScreen):
+            await keys(pilot, "enter")
+        assert s.state.turn.moved
+        await keys(pilot, "r")
+        assert isinstance(app.screen, TableScreen)  # no roll prompt offered
+        assert "GG-4" in error(app) and "already" in error(app)
+
+
+async def test_a_key_the_move_dialog_does_not_use_gets_a_reason() -> None:
+    s = played()
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r")  # resume; open the roll
+        assert isinstance(app.screen, MoveDialog)
+        before = len(s.log)
+        await keys(pilot, *typed("7"))
+        assert len(s.log) == before
+        assert "'7' does nothing here" in error(app) and "1-6" in error(app)
+
+
+async def test_the_last_roll_is_marked_as_an_earlier_turns_at_the_start_of_a_turn() -> None:
+    s = played()
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r")  # resume: Ann's turn 3, Ben rolled 2 in turn 2
+        title = str(app.screen.query_one("#dice .panel-title").render())
+        assert title == "Last roll (before turn 3)"
+        await keys(pilot, "r", "5")  # Ann rolls 5
+        await keys(pilot, "escape")  # (the tile decision stays open; look under it)
+        table = app.screen_stack[0]
+        assert str(table.query_one("#dice .panel-title").render()) == "Last roll"
