@@ -119,6 +119,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 3
     wd = Watchdog()
     app = ConsoleAndBox(session, rig, wd)
+    app.say_later(list(said))  # said before the console was up: shown once it is
     holder.append(app)
     try:
         return run_app(app)

@@ -3,9 +3,12 @@ does not use, a roll from an earlier turn."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.ui.conftest import keys, played, typed
 from tests.ui.test_duplicate_cards import SMALL
 from ui.app import make_app
+from ui.base import KeyBar
 from ui.screens.table import TableScreen
 from ui.screens.turn import MoveDialog
 
@@ -51,3 +54,49 @@ async def test_the_last_roll_is_marked_as_an_earlier_turns_at_the_start_of_a_tur
         await keys(pilot, "escape")  # (the tile decision stays open; look under it)
         table = app.screen_stack[0]
         assert str(table.query_one("#dice .panel-title").render()) == "Last roll"
+
+
+WIN = ({"cmd": "move", "player": "Ann", "tile": "exit", "roll": 5},
+       {"cmd": "end_turn", "player": "Ann"},
+       {"cmd": "move", "player": "Ben", "tile": "plain", "roll": 1},
+       {"cmd": "end_turn", "player": "Ben"},
+       {"cmd": "move", "player": "Ann", "tile": "black_market", "roll": 2},
+       {"cmd": "sell", "player": "Ann"},
+       {"cmd": "end_turn", "player": "Ann"},
+       {"cmd": "move", "player": "Ben", "tile": "security", "museum": "The Uffizi Gallery",
+        "roll": 1},
+       {"cmd": "bypass", "player": "Ben", "roll": 1},
+       {"cmd": "end_turn", "player": "Ben"},
+       {"cmd": "move", "player": "Ann", "tile": "art", "museum": "The Rijksmuseum", "roll": 4},
+       {"cmd": "steal", "player": "Ann", "art": "The Milkmaid"},
+       {"cmd": "end_turn", "player": "Ann"},
+       {"cmd": "move", "player": "Ben", "tile": "exit", "roll": 1},
+       {"cmd": "end_turn", "player": "Ben"},
+       {"cmd": "move", "player": "Ann", "tile": "exit", "roll": 2},
+       {"cmd": "end_turn", "player": "Ann"},
+       {"cmd": "move", "player": "Ben", "tile": "plain", "roll": 3},
+       {"cmd": "end_turn", "player": "Ben"},
+       {"cmd": "move", "player": "Ann", "tile": "black_market", "roll": 6})
+
+
+def undo_offered(app: Any) -> bool:
+    return any(k.action == "undo" for k in app.screen.query_one(KeyBar).shown_keys())
+
+
+async def test_undo_is_not_offered_once_the_game_is_over_and_ctrl_z_says_why() -> None:
+    s = played()
+    for request in WIN:
+        assert s.handle(request)["ok"], request
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r")  # resume
+        assert isinstance(app.screen, TableScreen) and undo_offered(app)  # mid-game
+        await keys(pilot, "l", "s")  # Ann sells for the win
+        assert s.state.over and s.undo_target() is None
+        await keys(pilot, "escape")  # from the result to the table
+        assert isinstance(app.screen, TableScreen)
+        assert not undo_offered(app)
+        await keys(pilot, "ctrl+z")
+        assert isinstance(app.screen, TableScreen)  # no undo question that would be refused
+        assert any("Nothing to undo: the game is over" in str(n.message)
+                   for n in app._notifications)

@@ -307,7 +307,7 @@ class VerdictScreen(Dialog[None]):
         if b.get("attribute"):
             rows.append((f"+ {b['attribute']} (attribute)", f"{b['attribute_bonus']:>+4}"))
         art = ", ".join(b.get("art") or []) or "none carried"
-        rows.append((f"− art ({art})", f"{-b['art_deduction']:>+4}"))
+        rows.append((f"art carried ({art})", f"{-b['art_deduction']:>+4}"))
         width = max(len(label) for label, _ in rows) + 2
         lines = [f"{fmt.escape(label):<{width}}{value}" for label, value in rows]
         lines.append("─" * (width + 4))

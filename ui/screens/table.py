@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -42,7 +43,7 @@ class TableScreen(BaseScreen):
         Binding("l", "sell", "Sell"),
         Binding("t", "trade", "Trade"),
         Binding("e", "end_turn", "End turn"),
-        Binding("ctrl+z", "app.undo", "Undo"),
+        Binding("ctrl+z", "undo", "Undo"),
         Binding("o", "app.box", "Box"),
         Binding("g", "game_over", "Result", show=False),
         Binding("ctrl+n", "app.new_game", "New game", show=False),
@@ -79,6 +80,23 @@ class TableScreen(BaseScreen):
         self.query_one("#dice .panel-title", Static).update(title)
         self.query_one(DicePanel).set_class(title != "Last roll", "-earlier")
         self.query_one(EventLog).entries = EventLog.lines_for(session.log)
+        self.refresh_bindings()  # (undo is offered only while it can take something back)
+
+    # ---- undo: offered only when there is something it may take back ----------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "undo":
+            return self.referee.session.undo_target() is not None
+        return True
+
+    async def action_undo(self) -> None:
+        await self.app.run_action("app.undo")
+
+    def on_key(self, event: events.Key) -> None:
+        """Ctrl+Z when nothing can be undone (the key is not offered then) says why."""
+        if event.key == "ctrl+z" and self.referee.session.undo_target() is None:
+            event.stop()
+            self.notify("Nothing to undo: the game is over and its result stands."
+                        if self.state.over else "Nothing to undo yet.")
 
     # ---- the turn's steps ------------------------------------------------------------------
     def _player(self) -> str | None:

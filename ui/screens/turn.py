@@ -27,6 +27,7 @@ from referee.games.gallery_grippers.rules.queries import (
 from referee.games.gallery_grippers.state import GameState
 from ui import format as fmt
 from ui.base import Choices, Dialog, KeyBar, PendingDialog
+from ui.screens.ticks import TickList
 
 # The order tiles are listed in (which tiles are listed is the rules' answer, `landings`).
 ORDER = ("airport", "recruitment", "trading", "black_market", "security", "alarm", "art", "exit",
@@ -220,7 +221,7 @@ class SellDialog(Dialog[None]):
                          classes="dialog-title")
             # A selection's value is the piece's place in the hand, not its name.
             sellable = {a.art[0] for a in legal(self.state, self.player, Sell) if a.art}
-            yield SelectionList[int](
+            yield TickList(
                 *[(Content(f"{a.name}  {fmt.money(a.value)}"), i, True)
                   for i, a in enumerate(p.art) if a.name in sellable],
                 id="sell-list")
@@ -275,8 +276,8 @@ class TradeDialog(Dialog[None]):
                          classes="dialog-title")
             yield Choices(*[(name, name) for name in partners], id="partners")
             with Horizontal(id="trade-hands"):
-                yield SelectionList[int](id="give")
-                yield SelectionList[int](id="get")
+                yield TickList(id="give")
+                yield TickList(id="get")
             yield Button("Both agree: trade \\[^T]", id="trade", variant="primary", compact=True)
             yield self.error_line()
         yield KeyBar()
