@@ -40,6 +40,10 @@ class BoxOnScreen:
 
         return render(self.rig.box.view())
 
+    def view_text(self) -> str:
+        """What the OLED shows, in plain words (the box panel on a narrow terminal)."""
+        return self.rig.box.view().text()
+
     def subscribe(self, callback: Callable[..., None]) -> Callable[[], None]:
         unsubscribe: Callable[[], None] = self.rig.box.subscribe(lambda view: callback())
         return unsubscribe

@@ -232,7 +232,9 @@ class BoxScreen(Dialog[None]):
         with Vertical(classes="dialog", id="box-dialog"):
             yield Static("[b]The box[/b] — its display and buttons (keys in brackets)",
                          classes="dialog-title")
-            yield BoxPanel(self._image_source, self._press, id="box-panel")
+            box = getattr(self.app, "box", None)  # the box's words, if it can give them
+            yield BoxPanel(self._image_source, self._press, id="box-panel",
+                           text_source=getattr(box, "view_text", None))
         yield KeyBar()
 
     def on_mount(self) -> None:

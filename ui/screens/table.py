@@ -70,6 +70,7 @@ class TableScreen(BaseScreen):
         s = session.state
         self.query_one(TurnBanner).state = s
         self.query_one(Scoreboard).state = s
+        self.call_after_refresh(self._current_in_view)
         roll = fmt.last_roll(session.log)
         self.query_one(DicePanel).roll = roll
         # At the start of a turn the last roll is the previous turn's: say so, so nobody
@@ -81,6 +82,14 @@ class TableScreen(BaseScreen):
         self.query_one(DicePanel).set_class(title != "Last roll", "-earlier")
         self.query_one(EventLog).entries = EventLog.lines_for(session.log)
         self.refresh_bindings()  # (undo is offered only while it can take something back)
+
+    def _current_in_view(self) -> None:
+        """Whose turn it is is always in view, their art and hand whole: on a small screen
+        the scoreboard scrolls to the current player's row (the third player's, at 80×24,
+        would otherwise be below the fold on their own turn)."""
+        rows = self.query(".player-row.-current")
+        if rows:
+            self.query_one(Scoreboard).scroll_to_widget(rows.first(), animate=False, top=True)
 
     # ---- undo: offered only when there is something it may take back ----------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
