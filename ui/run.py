@@ -42,7 +42,8 @@ class BoxOnScreen:
 
     def view_text(self) -> str:
         """What the OLED shows, in plain words (the box panel on a narrow terminal)."""
-        return self.rig.box.view().text()
+        text: str = self.rig.box.view().text()
+        return text
 
     def subscribe(self, callback: Callable[..., None]) -> Callable[[], None]:
         unsubscribe: Callable[[], None] = self.rig.box.subscribe(lambda view: callback())

@@ -100,3 +100,33 @@ async def test_undo_is_not_offered_once_the_game_is_over_and_ctrl_z_says_why() -
         assert isinstance(app.screen, TableScreen)  # no undo question that would be refused
         assert any("Nothing to undo: the game is over" in str(n.message)
                    for n in app._notifications)
+
+
+def said(app: Any) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_ctrl_c_in_any_dialog_says_how_to_quit() -> None:
+    from referee.session import Session
+    from tests.ui.conftest import SEED
+    from tests.ui.test_duplicate_cards import to_the_obstacle
+    from ui.screens.pending import ObstacleDialog
+
+    s = to_the_obstacle(Session(seed=SEED))
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r")  # resume: the obstacle (a pending decision)
+        assert isinstance(app.screen, ObstacleDialog)
+        await keys(pilot, "ctrl+c")
+        assert any("Ctrl+Q" in line for line in said(app))
+        app._notifications.clear()
+        await keys(pilot, "tab", "tab", "ctrl+c")  # in the d100 field, nothing selected
+        assert any("Ctrl+Q" in line for line in said(app))
+        assert isinstance(app.screen, ObstacleDialog) and app.is_running
+    s = played()
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r")  # resume; the roll to move (a dialog the player opened)
+        assert isinstance(app.screen, MoveDialog)
+        await keys(pilot, "ctrl+c")
+        assert any("Ctrl+Q" in line for line in said(app))

@@ -61,3 +61,23 @@ def test_the_current_player_s_row_is_whole_in_view_at_80x24(data: st.DataObject)
             assert row.virtual_region.bottom <= top + seen, (row.virtual_region, top, seen)
 
     asyncio.run(run())
+
+
+async def test_gg1_card_names_fit_their_deck_lists_at_80x24_and_none_left_says_so() -> None:
+    from ui.base import Choices
+
+    s = Session(seed=SEED)
+    assert s.handle({"cmd": "new_game", "players": ["Ann", "Ben", "Cy"]})["ok"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r")  # resume
+        for deck in ("specialist", "attribute"):
+            lst = app.screen.query_one(f"#deck-{deck}", Choices)
+            width = lst.scrollable_content_region.width
+            labels = [str(lst.get_option_at_index(i).prompt) for i in range(lst.option_count)]
+            assert labels and all(len(label) <= width for label in labels), (width, labels)
+        # Ann takes both Inside Men: the third pick of it is not offered, and says why
+        await keys(pilot, "enter", "enter")
+        lst = app.screen.query_one("#deck-specialist", Choices)
+        first = lst.get_option_at_index(0)
+        assert first.disabled and str(first.prompt).endswith("(none left)")

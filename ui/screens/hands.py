@@ -46,6 +46,12 @@ def balanced_hands(state: GameState, players: list[str]) -> dict[str, dict[str, 
     return hands
 
 
+def card_label(bonus: int, name: str, left: int) -> str:
+    """A card in a deck list: its bonus, its name, the copies left (none: said in words,
+    so a card that cannot be picked says why). Short, so a name fits one line at 80×24."""
+    return f"{bonus:+3} {name} " + (f"×{left}" if left > 0 else "(none left)")
+
+
 class HandsScreen(BaseScreen):
     """Each player's starting hand, picked from the catalog (or dealt balanced)."""
 
@@ -66,15 +72,15 @@ class HandsScreen(BaseScreen):
         yield Static("", id="hands-title", classes="screen-title")
         with Horizontal(id="hands"):
             with Vertical(classes="deck-column"):
-                yield Static("Specialists (Enter adds; ×copies left)", classes="panel-title")
+                yield Static("Specialists ×left (Enter)", classes="panel-title")
                 yield Choices(id="deck-specialist", compact=True)
             with Vertical(classes="deck-column"):
-                yield Static("Attributes (Enter adds)", classes="panel-title")
+                yield Static("Attributes ×left (Enter)", classes="panel-title")
                 yield Choices(id="deck-attribute", compact=True)
             with Vertical(id="hand-column"):
                 yield Static("", id="hand-draft")
                 yield Button("Deal this hand \\[^D]", id="deal", variant="primary", compact=True)
-                yield Button("Deal balanced hands to everyone \\[^B]", id="balanced", compact=True)
+                yield Button("Balanced hands for all \\[^B]", id="balanced", compact=True)
                 yield Static("", id="dealt-list")
         yield self.error_line()
         yield KeyBar()
@@ -108,8 +114,7 @@ class HandsScreen(BaseScreen):
                     pile[card] -= 1
             cards = sorted(pile, key=lambda name: (-card_bonus(s, name), name))
             options.set_choices([
-                Choice(f"+{card_bonus(s, name):>2}%  {name}  ×{pile[name]}", name,
-                       pile[name] <= 0)
+                Choice(card_label(card_bonus(s, name), name, pile[name]), name, pile[name] <= 0)
                 for name in cards])
             if cards:
                 options.highlighted = min(highlighted or 0, len(cards) - 1)
