@@ -321,6 +321,28 @@ class RefereeApp(App[None]):
             box = self.box
             self.open(BoxScreen(box.render_image, box.press))
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quit, unless that loses a game kept in memory only (then ask first)."""
+        from ui.screens.info import QuitConfirm
+
+        s = self.session.state
+        if (self.session.store is None and s.phase in (Phase.SETUP, Phase.PLAYING)
+                and not s.over and not isinstance(self.screen, QuitConfirm)):
+            self.open(QuitConfirm())
+            return
+        self.exit()
+
+    def action_quit_now(self) -> None:
+        self.exit()
+
+    def say_later(self, lines: list[str]) -> None:
+        """Show what was said before the console was up (resumed game N...) once it is."""
+        def show() -> None:
+            for line in lines:
+                self.notify(line, timeout=10, markup=False)
+
+        self.when_first_screen_drawn(show)
+
     def action_new_game(self) -> None:
         self._want_new = True
         self.sync()
@@ -383,4 +405,11 @@ def cmd_console(args: argparse.Namespace) -> int:
     """`referee console`: the console on a session built from the shared options."""
     from referee.app import session_from_args
 
-    return run_app(make_app(session_from_args(args)))
+    said: list[str] = []
+    app = make_app(session_from_args(args, notify=said.append))
+    app.say_later(list(said))  # shown once the console is up, and again when it closes
+    try:
+        return run_app(app)
+    finally:
+        for line in said:
+            print(f"referee console: {line}", file=sys.stderr)

@@ -117,13 +117,26 @@ class BaseScreen(SessionView, Screen[None]):
     """A full screen of the console (new game, hands, turn order, the table)."""
 
 
+# Ctrl+C in a dialog: Textual's "how to quit" hint looks for the quit key among the dialog's
+# own keys, finds none, and says nothing; every dialog says it instead.
+CTRL_C = Binding("ctrl+c", "ctrl_c", show=False, priority=True)
+
+
 class Dialog(SessionView, ModalScreen[T]):
     """A modal dialog over the table; Escape cancels it (unless it is a pending decision)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"), CTRL_C]
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_ctrl_c(self) -> None:
+        field = self.focused
+        if isinstance(field, Input) and field.selected_text:
+            field.action_copy()  # what Ctrl+C does in a text field with text selected
+            return
+        self.notify("Ctrl+C does not quit: Ctrl+Q does (this dialog stays open).",
+                    title="Do you want to quit?")
 
 
 class PendingDialog(Dialog[None]):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from PIL import Image
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -64,19 +65,29 @@ def half_blocks(image: Image.Image | None) -> list[str]:
 
 
 class OledView(Static):
-    """The OLED picture as half-block text."""
+    """The OLED picture as half-block text; or, `as_text`, what it says in plain words (a
+    terminal too narrow for the full-size picture: braille's 2x4 pixels a cell keeps every
+    pixel, but the OLED's small font is not readable at that size)."""
 
     compact: reactive[bool] = reactive(False)
+    as_text: reactive[bool] = reactive(False)
 
-    def __init__(self, image_source: Callable[[], Image.Image | None], **kwargs: object) -> None:
+    def __init__(self, image_source: Callable[[], Image.Image | None],
+                 text_source: Callable[[], str] | None = None, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._image_source = image_source
+        self.text_source = text_source
 
-    def render(self) -> str:
+    def render(self) -> str | Text:
+        if self.as_text and self.text_source is not None:
+            return Text(self.text_source())  # game data: never read as markup
         return "\n".join(oled_text(self._image_source(), compact=self.compact))
 
     def watch_compact(self, compact: bool) -> None:
         self.set_class(compact, "-compact")
+
+    def watch_as_text(self, as_text: bool) -> None:
+        self.set_class(as_text, "-words")
 
 
 class BoxPanel(Vertical, can_focus=True):
@@ -91,21 +102,24 @@ class BoxPanel(Vertical, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(spec.key, f"press({spec.button!r}, {spec.long})", spec.label)
-        for spec in BOX_BUTTONS
+        *[Binding(spec.key, f"press({spec.button!r}, {spec.long})", spec.label)
+          for spec in BOX_BUTTONS],
+        Binding("p", "picture", "Picture/words"),
     ]
 
     def __init__(self, image_source: Callable[[], Image.Image | None],
                  press: Callable[[str, bool], None], *, compact: bool | None = None,
-                 id: str | None = None) -> None:
+                 id: str | None = None, text_source: Callable[[], str] | None = None) -> None:
         super().__init__(id=id)
         self._image_source = image_source
+        self._text_source = text_source
+        self._fitted = False
         self._press = press
         self._buttons = BOX_BUTTONS
         self._compact = compact
 
     def compose(self) -> ComposeResult:
-        yield OledView(self._image_source, id="oled")
+        yield OledView(self._image_source, self._text_source, id="oled")
         with Horizontal(id="box-buttons"):
             for i, spec in enumerate(self._buttons):
                 yield Button(f"{spec.label} \\[{spec.key}]", id=f"box-button-{i}",
@@ -119,7 +133,21 @@ class BoxPanel(Vertical, can_focus=True):
 
     def _fit(self, width: int) -> None:
         compact = self._compact if self._compact is not None else width < 140
-        self.query_one(OledView).compact = compact
+        oled = self.query_one(OledView)
+        if oled.compact != compact or not self._fitted:  # (not on every resize: P's choice
+            oled.as_text = compact and oled.text_source is not None  # changes the size)
+        self._fitted = True
+        oled.compact = compact
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "picture":
+            return self._text_source is not None
+        return True
+
+    def action_picture(self) -> None:
+        """P: the OLED's picture, or what it says in words (when the box can say it)."""
+        oled = self.query_one(OledView)
+        oled.as_text = not oled.as_text and oled.text_source is not None
 
     def refresh_image(self) -> None:
         """Redraw the OLED picture (call when the box says it changed)."""

@@ -205,10 +205,29 @@ def consequences(events: list[dict[str, Any]]) -> list[str]:
             lines.append(f"{e['player']} is OUT ({e.get('rule', 'GG-15')}).")
         elif t == "game_over":
             who = e["winner"] or "nobody"
-            lines.append(f"Game over: {who} wins ({e['reason'].replace('_', ' ')}).")
+            why = OVER_WORDS.get(e["reason"], str(e["reason"]).replace("_", " "))
+            lines.append(f"Game over: {who} wins ({why}).")
         elif t == "turn":
             lines.append(f"Turn {e['number']}: {e['player']} plays.")
     return lines
+
+
+# The log in words, never the protocol's tokens.
+CHOICE_WORDS: dict[str, str] = {
+    "ditch": "ditches the art (1 strike)", "keep": "keeps the art (2 strikes)",
+    "leave": "leaves the premises", "reenter": "goes back into the museum",
+}
+COMMAND_WORDS: dict[str, str] = {
+    "new_game": "new game", "deal": "a starting hand", "turn_order": "the turn-order roll",
+    "tiebreak": "the tie-break", "move_roll": "the roll to move", "move": "a move",
+    "bypass": "an obstacle", "choose": "a choice", "steal": "a theft", "sell": "a sale",
+    "draw": "a card drawn", "reup": "a re-up", "trade": "a trade", "end_turn": "an end of turn",
+    "roll": "a free roll",
+}
+OVER_WORDS: dict[str, str] = {
+    "money": "reached the win money", "third_strike": "the only player's third strike",
+    "last_player_standing": "last player standing",
+}
 
 
 def describe(entry: LogEntry) -> str:
@@ -245,7 +264,7 @@ def describe(entry: LogEntry) -> str:
         mark = "✓ bypassed" if b["success"] else "✗ failed"
         return f"{who} {mark}: {sum_text(b)}"
     if name == "choose":
-        return f"{who} chooses {cmd['choice']}"
+        return f"{who} {CHOICE_WORDS.get(cmd['choice'], 'chooses ' + str(cmd['choice']))}"
     if name == "steal":
         art = _of(ev, "stolen")[0]["art"]
         return f"{who} steals {art['name']} ({money(art['value'])}, −{art['deduction']}%)"
@@ -266,7 +285,8 @@ def describe(entry: LogEntry) -> str:
         t = _of(ev, "turn")
         return f"{who} ends the turn" + (f" → {t[0]['player']}" if t else "")
     if name == "undo":
-        return f"Undo of step #{cmd['undoes']} ({ev[0]['cmd']})"
+        undone = str(ev[0]["cmd"])
+        return f"Undo of step #{cmd['undoes']} ({COMMAND_WORDS.get(undone, undone)})"
     if name == "roll":
         r = _of(ev, "roll")[0]
         return f"Free {r['die']} roll: {r['value']}"

@@ -40,6 +40,11 @@ class BoxOnScreen:
 
         return render(self.rig.box.view())
 
+    def view_text(self) -> str:
+        """What the OLED shows, in plain words (the box panel on a narrow terminal)."""
+        text: str = self.rig.box.view().text()
+        return text
+
     def subscribe(self, callback: Callable[..., None]) -> Callable[[], None]:
         unsubscribe: Callable[[], None] = self.rig.box.subscribe(lambda view: callback())
         return unsubscribe
@@ -119,6 +124,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 3
     wd = Watchdog()
     app = ConsoleAndBox(session, rig, wd)
+    app.say_later(list(said))  # said before the console was up: shown once it is
     holder.append(app)
     try:
         return run_app(app)

@@ -161,10 +161,35 @@ async def test_the_panel_presses_the_box_through_its_mock_pins(tmp_path: Path) -
             # two presses, each down and up through gpiozero's callbacks and our debounce
             assert rig.presser.done == 2 and rig.buttons.edges == 4
             assert s.log[-1].command["cmd"] == "end_turn"  # nothing was undone
-            # the panel, 80 columns wide, shows the OLED's every pixel
+            # the panel, 80 columns wide, shows the OLED in words; P: its every pixel
             await pilot.pause()
             oled = app.screen.query_one(OledView)
+            assert oled.as_text and str(oled.render()) == rig.box.view().text()
+            await keys(pilot, "p")
             shown = pixels_back(str(oled.render()), "braille")
             assert shown.tobytes() == app.box.render_image().tobytes()  # type: ignore[union-attr]
     finally:
         rig.close()
+
+
+class WordyBox(FakeBox):
+    """A box that can also say what its OLED shows (as `referee run`'s can)."""
+
+    def view_text(self) -> str:
+        return f"Ann rolls [{len(self.presses)}]\n> plain\n  airport"
+
+
+async def test_at_80x24_the_box_panel_shows_the_oled_in_words_and_p_shows_the_picture() -> None:
+    box = WordyBox()
+    app = make_app(played(), box=box)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await keys(pilot, "r", "o")  # resume, open the box
+        oled = app.screen.query_one(OledView)
+        assert oled.as_text
+        assert str(oled.render()).splitlines() == ["Ann rolls [0]", "> plain", "  airport"]
+        panel = app.screen.query_one("#box-panel")
+        assert panel.region.right <= 80 and panel.region.bottom <= 24  # all of it on screen
+        await keys(pilot, "r")
+        assert str(oled.render()).startswith("Ann rolls [1]")  # game data, not markup
+        await keys(pilot, "p")
+        assert not oled.as_text and len(str(oled.render()).splitlines()) == 16  # braille

@@ -9,13 +9,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
 
-from referee.games.gallery_grippers.commands import Deal, Roll, Tiebreak, TurnOrder
+from referee.games.gallery_grippers.commands import Deal, Tiebreak, TurnOrder
 from referee.games.gallery_grippers.rules import queries
 from referee.games.gallery_grippers.rules.queries import Decision, card_bonus
 from referee.games.gallery_grippers.rules.setup import HAND
 from referee.games.gallery_grippers.state import GameState, pile_list
 from ui import format as fmt
 from ui.base import BaseScreen, Choice, Choices, KeyBar, TitleBar
+from ui.screens.diefield import DieField
 
 DECKS = ("specialist", "attribute")
 
@@ -45,6 +46,12 @@ def balanced_hands(state: GameState, players: list[str]) -> dict[str, dict[str, 
     return hands
 
 
+def card_label(bonus: int, name: str, left: int) -> str:
+    """A card in a deck list: its bonus, its name, the copies left (none: said in words,
+    so a card that cannot be picked says why). Short, so a name fits one line at 80×24."""
+    return f"{bonus:+3} {name} " + (f"×{left}" if left > 0 else "(none left)")
+
+
 class HandsScreen(BaseScreen):
     """Each player's starting hand, picked from the catalog (or dealt balanced)."""
 
@@ -65,15 +72,15 @@ class HandsScreen(BaseScreen):
         yield Static("", id="hands-title", classes="screen-title")
         with Horizontal(id="hands"):
             with Vertical(classes="deck-column"):
-                yield Static("Specialists (Enter adds; ×copies left)", classes="panel-title")
+                yield Static("Specialists ×left (Enter)", classes="panel-title")
                 yield Choices(id="deck-specialist", compact=True)
             with Vertical(classes="deck-column"):
-                yield Static("Attributes (Enter adds)", classes="panel-title")
+                yield Static("Attributes ×left (Enter)", classes="panel-title")
                 yield Choices(id="deck-attribute", compact=True)
             with Vertical(id="hand-column"):
                 yield Static("", id="hand-draft")
                 yield Button("Deal this hand \\[^D]", id="deal", variant="primary", compact=True)
-                yield Button("Deal balanced hands to everyone \\[^B]", id="balanced", compact=True)
+                yield Button("Balanced hands for all \\[^B]", id="balanced", compact=True)
                 yield Static("", id="dealt-list")
         yield self.error_line()
         yield KeyBar()
@@ -107,8 +114,7 @@ class HandsScreen(BaseScreen):
                     pile[card] -= 1
             cards = sorted(pile, key=lambda name: (-card_bonus(s, name), name))
             options.set_choices([
-                Choice(f"+{card_bonus(s, name):>2}%  {name}  ×{pile[name]}", name,
-                       pile[name] <= 0)
+                Choice(card_label(card_bonus(s, name), name, pile[name]), name, pile[name] <= 0)
                 for name in cards])
             if cards:
                 options.highlighted = min(highlighted or 0, len(cards) - 1)
@@ -182,8 +188,10 @@ class TurnOrderScreen(BaseScreen):
             for i, p in enumerate(self.state.players):
                 with Horizontal(classes="roll-form", id=f"roll-row-{i}"):
                     yield Static(fmt.swatch(p), classes="roll-name")
-                    yield Input(placeholder="d6 (1-6)", max_length=1, id=f"d6-{i}",
-                                classes="d6-input", restrict="[1-6]?", compact=True)
+                    field = DieField("d6", 1, 6, id=f"d6-{i}", empty_rolls=False,
+                                     placeholder="d6 (1-6)")
+                    field.add_class("d6-input")
+                    yield field
         with Horizontal(classes="buttons", id="order-buttons"):
             yield Button("Box rolls for all \\[^R]", id="roll", variant="primary", compact=True)
             yield Button("Record typed dice \\[^T]", id="typed", compact=True)
@@ -212,6 +220,18 @@ class TurnOrderScreen(BaseScreen):
             self.set_focus(self.query_one(f"#d6-{later[0]}", Input))
         else:
             self.action_typed()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """What is wrong with a die typed shows as it is typed, not only at Enter."""
+        event.stop()
+        if not isinstance(event.input, DieField) or not event.value:
+            self.refused(None)
+            return
+        reading = event.input.reading
+        if reading.problem:
+            self.say_error(f"✗ {reading.problem}")
+        else:
+            self.refused(None)
 
     def _tie(self) -> tuple[str, ...] | None:
         tie = next((p for p in self.state.pending if p.decision == Decision.TIEBREAK), None)
@@ -260,11 +280,14 @@ class TurnOrderScreen(BaseScreen):
         for i, p in enumerate(self.state.players):
             if p.name not in self._rolling():
                 continue
-            text = self.query_one(f"#d6-{i}", Input).value.strip()
-            if not text:
-                self.say_error(f"✗ Type {p.name}'s d6 (1-6).")
+            field = self.query_one(f"#d6-{i}", DieField)
+            reading = field.reading
+            if reading.roll is None:
+                self.say_error(f"✗ {p.name}'s d6: {reading.problem} (or Ctrl+R: the box "
+                               "rolls for all).")
+                self.set_focus(field)
                 return
-            rolls[p.name] = Roll.physical("d6", int(text))
+            rolls[p.name] = reading.roll
         if self.send(TurnOrder(rolls=rolls)):
             for inp in self.query(".d6-input").results(Input):
                 inp.value = ""

@@ -160,6 +160,23 @@ class UndoConfirm(Dialog[None]):
             self.dismiss(None)
 
 
+class QuitConfirm(Dialog[None]):
+    """Quitting a game kept nowhere (`--memory`) loses it: said, and asked, first."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "app.quit_now", "Quit and lose it"), Binding("n", "cancel", "Keep playing"),
+        Binding("escape", "cancel", "Keep playing", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="quit-dialog"):
+            yield Static("[b]Quit and lose this game?[/b]", classes="dialog-title")
+            yield Static("This console keeps its games in memory only (--memory): nothing is "
+                         "saved, so the game cannot be resumed after quitting.")
+            yield Static("[b]Y[/b] or Ctrl+Q quits · [b]N[/b] keeps playing")
+        yield KeyBar(own_only=True)
+
+
 class GameOverScreen(Dialog[None]):
     """The winner, how the game went, and the revealed seed."""
 
@@ -215,7 +232,9 @@ class BoxScreen(Dialog[None]):
         with Vertical(classes="dialog", id="box-dialog"):
             yield Static("[b]The box[/b] — its display and buttons (keys in brackets)",
                          classes="dialog-title")
-            yield BoxPanel(self._image_source, self._press, id="box-panel")
+            box = getattr(self.app, "box", None)  # the box's words, if it can give them
+            yield BoxPanel(self._image_source, self._press, id="box-panel",
+                           text_source=getattr(box, "view_text", None))
         yield KeyBar()
 
     def on_mount(self) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import events
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -24,7 +26,8 @@ from referee.games.gallery_grippers.rules.queries import (
 from referee.session import LogEntry
 from ui import format as fmt
 from ui.base import Choices, Dialog, KeyBar, PendingDialog
-from ui.screens.turn import legal
+from ui.screens.diefield import DieField, DieHint
+from ui.screens.turn import legal, stray_d6_key
 
 NONE = "(none)"
 
@@ -34,7 +37,10 @@ class ObstacleDialog(PendingDialog):
 
     decision = Decision.OBSTACLE
     BINDINGS: ClassVar[list[BindingType]] = [
-        *PendingDialog.BINDINGS, Binding("ctrl+r", "roll", "Box rolls", priority=True)
+        *PendingDialog.BINDINGS, Binding("ctrl+r", "roll", "Box rolls", priority=True),
+        # Priority: acted on as the app reads the key, so the digits typed right behind it
+        # follow it into the field.
+        *[Binding(str(n), f"digit('{n}')", show=False, priority=True) for n in range(10)],
     ]
 
     def compose(self) -> ComposeResult:
@@ -59,11 +65,14 @@ class ObstacleDialog(PendingDialog):
                                               for c in p.attributes if c in playable],
                               id="attribute")
             yield Static("", id="obstacle-sum")
+            faces = bypass_terms(s, self.player, None, None)
+            field = DieField("d100", faces.low, faces.high, id="d100",
+                             placeholder=f"type the real d100 roll ({faces.low}-{faces.high})")
             with Horizontal(id="obstacle-roll"):
-                yield Input(placeholder="type the real d100 roll, Enter", id="d100",
-                            restrict=r"[0-9]*", max_length=3, compact=True)
+                yield field
                 yield Button("…or the box rolls \\[^R]", id="roll", variant="primary",
                              compact=True)
+            yield DieHint(field, id="d100-hint")
             yield self.error_line()
         yield KeyBar()
 
@@ -109,12 +118,26 @@ class ObstacleDialog(PendingDialog):
     def action_roll(self) -> None:
         self._bypass(None)
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.query_one("#d100-hint", DieHint).update(self.query_one("#d100", DieField).hint())
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if not event.value.strip():
-            self._bypass(None)
+        reading = self.query_one("#d100", DieField).reading
+        if reading.problem:
+            self.say_error(f"✗ {reading.problem}")
             return
-        self._bypass(Roll.physical("d100", int(event.value)))
+        self._bypass(reading.roll)
+
+    def action_digit(self, digit: str) -> None:
+        """A digit typed while a card list has the focus (one Tab short of the roll, or
+        typed ahead) is the start of the roll: it goes to the d100 field, not nowhere."""
+        field = self.query_one("#d100", DieField)
+        if self.focused is field:
+            raise SkipAction()
+        self.set_focus(field)
+        field.insert_text_at_cursor(digit)
 
     def on_button_pressed(self, _: Button.Pressed) -> None:
         self.action_roll()
@@ -234,6 +257,9 @@ class ReupDialog(PendingDialog):
             yield self.error_line()
         yield KeyBar()
 
+    def on_key(self, event: events.Key) -> None:
+        stray_d6_key(self, event)
+
     def action_roll(self) -> None:
         self.send(Reup(player=self.player))
 
@@ -281,7 +307,7 @@ class VerdictScreen(Dialog[None]):
         if b.get("attribute"):
             rows.append((f"+ {b['attribute']} (attribute)", f"{b['attribute_bonus']:>+4}"))
         art = ", ".join(b.get("art") or []) or "none carried"
-        rows.append((f"− art ({art})", f"{-b['art_deduction']:>+4}"))
+        rows.append((f"art carried ({art})", f"{-b['art_deduction']:>+4}"))
         width = max(len(label) for label, _ in rows) + 2
         lines = [f"{fmt.escape(label):<{width}}{value}" for label, value in rows]
         lines.append("─" * (width + 4))

@@ -11,7 +11,12 @@ from textual.widgets import Button, Input, Label, Static
 
 from referee.games.gallery_grippers.commands import NewGame, PlayerSpec
 from referee.games.gallery_grippers.rules.setup import MAX_PLAYERS, PALETTE
-from referee.games.gallery_grippers.settings import RULE_SETTINGS, HouseRules
+from referee.games.gallery_grippers.settings import (
+    RULE_SETTINGS,
+    HouseRules,
+    setting_problem,
+    setting_warnings,
+)
 from referee.games.gallery_grippers.state import Phase
 from referee.session import Session
 from ui import format as fmt
@@ -33,6 +38,25 @@ def table_rules(session: Session) -> HouseRules:
     one, else the defaults."""
     rules = session.house_rules
     return rules if isinstance(rules, HouseRules) else HouseRules()
+
+
+def whole_number(text: str) -> int | str:
+    """A whole number as a player types it: digits, with $ in front and commas (or _ or
+    spaces) between groups of three if they like; else what is wrong, in words. "1,2,3" is
+    refused rather than read as 123: nobody writes a hundred and twenty-three that way."""
+    plain = text.strip().removeprefix("$").strip()
+    if not plain:
+        return "type a whole number"
+    if plain.isdigit():
+        return int(plain)
+    for mark in (",", "_", " "):
+        groups = plain.split(mark)
+        if len(groups) > 1 and all(g.isdigit() for g in groups):
+            if 1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:]):
+                return int("".join(groups))
+            return (f"{text.strip()!r} is ambiguous: write a whole number with commas only "
+                    "between groups of three digits (1,000,000), or none (123)")
+    return f"{text.strip()!r} is not a whole number"
 
 
 class StartScreen(Dialog[str]):
@@ -86,6 +110,7 @@ class NewGameScreen(BaseScreen):
     def __init__(self) -> None:
         super().__init__()
         self.count = 2
+        self._warned: dict[str, Any] | None = None  # house rules warned about at Start
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -159,6 +184,10 @@ class NewGameScreen(BaseScreen):
         await text.remove()
 
     async def action_add(self) -> None:
+        if self.count >= MAX_PLAYERS:
+            self.say_error(f"✗ Gallery Grippers is for 1 to {MAX_PLAYERS} players: "
+                           "no seat is left.")
+            return
         if self.count < MAX_PLAYERS:
             taken = {str(c.value) for c in self.query(".colour-cycle").results(Cycle)}
             colour = next(c for c in PALETTE if c not in taken)
@@ -168,6 +197,9 @@ class NewGameScreen(BaseScreen):
             self.query_one(f"#name-{self.count - 1}", Input).focus()
 
     def action_remove(self) -> None:
+        if self.count <= 1:
+            self.say_error("✗ A game needs at least one player: the last seat stays.")
+            return
         if self.count > 1:
             self.count -= 1
             self.query_one(f"#seat-{self.count}").remove()
@@ -221,14 +253,21 @@ class NewGameScreen(BaseScreen):
             widget = self.query_one(f"#rule-{name}")
             value: Any
             if isinstance(widget, Input):
-                text = widget.value.replace(",", "").replace("_", "").replace("$", "").strip()
-                if not text.isdigit():
-                    return f"{RULE_LABELS[name]}: a whole number, please (not {widget.value!r})"
-                value = int(text)
+                value = whole_number(widget.value)
+                if isinstance(value, str):
+                    return f"{RULE_LABELS[name]}: {value}"
             else:
                 value = getattr(widget, "value", None)
+            problem = setting_problem(name, value)
+            if problem is not None:
+                return f"{RULE_LABELS[name]} {problem}"
             out[name] = value
         return out
+
+    def _warnings(self, rules: dict[str, Any]) -> str:
+        """Values the rules allow that would spoil the game, in a line (empty: none)."""
+        found = setting_warnings(HouseRules(**rules), self.referee.session.catalog)
+        return "; ".join(f"{RULE_LABELS[name]}: {text}" for name, text in found)
 
     def action_start(self) -> None:
         self.after_typing(self._start)
@@ -246,6 +285,11 @@ class NewGameScreen(BaseScreen):
         rules = self._rules()
         if isinstance(rules, str):
             self.say_error(f"✗ {rules}")
+            return
+        warning = self._warnings(rules)
+        if warning and self._warned != rules:
+            self._warned = rules  # the same values again: the table means it
+            self.say_error(f"⚠ {warning}. Ctrl+S again starts anyway.")
             return
         self.refused(self.referee.new_game(NewGame(players=tuple(players), rules=rules)))
 

@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from referee.games.gallery_grippers.commands import EndTurn, Sell, Steal, Trade
+from referee.games.gallery_grippers.commands import EndTurn, MoveRoll, Sell, Steal, Trade
 from referee.games.gallery_grippers.rules.queries import can
+from referee.games.gallery_grippers.state import Phase
+from referee.session import LogEntry
 from ui import format as fmt
 from ui.base import BaseScreen, KeyBar, TitleBar
 from ui.screens.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
 from ui.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
+
+
+def rolled_this_turn(log: Sequence[LogEntry]) -> bool:
+    """Whether a die was rolled since the current turn began (undone steps skipped)."""
+    for entry in reversed(log):
+        if entry.undone:
+            continue
+        for event in reversed(entry.events):
+            if event["type"] == "roll" and event["die"] != "pick":
+                return True
+            if event["type"] in ("turn", "game_started"):
+                return False
+    return False
 
 
 class TableScreen(BaseScreen):
@@ -26,7 +43,7 @@ class TableScreen(BaseScreen):
         Binding("l", "sell", "Sell"),
         Binding("t", "trade", "Trade"),
         Binding("e", "end_turn", "End turn"),
-        Binding("ctrl+z", "app.undo", "Undo"),
+        Binding("ctrl+z", "undo", "Undo"),
         Binding("o", "app.box", "Box"),
         Binding("g", "game_over", "Result", show=False),
         Binding("ctrl+n", "app.new_game", "New game", show=False),
@@ -53,8 +70,42 @@ class TableScreen(BaseScreen):
         s = session.state
         self.query_one(TurnBanner).state = s
         self.query_one(Scoreboard).state = s
-        self.query_one(DicePanel).roll = fmt.last_roll(session.log)
+        self.call_after_refresh(self._current_in_view)
+        roll = fmt.last_roll(session.log)
+        self.query_one(DicePanel).roll = roll
+        # At the start of a turn the last roll is the previous turn's: say so, so nobody
+        # reads it as the roll of the player now to play.
+        title = "Last roll"
+        if roll is not None and s.phase is Phase.PLAYING and not rolled_this_turn(session.log):
+            title = f"Last roll (before turn {s.turn_number})"
+        self.query_one("#dice .panel-title", Static).update(title)
+        self.query_one(DicePanel).set_class(title != "Last roll", "-earlier")
         self.query_one(EventLog).entries = EventLog.lines_for(session.log)
+        self.refresh_bindings()  # (undo is offered only while it can take something back)
+
+    def _current_in_view(self) -> None:
+        """Whose turn it is is always in view, their art and hand whole: on a small screen
+        the scoreboard scrolls to the current player's row (the third player's, at 80×24,
+        would otherwise be below the fold on their own turn)."""
+        rows = self.query(".player-row.-current")
+        if rows:
+            self.query_one(Scoreboard).scroll_to_widget(rows.first(), animate=False, top=True)
+
+    # ---- undo: offered only when there is something it may take back ----------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "undo":
+            return self.referee.session.undo_target() is not None
+        return True
+
+    async def action_undo(self) -> None:
+        await self.app.run_action("app.undo")
+
+    def on_key(self, event: events.Key) -> None:
+        """Ctrl+Z when nothing can be undone (the key is not offered then) says why."""
+        if event.key == "ctrl+z" and self.referee.session.undo_target() is None:
+            event.stop()
+            self.notify("Nothing to undo: the game is over and its result stands."
+                        if self.state.over else "Nothing to undo yet.")
 
     # ---- the turn's steps ------------------------------------------------------------------
     def _player(self) -> str | None:
@@ -67,9 +118,14 @@ class TableScreen(BaseScreen):
 
     def action_move(self) -> None:
         who = self._player()
-        if who is not None:
-            self.refused(None)
-            self.referee.open(MoveDialog(who))
+        if who is None:
+            return
+        if not can(self.state, who, MoveRoll):
+            # Not offered once the pawn has moved: the rules say why, here (GG-4).
+            self.send(MoveRoll(player=who, roll=None))
+            return
+        self.refused(None)
+        self.referee.open(MoveDialog(who))
 
     def action_steal(self) -> None:
         who = self._player()

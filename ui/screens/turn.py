@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -26,6 +27,7 @@ from referee.games.gallery_grippers.rules.queries import (
 from referee.games.gallery_grippers.state import GameState
 from ui import format as fmt
 from ui.base import Choices, Dialog, KeyBar, PendingDialog
+from ui.screens.ticks import TickList
 
 # The order tiles are listed in (which tiles are listed is the rules' answer, `landings`).
 ORDER = ("airport", "recruitment", "trading", "black_market", "security", "alarm", "art", "exit",
@@ -43,6 +45,13 @@ def tile_choices(state: GameState, player: str) -> list[tuple[str, Landing]]:
 def legal(state: GameState, player: str, kind: type) -> list[Any]:
     """The legal commands of one kind for `player` now."""
     return [a for a in legal_actions(state, player) if isinstance(a, kind)]
+
+
+def stray_d6_key(dialog: Dialog[None], event: events.Key) -> None:
+    """A character key that a d6 dialog (R, or 1-6) does not use gets a reason, not silence."""
+    if event.character and event.character.isprintable() and event.character not in "rR123456":
+        dialog.say_error(f"✗ {event.character!r} does nothing here: R lets the box roll, "
+                         "1-6 records the real die.")
 
 
 class MoveDialog(Dialog[None]):
@@ -71,6 +80,9 @@ class MoveDialog(Dialog[None]):
                          id="move-how")
             yield self.error_line()
         yield KeyBar()
+
+    def on_key(self, event: events.Key) -> None:
+        stray_d6_key(self, event)
 
     def _roll(self, roll: Roll | None) -> None:
         if self.send(MoveRoll(player=self.player, roll=roll)):
@@ -209,7 +221,7 @@ class SellDialog(Dialog[None]):
                          classes="dialog-title")
             # A selection's value is the piece's place in the hand, not its name.
             sellable = {a.art[0] for a in legal(self.state, self.player, Sell) if a.art}
-            yield SelectionList[int](
+            yield TickList(
                 *[(Content(f"{a.name}  {fmt.money(a.value)}"), i, True)
                   for i, a in enumerate(p.art) if a.name in sellable],
                 id="sell-list")
@@ -264,8 +276,8 @@ class TradeDialog(Dialog[None]):
                          classes="dialog-title")
             yield Choices(*[(name, name) for name in partners], id="partners")
             with Horizontal(id="trade-hands"):
-                yield SelectionList[int](id="give")
-                yield SelectionList[int](id="get")
+                yield TickList(id="give")
+                yield TickList(id="get")
             yield Button("Both agree: trade \\[^T]", id="trade", variant="primary", compact=True)
             yield self.error_line()
         yield KeyBar()

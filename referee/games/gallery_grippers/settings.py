@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from referee.dice import die_range
 from referee.errors import SettingsError
 from referee.tomlfile import locate_line, read_text_file, toml_loads
 
@@ -182,6 +183,37 @@ class HouseRules:
 RULE_SETTINGS: tuple[str, ...] = tuple(f.name for f in fields(HouseRules))
 if set(RULE_SETTINGS) != set(_SETTINGS):  # a programming error, caught at import
     raise RuntimeError("HouseRules and _SETTINGS must name the same settings")
+
+def setting_problem(name: str, value: object) -> str | None:
+    """What is wrong with ``value`` for the house rule ``name`` in a player's words (what it
+    must be, and the rule), or None if it will do."""
+    return _problem(name, value)
+
+
+def setting_warnings(rules: HouseRules, catalog: Any) -> list[tuple[str, str]]:
+    """``(setting, warning)`` for allowed values that make the game pointless with this
+    ``catalog`` (a ``Catalog``): a bypass target no roll and no cards can reach, or one
+    every roll reaches; win money all the art cannot pay. Empty when all is well."""
+    out: list[tuple[str, str]] = []
+    faces = die_range("d100", rules.percentile)
+    low, high = faces.start, faces.stop - 1
+    best = (max((c.bonus for c in catalog.specialists.values()), default=0)
+            + max((c.bonus for c in catalog.attributes.values()), default=0))
+    if rules.bypass_target > high + best:
+        out.append(("bypass_target", f"no bypass can reach {rules.bypass_target}: the best "
+                    f"roll with the best two cards makes {high + best}, so every obstacle "
+                    "fails (GG-8)"))
+    elif rules.bypass_target <= low:
+        out.append(("bypass_target", f"every roll reaches {rules.bypass_target}: no obstacle "
+                    "can ever be failed (GG-8)"))
+    pieces = [a.value for art in catalog.museums.values() for a in art]
+    most = sum(pieces) + rules.fence_bonus_per_extra_piece * max(len(pieces) - 1, 0)
+    if rules.win_money > most:
+        out.append(("win_money", f"all the art in the catalog sold together pays "
+                    f"{_dollars(most)}, less than {_dollars(rules.win_money)}: nobody can "
+                    "win by money (GG-14)"))
+    return out
+
 
 def load_settings(path: str | Path) -> HouseRules:
     """House rules from the ``[rules]`` table of a TOML file (other tables are not ours).

@@ -1,0 +1,70 @@
+"""The console speaks words, not the protocol's tokens (issue 15)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from referee.games.gallery_grippers.commands import CHOICES
+from referee.session import LogEntry
+from tests.ui.conftest import keys, played
+from tests.ui.test_duplicate_cards import SMALL
+from ui import format as fmt
+from ui.app import make_app
+from ui.screens.pending import VerdictScreen
+
+TOKEN = re.compile(r"\b[a-z]+_[a-z_]+\b|\breenter\b")
+
+
+def entry(command: dict[str, object], events: list[dict[str, object]]) -> LogEntry:
+    return LogEntry(seq=9, command=command, events=events, undone=False)
+
+
+@pytest.mark.parametrize("choice", CHOICES)
+def test_gg10_a_choice_is_logged_in_words(choice: str) -> None:
+    line = fmt.describe(entry({"cmd": "choose", "player": "Ann", "choice": choice}, []))
+    assert choice not in line.split() and "chooses" not in line
+
+
+@pytest.mark.parametrize("cmd", sorted(fmt.COMMAND_WORDS))
+def test_an_undo_names_the_step_in_words(cmd: str) -> None:
+    line = fmt.describe(entry({"cmd": "undo", "undoes": 3}, [{"type": "undone", "cmd": cmd}]))
+    assert not TOKEN.search(line), line
+
+
+@pytest.mark.parametrize("reason", ["money", "third_strike", "last_player_standing"])
+def test_the_end_of_the_game_in_words(reason: str) -> None:
+    lines = fmt.consequences([{"type": "game_over", "winner": "Ann", "reason": reason}])
+    assert not TOKEN.search(" ".join(lines)) and f"({reason})" not in " ".join(lines)
+
+
+async def test_gg8_the_verdict_shows_the_art_deduction_with_one_minus() -> None:
+    s = played()  # Ann carries the Mona Lisa (−35)
+    assert s.handle({"cmd": "move", "player": "Ann", "tile": "security", "roll": 2})["ok"]
+    assert s.handle({"cmd": "bypass", "player": "Ann", "roll": 10})["ok"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r")  # resume
+        app.open(VerdictScreen(s.log[-1]))
+        await pilot.pause()
+        text = str(app.screen.query_one("#verdict-sum").render())
+        art = next(line for line in text.splitlines() if "Mona Lisa" in line)
+        assert art.count("−") + art.count("-") == 1, art
+
+
+async def test_gg13_a_ticked_piece_shows_a_tick_not_only_a_colour() -> None:
+    from tests.ui.test_said_not_silent import WIN
+    from ui.screens.ticks import TickList
+
+    s = played()
+    for request in WIN[:5]:  # Ann at the black market with the Mona Lisa
+        assert s.handle(request)["ok"], request
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "l")  # resume; sell
+        lst = app.screen.query_one("#sell-list", TickList)
+        assert lst.render_line(0).text.startswith("▐✓▌ Mona Lisa")
+        await keys(pilot, "space")
+        assert lst.render_line(0).text.startswith("▐ ▌ Mona Lisa")
+        assert lst.ticked_text() == ["  Mona Lisa  $700,000,000"]
