@@ -160,7 +160,7 @@ def chi_square_sf(x: float, dof: int) -> float:
     """P(X >= x) for X chi-square distributed with `dof` degrees of freedom."""
     if dof < 1:
         raise ValueError(f"degrees of freedom must be at least 1, not {dof}")
-    if x <= 0:
+    if x / 2.0 <= 0:  # (a subnormal x halves to 0)
         return 1.0
     return _gamma_q(dof / 2.0, x / 2.0)
 

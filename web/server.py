@@ -195,8 +195,8 @@ def make_app(live: LivePage) -> web.Application:
                 await resp.write(f"id: {live.version}\n{lines}\n".encode())
             # a new game has a new token: this page's game is over for this phone
             await resp.write(b"event: gone\ndata: A new game has started: scan its code.\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+        except ConnectionResetError:
+            pass  # the phone went away
         finally:
             live.clients.discard(client)
         return resp
@@ -222,6 +222,25 @@ def lan_address() -> str | None:
     return found[0] if found else None
 
 
+SD_LISTEN_FDS_START = 3
+
+
+def systemd_socket(environ: dict[str, str] | None = None) -> socket.socket | None:
+    """The listening socket systemd passed us (socket activation: `LISTEN_PID` is this
+    process, `LISTEN_FDS` >= 1), or None. On the box the service itself may create no
+    Internet socket and has no network of its own (systemd/tableside-referee-web.socket)."""
+    import os
+
+    env = os.environ if environ is None else environ
+    if env.get("LISTEN_PID") != str(os.getpid()) or int(env.get("LISTEN_FDS", "0") or 0) < 1:
+        return None
+    for name in ("LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"):
+        env.pop(name, None)  # not for child processes
+    sock = socket.socket(fileno=SD_LISTEN_FDS_START)
+    sock.setblocking(False)
+    return sock
+
+
 class WebServer:
     """The page served on `host:port` from the running loop, for as long as it runs."""
 
@@ -236,8 +255,14 @@ class WebServer:
         self._runner = web.AppRunner(make_app(self.live), handle_signals=False,
                                      access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, backlog=256,
-                           reuse_address=True)
+        inherited = systemd_socket()
+        site: web.BaseSite
+        if inherited is not None:  # the box: systemd's socket unit listens for us
+            self.host, self.port = inherited.getsockname()[:2]
+            site = web.SockSite(self._runner, inherited)
+        else:
+            site = web.TCPSite(self._runner, self.host, self.port, backlog=256,
+                               reuse_address=True)
         await site.start()
         if self.port == 0:  # an ephemeral port (tests): which one we got
             server = getattr(site, "_server", None)
