@@ -22,6 +22,7 @@ from referee.ruleset import Ruleset
 
 TABLE = "table"  # whose die it is when no player rolled it
 SOURCES = ("electronic", "physical")
+FEW = 5  # below this many expected rolls a face, the chi-square p-value means little
 
 
 class Entry(Protocol):
@@ -95,7 +96,7 @@ class Tally:
 
 @dataclass
 class LuckReport:
-    """Every tally of a game (or of several games), in the order first rolled."""
+    """Every tally of a game (or of several games), by player, die and source."""
 
     tallies: list[Tally] = field(default_factory=list)
     games: int = 0
@@ -114,6 +115,10 @@ class LuckReport:
             mine.counts = [a + b for a, b in zip(mine.counts, t.counts, strict=True)]
         self.games += other.games
 
+    def sort(self) -> None:
+        """By player, die, then electronic before physical."""
+        self.tallies.sort(key=lambda t: (t.player.casefold(), t.die, t.source))
+
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "tallies": [t.to_json() for t in self.tallies]}
 
@@ -131,6 +136,7 @@ def luck(entries: Iterable[Entry], ruleset: Ruleset) -> LuckReport:
             source = "physical" if roll.source == "physical" else "electronic"
             report.tally(rolled.player or TABLE, roll.die, source).counts[
                 bin_of(roll.die, roll.value)] += 1
+    report.sort()
     return report
 
 
@@ -139,16 +145,20 @@ def across(reports: Sequence[LuckReport]) -> LuckReport:
     total = LuckReport()
     for r in reports:
         total.add(r)
+    total.sort()
     return total
 
 
 def describe(t: Tally | Mapping[str, Any]) -> str:
     """A tally's verdict in words."""
     p = t.p_value if isinstance(t, Tally) else t["p_value"]
+    expected = t.expected if isinstance(t, Tally) else t["expected"]
     if p is None:
         return "no rolls"
+    if expected < FEW:
+        return f"p = {p:.2f}: too few rolls to judge"
     if p < 0.01:
-        return f"p = {p:.3f}: very unlike a fair die (or a long lucky streak)"
+        return f"p = {p:.3f}: very unlike a fair die"
     if p < 0.05:
         return f"p = {p:.3f}: unusual for a fair die"
     return f"p = {p:.2f}: as a fair die falls"

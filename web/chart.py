@@ -20,8 +20,8 @@ EXPECTED_COLOUR = "#F0F0F0"
 TEXT = "#E0E0E0"
 MUTED = "#A0A0A0"
 
-W, H = 320, 150  # the chart's own units; it scales to the page's width
-LEFT, RIGHT, TOP, BOTTOM = 28, 8, 10, 34
+W, H = 320, 140  # the chart's own units; it scales to the page's width
+LEFT, RIGHT, TOP, BOTTOM = 34, 8, 14, 38
 
 
 def title(t: Mapping[str, Any]) -> str:
@@ -59,17 +59,17 @@ def svg(t: Mapping[str, Any]) -> str:
                      f'fill="{colour}"><title>{escape(face)}: {count}</title></rect>')
         cx = x + w / 2
         label = face.split("-")[0] if small else face
-        parts.append(f'<text x="{cx:.1f}" y="{H - BOTTOM + 13}" font-size="10" '
+        parts.append(f'<text x="{cx:.1f}" y="{H - BOTTOM + 15}" font-size="13" '
                      f'text-anchor="middle" fill="{MUTED}">{escape(label)}</text>')
         if count:
-            parts.append(f'<text x="{cx:.1f}" y="{y - 2:.1f}" font-size="9" '
+            parts.append(f'<text x="{cx:.1f}" y="{y - 3:.1f}" font-size="12" '
                          f'text-anchor="middle" fill="{TEXT}">{count}</text>')
     ey = expected_y(t)
     parts.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{ey:.1f}" y2="{ey:.1f}" '
                  f'stroke="{EXPECTED_COLOUR}" stroke-width="1.5" stroke-dasharray="5 3"/>')
-    parts.append(f'<text x="2" y="{ey + 3:.1f}" font-size="9" fill="{TEXT}">'
+    parts.append(f'<text x="2" y="{ey + 4:.1f}" font-size="12" fill="{TEXT}">'
                  f'{t["expected"]:.3g}</text>')
-    parts.append(f'<text x="{LEFT}" y="{H - 6}" font-size="10" fill="{TEXT}">'
+    parts.append(f'<text x="2" y="{H - 4}" font-size="12" fill="{TEXT}">'
                  f'{escape(describe(t))}</text>')
     parts.append("</svg>")
     return "".join(parts)

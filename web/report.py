@@ -13,7 +13,18 @@ from referee.errors import BadRequest, StoreError
 from referee.export import from_store
 from referee.luck import LuckReport, across, describe, luck
 from referee.records import open_reader
-from web.chart import EXPECTED_COLOUR, MUTED, SOURCE_COLOUR, TEXT, bars, expected_y, title
+from web.chart import (
+    BOTTOM,
+    EXPECTED_COLOUR,
+    LEFT,
+    MUTED,
+    RIGHT,
+    SOURCE_COLOUR,
+    TEXT,
+    bars,
+    expected_y,
+    title,
+)
 
 BACKGROUND = "#121212"
 
@@ -87,7 +98,7 @@ def png(report: LuckReport, heading: str, path: str) -> None:
         draw.text((10, 50), "No dice rolled.", fill=MUTED, font_size=16)
     for n, t in enumerate(tallies):
         ox, oy = 10 + (n % cols) * cell_w, 46 + (n // cols) * cell_h
-        draw.text((ox, oy), title(t), fill=TEXT, font_size=15)
+        draw.text((ox, oy), title(t).replace("—", "-"), fill=TEXT, font_size=15)
         top = oy + 22
         colour = SOURCE_COLOUR.get(t["source"], SOURCE_COLOUR["electronic"])
         for (x, y, w, h), face, count in zip(bars(t), t["faces"], t["counts"], strict=True):
@@ -95,15 +106,15 @@ def png(report: LuckReport, heading: str, path: str) -> None:
             if h > 0:
                 draw.rectangle((x0, y0, x0 + w * scale, y0 + h * scale), fill=colour)
             label = face.split("-")[0] if len(t["faces"]) > 6 else face
-            draw.text((x0 + w * scale / 2, top + (H - 34 + 12) * scale), label, fill=MUTED,
+            draw.text((x0 + w * scale / 2, top + (H - BOTTOM + 10) * scale), label, fill=MUTED,
                       font_size=16, anchor="mm")
             if count:
                 draw.text((x0 + w * scale / 2, y0 - 4), str(count), fill=TEXT, font_size=14,
                           anchor="mb")
         ey = top + expected_y(t) * scale
-        draw.line((ox + 28 * scale, ey, ox + (W - 8) * scale, ey), fill=EXPECTED_COLOUR,
+        draw.line((ox + LEFT * scale, ey, ox + (W - RIGHT) * scale, ey), fill=EXPECTED_COLOUR,
                   width=2)
-        draw.text((ox + 28 * scale, top + (H - 6) * scale), describe(t), fill=TEXT,
+        draw.text((ox + 4, top + (H - 4) * scale), describe(t), fill=TEXT,
                   font_size=15, anchor="ls")
     img.save(path, format="PNG")
 
