@@ -87,10 +87,15 @@ class ConsoleAndBox(RefereeApp):
         self._web_address()
 
     def _web_address(self) -> None:
+        """Say the page's address (a new one with each game): a notification and the log,
+        and its QR code on the OLED until the box next draws (a press, a step)."""
         if self.web is not None:
+            from web.qr import image
+
             url = self.web.url()
             log.info("web page for phones: %s", url)
             self.notify(f"Phones: {url} (F6 shows the code)", timeout=15)
+            self.rig.oled.show(image(url))
 
     def action_web_code(self) -> None:
         if self.web is not None and self.web.live is not None:

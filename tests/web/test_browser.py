@@ -23,6 +23,7 @@ from tests.referee.storehelp import long_stream
 from tests.web.cdp import Browser
 from tests.web.helpers import LOOPBACK, serving
 from ui.run import ConsoleAndBox
+from web.qr import image as qr_image
 from web.server import WebServer
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -54,6 +55,9 @@ def test_the_page_follows_the_game_from_the_console_loop(tmp_path: Path) -> None
                     await pilot.pause(0.01)
                 assert app.web is not None and app.web.live is not None
                 live = app.web.live
+                frames: list[Any] = []
+                rig.oled.watch(frames.append)  # the frame on the OLED now: the page's code
+                assert frames[-1].tobytes() == qr_image(app.web.url()).tobytes()
                 await browser.viewport(360, 740, mobile=True)
                 await browser.open(app.web.url())
                 assert "Gallery Grippers" in await browser.text("#status")
