@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol, TypedDict, runtime_checkable
 
 from referee.dice import Roll
 
@@ -255,3 +255,37 @@ class Ruleset(Protocol):
     def state_from_snapshot(self, data: dict[str, Any], catalog: Any) -> Any:
         """The state `snapshot_json` wrote, played with `catalog`; raises ValueError if
         `data` is not one."""
+
+
+# ---- the table as a front end shows it (optional: web page, issue 17) ---------------------
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One thing a front end shows about a player or a verdict, in the game's words."""
+
+    label: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player at the table as the ruleset describes them: a colour name (or None), a
+    status word (e.g. ``eliminated``; None when nothing to say) and the figures to show."""
+
+    name: str
+    color: str | None
+    status: str | None
+    figures: tuple[Figure, ...]
+
+
+@runtime_checkable
+class DescribesTable(Protocol):
+    """What a game may add so a front end that knows no game (the web page) shows its table
+    and verdicts in the game's own terms. A ruleset without it is shown from its state JSON."""
+
+    def table(self, state: Any) -> list[Seat]:
+        """Each player's state, in seat order."""
+
+    def verdict(self, events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
+        """A step's verdict term by term (a title and the terms, the last one the outcome),
+        or None if the step's events hold none."""

@@ -734,10 +734,16 @@ def bench_art() -> None:
     run(long_game)
 
 
+def bench_web() -> None:
+    from bench_web import bench_web as run  # scripts/bench_web.py (beside this file)
+
+    run(long_game)
+
+
 SECTIONS: dict[str, Callable[[], None]] = {
     "core": bench_core, "store": bench_store, "tray": bench_tray, "box": bench_box,
     "oled": bench_oled, "console": bench_console, "input": bench_input, "idle": bench_idle,
-    "art": bench_art, "resume": bench_resume,
+    "art": bench_art, "resume": bench_resume, "web": bench_web,
 }
 
 

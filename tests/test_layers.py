@@ -25,7 +25,7 @@ def _copy(tmp_path: Path) -> Path:
     root = tmp_path / "tree"
     root.mkdir()
     shutil.copy(CHECKOUT / "pyproject.toml", root)
-    for package in ("referee", "device", "ui"):
+    for package in ("referee", "device", "ui", "web"):
         shutil.copytree(CHECKOUT / package, root / package,
                         ignore=shutil.ignore_patterns("__pycache__"))
     return root
@@ -45,6 +45,10 @@ def test_the_tree_keeps_every_layer_contract() -> None:
      "the core imports no game"),
     ("referee/games/__init__.py", "from referee.games.gallery_grippers import RULESET\n",
      "the core imports no game"),
+    ("referee/sneaky.py", "import aiohttp\n", "referee/"),
+    ("web/sneaky.py", "import textual\n", "web/"),
+    ("web/sneaky.py", "from ui import app\n", "web/"),
+    ("web/sneaky.py", "from referee.games.art_project import state\n", "web/"),
 ])
 def test_a_forbidden_import_breaks_its_contract(tmp_path: Path, module: str, line: str,
                                                 contract: str) -> None:

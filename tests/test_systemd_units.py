@@ -182,3 +182,56 @@ def test_both_variants_share_the_same_hardening() -> None:
         return found[start:]
 
     assert sandbox(BOX) == sandbox(CONSOLE)
+
+
+# ---- the page for phones (issue 17): a socket unit and a drop-in for the console ----------
+WEB_SOCKET = "tableside-referee-web.socket"
+WEB_DROPIN = SYSTEMD / f"{CONSOLE}.d" / "web.conf"
+LOCAL_NETWORKS = {"localhost", "link-local", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+                  "fc00::/7"}
+
+
+def _merged(tmp_path: Path) -> Path:
+    """The console unit as systemd sees it with the web drop-in (later assignments win)."""
+    merged = tmp_path / CONSOLE
+    merged.write_text((SYSTEMD / CONSOLE).read_text() + "\n" + WEB_DROPIN.read_text())
+    return merged
+
+
+def test_web_dropin_keeps_the_exposure(tmp_path: Path) -> None:
+    with_web = exposure(_merged(tmp_path))
+    assert with_web <= MAX_EXPOSURE
+    assert with_web == exposure(SYSTEMD / CONSOLE)
+
+
+def test_web_dropin_changes_no_sandbox_setting() -> None:
+    found = directives(WEB_DROPIN.read_text())
+    assert {k for s, k, _ in found if s == "Service"} == {"Sockets", "ExecStart"}
+    assert ("Service", "Sockets", WEB_SOCKET) in found
+    assert ("Unit", "Wants", WEB_SOCKET) in found and ("Unit", "After", WEB_SOCKET) in found
+    starts = [v for s, k, v in found if k == "ExecStart"]
+    assert starts[0] == ""  # resets the console's, then:
+    assert shlex.split(starts[1]) == [*shlex.split(one(CONSOLE, "ExecStart")), "--web"]
+
+
+def test_web_socket_says_who_may_connect() -> None:
+    socket_values = {k: v for s, k, v in directives((SYSTEMD / WEB_SOCKET).read_text())
+                     if s == "Socket"}
+    assert socket_values["ListenStream"] == "8080"
+    assert socket_values["Service"] == CONSOLE
+    assert socket_values["IPAddressDeny"] == "any"
+    assert set(socket_values["IPAddressAllow"].split()) == LOCAL_NETWORKS
+    # the service itself still allocates only local sockets and has no network of its own
+    assert one(CONSOLE, "RestrictAddressFamilies") == "AF_UNIX"
+    assert one(CONSOLE, "PrivateNetwork") == "yes"
+
+
+def test_verify_with_the_web_socket_prints_nothing(tmp_path: Path) -> None:
+    root = verify_root(tmp_path, {u: (SYSTEMD / u).read_text() for u in UNITS}
+                       | {WEB_SOCKET: (SYSTEMD / WEB_SOCKET).read_text()})
+    dropin = root / "etc/systemd/system" / f"{CONSOLE}.d"
+    dropin.mkdir()
+    (dropin / "web.conf").write_text(WEB_DROPIN.read_text())
+    for unit in (CONSOLE, WEB_SOCKET):
+        proc = analyze_verify(root, unit)
+        assert (proc.returncode, proc.stdout + proc.stderr) == (0, "")

@@ -27,6 +27,11 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
     from device.run import add_box_args
 
     add_box_args(parser)
+    parser.add_argument("--web", nargs="?", const="0.0.0.0:8080", default=None,
+                        metavar="ADDR:PORT",
+                        help="also serve a live, read-only page for phones (default "
+                        "0.0.0.0:8080; the address with its token shows as a QR code, F6); "
+                        "or [web] listen in the --settings file. See docs/web.md")
 
 
 def _run(args: argparse.Namespace) -> int:

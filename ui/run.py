@@ -22,6 +22,8 @@ from device.run import BoxRig, BoxSetupError, build_box
 from device.watchdog import Watchdog
 from referee.session import Session
 from ui.app import RefereeApp, run_app
+from ui.webcode import WebCodeScreen
+from web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -53,19 +55,64 @@ class BoxOnScreen:
 class ConsoleAndBox(RefereeApp):
     """The console with the box running beside it on the same session."""
 
-    def __init__(self, session: Session, rig: BoxRig, watchdog: Watchdog) -> None:
+    def __init__(self, session: Session, rig: BoxRig, watchdog: Watchdog,
+                 web: WebServer | None = None) -> None:
         super().__init__(session, box=BoxOnScreen(rig))
         self.rig = rig
         self.watchdog = watchdog
+        self.web = web
         self._timer: Timer | None = None
+        if web is not None:
+            self.bind("f6", "web_code", description="Phone code")
 
     def on_mount(self) -> None:
         # Textual also runs RefereeApp.on_mount (handlers are dispatched along the MRO):
         # calling super() here would open the start screen twice.
         self.rig.start()
         self.rig.box.subscribe(lambda view: self._arm())  # a change may bring a deadline
+        if self.web is not None:
+            self.run_worker(self._start_web(), name="web", exit_on_error=False)
         self.watchdog.ready("console and box up")
         self._tick()
+
+    async def _start_web(self) -> None:
+        """The page for phones, served on this loop (web/; docs/web.md)."""
+        if self.web is None:
+            return
+        try:
+            await self.web.start()
+        except OSError as err:
+            self.notify(f"The web page could not start: {err}", severity="error", timeout=20)
+            log.error("web page: %s", err)
+            self.web = None
+            return
+        live = self.web.live
+        if live is not None:
+            live.on_token(lambda token: self._web_address())
+        self._web_address()
+
+    def _web_address(self) -> None:
+        """Say the page's address (a new one with each game): a notification and the log,
+        and its QR code on the OLED until the box next draws (a press, a step)."""
+        if self.web is not None:
+            from web.qr import image
+
+            url = self.web.url()
+            log.info("web page for phones: %s", url)
+            self.notify(f"Phones: {url} (F6 shows the code)", timeout=15)
+            self.rig.oled.show(image(url))
+
+    def action_web_code(self) -> None:
+        if self.web is not None and self.web.live is not None:
+            from web.qr import text
+
+            url = self.web.url()
+            self.push_screen(WebCodeScreen(url, text(url)))
+
+    async def on_unmount(self) -> None:  # type: ignore[override]  # Textual awaits it
+        # (RefereeApp.on_unmount runs too: handlers are dispatched along the MRO)
+        if self.web is not None:
+            await self.web.stop()
 
     def _tick(self) -> None:
         self.watchdog.beat()
@@ -114,6 +161,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         log.info("%s", text)
         post(lambda: holder[0].notify(text, timeout=8))
 
+    from referee.errors import RefereeError
+    from web.server import ListenError, listen_from
+
+    try:
+        listen = listen_from(getattr(args, "web", None), getattr(args, "settings", None))
+    except (ListenError, RefereeError) as err:
+        print(f"referee run: ERROR: {err}", file=sys.stderr)
+        return 2
     session = session_from_args(args, notify=say)
 
     try:
@@ -123,7 +178,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         session.close()
         return 3
     wd = Watchdog()
-    app = ConsoleAndBox(session, rig, wd)
+    web = None if listen is None else WebServer(session, *listen)
+    app = ConsoleAndBox(session, rig, wd, web=web)
     app.say_later(list(said))  # said before the console was up: shown once it is
     holder.append(app)
     try:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from referee.dice import Roll
-from referee.games.art_project import actions
+from referee.games.art_project import actions, table
 from referee.games.art_project import catalog as _catalog
 from referee.games.art_project import commands as c
 from referee.games.art_project import settings as _settings
@@ -22,7 +22,17 @@ from referee.games.art_project.rules import decide
 from referee.games.art_project.rules.battle import faces
 from referee.games.art_project.settings import ArtRules, load_settings
 from referee.games.art_project.state import ArtState, initial_state
-from referee.ruleset import BgStats, BgStatsScore, DieRequest, Event, NeedDice, Result, Rolled
+from referee.ruleset import (
+    BgStats,
+    BgStatsScore,
+    DieRequest,
+    Event,
+    Figure,
+    NeedDice,
+    Result,
+    Rolled,
+    Seat,
+)
 from referee.snapshot import Codec, classes_of
 
 _SNAPSHOT = Codec(classes_of(_state, _catalog, _settings))
@@ -150,6 +160,13 @@ class ArtProject:
 
     def holds(self, state: ArtState, deck: str, card: str, from_discards: bool) -> bool:
         return False
+
+    # ---- the table for a front end that knows no game (ruleset.DescribesTable) -----------
+    def table(self, state: ArtState) -> list[Seat]:
+        return table.table(state)
+
+    def verdict(self, events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
+        return table.verdict(events)
 
 
 RULESET = ArtProject()

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from referee.dice import DIE_SIDES, Roll, die_value
-from referee.games.gallery_grippers import actions, records
+from referee.games.gallery_grippers import actions, records, table
 from referee.games.gallery_grippers import catalog as _catalog
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers import settings as _settings
@@ -19,7 +19,17 @@ from referee.games.gallery_grippers.rules.cards import draw_pile
 from referee.games.gallery_grippers.rules.common import die_id
 from referee.games.gallery_grippers.settings import HouseRules, load_settings
 from referee.games.gallery_grippers.state import GameState, initial_state, state_to_json
-from referee.ruleset import BgStats, DieRequest, Event, NeedDice, Result, Rolled, die_key
+from referee.ruleset import (
+    BgStats,
+    DieRequest,
+    Event,
+    Figure,
+    NeedDice,
+    Result,
+    Rolled,
+    Seat,
+    die_key,
+)
 from referee.snapshot import Codec, classes_of
 
 # The purpose of the dice each command rolls (one purpose per command). Games stored before
@@ -174,6 +184,13 @@ class GalleryGrippers:
         if from_discards:
             return not sum(pile.values()) and state.discards.get(deck, {}).get(card, 0) > 0
         return pile.get(card, 0) > 0
+
+    # ---- the table for a front end that knows no game (ruleset.DescribesTable) -----------
+    def table(self, state: GameState) -> list[Seat]:
+        return table.table(state)
+
+    def verdict(self, events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
+        return table.verdict(events)
 
 
 RULESET = GalleryGrippers()

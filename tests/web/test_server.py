@@ -1,0 +1,207 @@
+"""The page's server in-process on loopback (web/server.py): private, read-only, live."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from referee.app import open_session
+from referee.session import Session
+from tests.referee.conftest import SEED
+from tests.referee.storehelp import long_stream
+from tests.web.helpers import LOOPBACK, WAIT, Events, serving
+from web import server as web_server
+from web.server import ListenError, listen_from, parse_listen
+from web.view import token_for
+
+STREAM = long_stream(80)
+
+
+def test_every_path_without_the_token_is_404_and_nothing_but_get_is_served() -> None:
+    async def main() -> None:
+        session = Session(seed=SEED)
+        async with serving(session) as srv, aiohttp.ClientSession() as http:
+            base = f"http://{LOOPBACK}:{srv.port}"
+            good = srv.url()
+            assert (await http.get(good)).status == 200
+            for path in ("/", "/g/", "/g/x/", f"/g/{srv.live.token[:-1]}/",
+                         f"/g/{srv.live.token}x/events", "/favicon.ico", "/static/page.js"):
+                r = await http.get(base + path)
+                assert r.status == 404, path
+            for method in ("POST", "PUT", "DELETE", "PATCH"):
+                for url in (good, good + "events", good + "state.json"):
+                    r = await http.request(method, url, data=b'{"cmd": "undo"}')
+                    assert r.status == 404, (method, url)
+            r = await http.get(good)
+            assert "script-src 'sha256-" in r.headers["Content-Security-Policy"]
+            assert r.headers["Cache-Control"] == "no-store"
+        assert session.log == []  # nothing reached the game
+
+    asyncio.run(main())
+
+
+def test_a_phone_gets_the_page_at_once_and_every_accepted_command() -> None:
+    async def main() -> None:
+        session = Session(seed=SEED)
+        session.handle(STREAM[0])
+        async with serving(session) as srv, aiohttp.ClientSession() as http:
+            async with http.get(srv.url() + "events") as resp:
+                assert resp.headers["Content-Type"] == "text/event-stream"
+                phone = Events(resp)
+                first = await phone.next()
+                assert int(first["id"]) == srv.live.version  # the current page, at once
+                for request in STREAM[1:30]:
+                    answer = session.handle(request)
+                    assert answer["ok"]
+                    got = await phone.next()
+                    assert int(got["id"]) == srv.live.version
+                    assert f"{len(session.log)} command(s) so far" in got["data"]
+                    assert got["data"] == srv.live.html
+            # a refused command changes nothing and pushes nothing new
+            before = srv.live.version
+            assert not session.handle({"cmd": "move", "player": "Nobody"})["ok"]
+            await asyncio.sleep(0)
+            assert srv.live.version == before
+            # a phone that reconnects gets the current page straight away
+            async with http.get(srv.url() + "events") as resp:
+                again = await Events(resp).next()
+                assert int(again["id"]) == srv.live.version
+                assert again["data"] == srv.live.html
+
+    asyncio.run(main())
+
+
+def test_a_new_game_has_a_new_token_and_the_old_page_is_told() -> None:
+    async def main() -> None:
+        session = Session()  # each game a fresh random seed, as at the table
+        session.handle(STREAM[0])
+        async with serving(session) as srv, aiohttp.ClientSession() as http:
+            old = srv.url()
+            assert srv.live.token == token_for(session.seed)
+            async with http.get(old + "events") as resp:
+                phone = Events(resp)
+                await phone.next()
+                assert session.handle({"cmd": "new_game", "players": ["Zoe", "Yan"],
+                                       "abandon": True})["ok"]
+                while (got := await phone.next())["event"] != "gone":
+                    pass
+                assert "new game" in got["data"]
+            assert (await http.get(old)).status == 404
+            assert srv.url() != old and (await http.get(srv.url())).status == 200
+
+    asyncio.run(main())
+
+
+def test_the_token_is_per_game_stable_and_hides_the_seed() -> None:
+    assert token_for(SEED) == token_for(SEED)  # the same game after a restart
+    assert token_for(SEED) != token_for(bytes(32))
+    assert SEED.hex()[:8] not in token_for(SEED)
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", token_for(SEED))
+    assert token_for(None) != token_for(None)  # before any game: random
+
+
+def test_a_flood_of_connections_does_not_stall_the_game() -> None:
+    """1,000 connections (half idle, half asking with bad tokens) while the game goes on:
+    every command is accepted and the phone with the good token sees each one."""
+    async def main() -> None:
+        session = Session(seed=SEED)
+        session.handle(STREAM[0])
+        async with serving(session) as srv, aiohttp.ClientSession() as http:
+            idle = [await asyncio.open_connection(LOOPBACK, srv.port) for _ in range(500)]
+
+            async def stranger(i: int) -> int:
+                reader, writer = await asyncio.open_connection(LOOPBACK, srv.port)
+                writer.write(f"GET /g/guess{i}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                await writer.drain()
+                line = await asyncio.wait_for(reader.readline(), WAIT)
+                writer.close()
+                return int(line.split()[1])
+
+            strangers = asyncio.gather(*(stranger(i) for i in range(500)))
+            async with http.get(srv.url() + "events") as resp:
+                phone = Events(resp)
+                await phone.next()
+                for request in STREAM[1:21]:
+                    assert session.handle(request)["ok"]
+                    got = await phone.next()
+                    assert int(got["id"]) == srv.live.version
+            assert set(await strangers) == {404}
+            for _, writer in idle:
+                writer.close()
+
+    asyncio.run(main())
+
+
+def test_more_phones_than_the_limit_get_503(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web_server, "MAX_CLIENTS", 3)
+
+    async def main() -> None:
+        session = Session(seed=SEED)
+        async with serving(session) as srv, aiohttp.ClientSession() as http:
+            phones = [await http.get(srv.url() + "events") for _ in range(3)]
+            for p in phones:
+                await Events(p).next()
+            extra = await http.get(srv.url() + "events")
+            assert extra.status == 503
+            phones[0].close()
+            # the page itself still loads
+            assert (await http.get(srv.url())).status == 200
+
+    asyncio.run(main())
+
+
+def test_the_end_of_the_game_shows_the_seed_and_checks_every_roll(tmp_path: Path) -> None:
+    async def main() -> None:
+        session = open_session(db=tmp_path / "g.sqlite", seed=SEED)
+        try:
+            for request in STREAM[:40]:
+                assert session.handle(request)["ok"]
+            async with serving(session) as srv, aiohttp.ClientSession() as http:
+                data = await (await http.get(srv.url() + "state.json")).json()
+                assert data["proof"]["seed"] is None and data["proof"]["commitment"]
+                assert session.handle({"cmd": "reveal"})["ok"]
+                await asyncio.sleep(0)  # the refresh is queued on the loop
+                await asyncio.sleep(0)
+                data = await (await http.get(srv.url() + "state.json")).json()
+                assert data["proof"]["seed"] == SEED.hex()
+                assert data["proof"]["check"] == "good", data["proof"]["notes"]
+                page = await (await http.get(srv.url())).text()
+                assert "Check every roll: GOOD" in page
+        finally:
+            session.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("0.0.0.0:8080", ("0.0.0.0", 8080)), ("127.0.0.1:9000", ("127.0.0.1", 9000)),
+    (":8081", ("0.0.0.0", 8081)), ("8082", ("0.0.0.0", 8082)),
+    ("[::]:8083", ("::", 8083)), ("box.local", ("box.local", 8080)),
+])
+def test_listen_addresses(text: str, expected: tuple[str, int]) -> None:
+    assert parse_listen(text) == expected
+
+
+@pytest.mark.parametrize("text", ["host:", "host:http", "host:0", "host:70000", "[::]:x"])
+def test_a_bad_listen_address_is_refused_clearly(text: str) -> None:
+    with pytest.raises(ListenError, match="ADDR:PORT"):
+        parse_listen(text)
+
+
+def test_the_settings_file_can_turn_the_page_on(tmp_path: Path) -> None:
+    on = tmp_path / "on.toml"
+    on.write_text('[web]\nlisten = "127.0.0.1:8099"\n')
+    off = tmp_path / "off.toml"
+    off.write_text("[rules]\n")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[web]\nlisten = 8080\n")
+    assert listen_from(None, str(on)) == ("127.0.0.1", 8099)
+    assert listen_from(None, str(off)) is None
+    assert listen_from(None, None) is None
+    assert listen_from("9000", str(on)) == ("0.0.0.0", 9000)  # the command line wins
+    with pytest.raises(Exception, match=r"web\.listen"):
+        listen_from(None, str(bad))

@@ -1,0 +1,91 @@
+"""The page's table and verdicts are the ruleset's (DescribesTable), whatever the game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee import games
+from referee.ruleset import DescribesTable
+from referee.session import Session
+from tests.referee.conftest import SEED
+from tests.referee.storehelp import long_stream
+from tests.referee.toy_ruleset import RULESET as TOY
+from web import page
+from web.view import Snapshots
+
+ART_GAME = Path(__file__).parents[1] / "referee/games/art_project/win.jsonl"
+STREAM = long_stream(300)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 300))
+def test_gallery_grippers_table_and_bypass_verdict_follow_the_state(n: int) -> None:
+    session = Session(seed=SEED)
+    for request in STREAM[:n]:
+        assert session.handle(request)["ok"]
+    data = Snapshots().snapshot(session)
+    players = session.ruleset.state_json(session.state)["players"]
+    assert [s["name"] for s in data["seats"]] == [p["name"] for p in players]
+    for seat, p in zip(data["seats"], players, strict=True):
+        figures = dict(seat["figures"])
+        assert figures["strikes"] == f"{p['strikes']} of 3"
+        assert figures["money"] == f"${p['money']:,}"
+        assert figures["where"] == p["where"]
+    bypasses = [(e.seq, ev) for e in session.log if not e.undone for ev in e.events
+                if ev["type"] == "bypass"]
+    if bypasses:
+        seq, ev = bypasses[-1]
+        v = data["verdict"]
+        assert v["seq"] == seq
+        terms = dict(v["terms"])
+        assert terms["total"] == str(ev["total"])
+        assert terms["needs at least"] == str(ev["target"])
+        assert terms["verdict"] == ("bypassed" if ev["success"] else "failed")
+    else:
+        assert data["verdict"] is None
+
+
+def test_the_art_project_table_and_battle_verdicts_over_a_whole_game() -> None:
+    session = Session(seed=bytes.fromhex("5a" * 32))
+    battles = 0
+    for line in ART_GAME.read_text(encoding="utf-8").splitlines():
+        assert session.handle(json.loads(line))["ok"], line
+        data = Snapshots().snapshot(session)
+        sj = session.ruleset.state_json(session.state)
+        if sj.get("players"):
+            seats = {s["name"]: dict(s["figures"]) for s in data["seats"]}
+            for p in sj["players"]:
+                assert seats[p["name"]]["health"] == str(p["health"])
+                assert seats[p["name"]]["city"] == p["city"]
+            team = seats["The team"]
+            assert team["artwork track"] == (f"{sj['artwork']['track']} of "
+                                            f"{sj['artwork']['spaces']}")
+        battle = [ev for ev in session.log[-1].events if ev["type"] == "battle"]
+        if battle:
+            battles += 1
+            terms = dict(data["verdict"]["terms"])
+            assert terms["team strength"] == str(battle[-1]["strength"])
+            assert terms["agents' strength"] == str(battle[-1]["agents_strength"])
+            assert terms["verdict"] == ("won" if battle[-1]["won"] else "not yet won")
+        page.body(data)  # draws, whatever the state
+    assert battles >= 1 and session.state.over
+
+
+def test_a_game_that_does_not_describe_its_table_still_gets_a_page() -> None:
+    games.register(TOY)
+    assert not isinstance(TOY, DescribesTable)
+    assert isinstance(games.default(), DescribesTable)
+    session = Session(seed=SEED)
+    assert session.handle({"cmd": "new_game", "game": TOY.id, "players": ["Ann", "Ben"]})["ok"]
+    for who in ("Ann", "Ben", "Ann"):
+        assert session.handle({"cmd": "roll", "player": who})["ok"]
+    data = Snapshots().snapshot(session)
+    assert data["verdict"] is None and data["game_id"] == TOY.id
+    rolled = {(t["player"], t["die"], t["source"]): t["rolls"] for t in data["luck"]["tallies"]}
+    assert rolled == {("Ann", "d6", "electronic"): 4, ("Ben", "d6", "electronic"): 2}
+    html = page.body(data)
+    assert "Next: Ben rolls." in html  # its own `next`

@@ -1,0 +1,154 @@
+"""The page as HTML, from a `web.view` snapshot. One renderer: the first load and every pushed
+update show the same markup (the script only swaps it in), so the page reads the same with
+scripts off. Every value from the game is escaped; no element id is built from game data."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Mapping
+from html import escape
+from importlib.resources import files
+from typing import Any
+
+from web.chart import OKABE_ITO, SOURCE_COLOUR, svg
+
+# A seat's colour is one of a fixed list of classes (the palette's index), never a style
+# attribute (the page's policy allows no inline style) nor a name made from game data.
+PALETTE = list(OKABE_ITO)
+CSS = (files("web") / "static" / "page.css").read_text(encoding="utf-8") + "".join(
+    f".c{i} {{ --seat: {hexa}; }}\n" for i, hexa in enumerate(OKABE_ITO.values())) + "".join(
+    f".src-{k} {{ background: {hexa}; }}\n" for k, hexa in SOURCE_COLOUR.items())
+JS = (files("web") / "static" / "page.js").read_text(encoding="utf-8")
+
+
+def _sha(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+# Only the page's own inline style and script run; it talks to nothing but its own events.
+CSP = (f"default-src 'none'; style-src {_sha(CSS)}; script-src {_sha(JS)}; "
+       "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+       "frame-ancestors 'none'")
+
+
+def e(value: Any) -> str:
+    return escape(str(value))
+
+
+def colour_class(name: str | None) -> str:
+    """The seat's colour class; white (no class) for a colour not in the palette."""
+    key = (name or "").casefold()
+    return f" c{PALETTE.index(key)}" if key in PALETTE else ""
+
+
+def status(s: Mapping[str, Any]) -> str:
+    out = [f"<h1>{e(s['game'])}</h1>"]
+    if s["over"]:
+        r = s.get("result") or {}
+        winners = ", ".join(r.get("winners") or []) or "nobody"
+        rule = f" ({e(r['rule'])})" if r.get("rule") else ""
+        out.append(f'<p class="next">Game over: {e(r.get("outcome", ""))} — winners: '
+                   f'{e(winners)}; {e(r.get("reason", ""))}{rule}</p>')
+    elif s["phase"] in ("", "no_game"):
+        out.append('<p class="next">No game yet: the page fills in when one starts.</p>')
+    else:
+        turn = []
+        if s.get("current"):
+            turn.append(f"<strong>{e(s['current'])}</strong> to play")
+        if s.get("waiting"):
+            turn.append(f"waiting for {e(', '.join(s['waiting']))}")
+        where = f"phase {e(s['phase'])}" + (f", round {e(s['round'])}" if s.get("round") else "")
+        out.append(f"<p>{'; '.join(turn) or 'The table'} · <span class='muted'>{where}</span>"
+                   "</p>")
+        if s.get("next"):
+            out.append(f'<p class="next">Next: {e(s["next"])}</p>')
+    out.append(f'<p class="muted">{e(s["commands"])} command(s) so far.</p>'
+               '<p class="offline">Connection lost: reconnecting…</p>')
+    return '<section id="status">' + "".join(out) + "</section>"
+
+
+def table(s: Mapping[str, Any]) -> str:
+    rows = []
+    for seat in s["seats"]:
+        col = seat.get("color")
+        named = f" <span class='muted'>({e(col)})</span>" if col else ""
+        st = f" <span class='status'>— {e(seat['status'])}</span>" if seat.get("status") else ""
+        figures = "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in seat["figures"])
+        rows.append(f'<div class="seat{colour_class(col)}"><h3>{e(seat["name"])}'
+                    f'{named}{st}</h3><dl class="figures">{figures}</dl></div>')
+    body = "".join(rows) or '<p class="muted">No players yet.</p>'
+    return f'<section id="table"><h2>The table</h2><div class="seats">{body}</div></section>'
+
+
+def verdict(s: Mapping[str, Any]) -> str:
+    v = s.get("verdict")
+    if not v:
+        return ('<section id="verdict"><h2>Last verdict</h2>'
+                '<p class="muted">None yet.</p></section>')
+    rows = "".join(f"<tr><td>{e(k)}</td><td>{e(val)}</td></tr>" for k, val in v["terms"])
+    return (f'<section id="verdict"><h2>Last verdict</h2><p>{e(v["title"])} '
+            f'<span class="muted">(#{e(v["seq"])})</span></p>'
+            f'<table class="terms">{rows}</table></section>')
+
+
+def proof(s: Mapping[str, Any]) -> str:
+    p = s["proof"]
+    out = ['<section id="proof"><h2>Dice proof</h2>']
+    if not p.get("commitment"):
+        out.append('<p class="muted">The commitment shows when a game starts.</p>')
+    else:
+        out.append(f"<p>Commitment (SHA-256 of the secret seed):<br><code>{e(p['commitment'])}"
+                   "</code></p>")
+    if p.get("seed"):
+        out.append(f"<p>Seed, revealed:<br><code>{e(p['seed'])}</code></p>")
+        check = p.get("check")
+        if check == "good":
+            out.append('<p class="verdict-good">Check every roll: GOOD — every electronic '
+                       "roll follows from the revealed seed.</p>")
+        elif check == "bad":
+            out.append('<p class="verdict-bad">Check every roll: BAD</p>')
+        else:
+            out.append('<p class="muted">Check every roll: not checkable here.</p>')
+        out += [f'<p class="muted">{e(n)}</p>' for n in p.get("notes") or []]
+    elif p.get("commitment"):
+        out.append('<p class="muted">The seed is revealed when the game ends; then every '
+                   "roll can be checked against this commitment.</p>")
+    return "".join(out) + "</section>"
+
+
+def luck(s: Mapping[str, Any]) -> str:
+    tallies = [t for t in s["luck"]["tallies"] if t["rolls"]]
+    legend = "".join(f'<span class="src-{k}"></span> {e(k)} ' for k in SOURCE_COLOUR)
+    if not tallies:
+        body = '<p class="muted">No dice rolled yet.</p>'
+    else:
+        body = '<div class="charts">' + "".join(
+            f"<figure><figcaption>{e(t['player'])} — {e(t['die'])}, {e(t['source'])}: "
+            f"{e(t['rolls'])} roll(s), χ² {e(t['chi_square'])}</figcaption>{svg(t)}</figure>"
+            for t in tallies) + "</div>"
+    return (f'<section id="luck"><h2>Luck report</h2><p class="legend muted">{legend} · '
+            "dashed line: a fair die's count</p>" + body + "</section>")
+
+
+def log(s: Mapping[str, Any]) -> str:
+    items = "".join(
+        f'<li><span class="seq">#{e(x["seq"])}</span>'
+        + (f'<span class="undone">{e(x["text"])}</span> (undone)' if x["undone"]
+           else e(x["text"])) + "</li>" for x in s["log"])
+    return (f'<section id="log"><h2>Log</h2><ol class="log">'
+            f'{items or "<li class=muted>Nothing yet.</li>"}</ol></section>')
+
+
+def body(s: Mapping[str, Any]) -> str:
+    """The live part of the page (what each update replaces)."""
+    return status(s) + table(s) + verdict(s) + proof(s) + luck(s) + log(s)
+
+
+def document(s: Mapping[str, Any], *, events: str, version: int) -> str:
+    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            "<meta name='referrer' content='no-referrer'>"
+            f"<title>{e(s['game'])} — Tableside Referee</title><style>{CSS}</style></head>"
+            f"<body data-version='{version}'><main id='live' data-events='{e(events)}'>"
+            f"{body(s)}</main><script>{JS}</script></body></html>")

@@ -1,0 +1,141 @@
+"""`referee report GAME [--png FILE]`: the luck report of a game in the file, or of all of them
+(``all``), as text and optionally as a picture (Pillow)."""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+from typing import Any
+
+from referee import games
+from referee.errors import BadRequest, StoreError
+from referee.export import from_store
+from referee.luck import LuckReport, across, describe, luck
+from referee.records import open_reader
+from web.chart import (
+    BOTTOM,
+    EXPECTED_COLOUR,
+    LEFT,
+    MUTED,
+    RIGHT,
+    SOURCE_COLOUR,
+    TEXT,
+    bars,
+    expected_y,
+    title,
+)
+
+BACKGROUND = "#121212"
+
+
+def setup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME",
+                   help="a game id in the file (`referee games`), or `all` for every game")
+    p.add_argument("--db", metavar="PATH",
+                   help="the game file (default: $REFEREE_DB or "
+                        "~/.local/share/tableside-referee/games.sqlite)")
+    p.add_argument("--png", metavar="FILE", help="also draw the charts into this PNG file")
+
+
+def load(db: str | None, which: str) -> tuple[LuckReport, str]:
+    """The report of game `which` (an id, or ``all``) and a title for it."""
+    if which != "all" and not which.isdigit():
+        raise BadRequest(f"GAME must be a game id or `all`, not {which!r}")
+    reader = open_reader(db)
+    try:
+        with reader.snapshot():
+            found = reader.games()
+            if which != "all":
+                found = [g for g in found if g.id == int(which)]
+                if not found:
+                    raise StoreError(f"there is no game {which} in {reader.path} "
+                                     "(`referee games` lists them)")
+            reports = []
+            for g in found:
+                ruleset = games.find(g.game)
+                reports.append(luck(from_store(reader, g).entries, ruleset))
+    except sqlite3.Error as err:
+        raise StoreError(f"cannot read {reader.path}: {err}") from err
+    finally:
+        reader.close()
+    if which == "all":
+        return across(reports), f"Luck across {len(reports)} game(s) in {reader.path}"
+    g = found[0]
+    return reports[0], f"Luck in game {g.id} ({', '.join(g.players)}), {g.status}"
+
+
+def text(report: LuckReport, heading: str) -> str:
+    lines = [heading]
+    tallies = [t for t in report.tallies if t.rolls]
+    if not tallies:
+        return heading + "\n  No dice rolled."
+    for t in tallies:
+        j = t.to_json()
+        lines.append(f"  {title(j)}")
+        lines.append("    face     " + " ".join(f"{f:>5}" for f in j["faces"]))
+        lines.append("    count    " + " ".join(f"{c:>5}" for c in j["counts"]))
+        lines.append(f"    expected {j['expected']:>5.3g} each; chi-square {j['chi_square']:.3g} "
+                     f"({len(j['faces']) - 1} degrees of freedom); {describe(t)}")
+    return "\n".join(lines)
+
+
+def png(report: LuckReport, heading: str, path: str) -> None:
+    """The charts, two to a row, as on the page."""
+    from PIL import Image, ImageDraw
+
+    from web.chart import H, W
+
+    tallies = [t.to_json() for t in report.tallies if t.rolls]
+    cols = 2
+    rows = max(1, (len(tallies) + cols - 1) // cols)
+    scale = 2
+    cell_w, cell_h = W * scale, (H + 24) * scale
+    img = Image.new("RGB", (cols * cell_w + 20, rows * cell_h + 50), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    draw.text((10, 12), heading, fill=TEXT, font_size=20)
+    if not tallies:
+        draw.text((10, 50), "No dice rolled.", fill=MUTED, font_size=16)
+    for n, t in enumerate(tallies):
+        ox, oy = 10 + (n % cols) * cell_w, 46 + (n // cols) * cell_h
+        draw.text((ox, oy), title(t).replace("—", "-"), fill=TEXT, font_size=15)
+        top = oy + 22
+        colour = SOURCE_COLOUR.get(t["source"], SOURCE_COLOUR["electronic"])
+        for (x, y, w, h), face, count in zip(bars(t), t["faces"], t["counts"], strict=True):
+            x0, y0 = ox + x * scale, top + y * scale
+            if h > 0:
+                draw.rectangle((x0, y0, x0 + w * scale, y0 + h * scale), fill=colour)
+            label = face.split("-")[0] if len(t["faces"]) > 6 else face
+            draw.text((x0 + w * scale / 2, top + (H - BOTTOM + 10) * scale), label, fill=MUTED,
+                      font_size=16, anchor="mm")
+            if count:
+                draw.text((x0 + w * scale / 2, y0 - 4), str(count), fill=TEXT, font_size=14,
+                          anchor="mb")
+        ey = top + expected_y(t) * scale
+        draw.line((ox + LEFT * scale, ey, ox + (W - RIGHT) * scale, ey), fill=EXPECTED_COLOUR,
+                  width=2)
+        draw.text((ox + 4, top + (H - 4) * scale), describe(t), fill=TEXT,
+                  font_size=15, anchor="ls")
+    img.save(path, format="PNG")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        report, heading = load(args.db, args.game)
+    except BadRequest as err:
+        print(f"referee report: {err}", file=sys.stderr)
+        return 2
+    print(text(report, heading))
+    if args.png:
+        try:
+            png(report, heading, args.png)
+        except OSError as err:
+            print(f"referee report: cannot write {args.png}: {err.strerror or err}",
+                  file=sys.stderr)
+            return 1
+        print(f"Charts drawn in {args.png}.")
+    return 0
+
+
+def as_json(report: LuckReport) -> dict[str, Any]:
+    return report.to_json()

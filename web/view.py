@@ -1,0 +1,166 @@
+"""What the page shows, as plain data: read from the session and asked of its ruleset.
+
+`snapshot(session)` is the one place the page's content is gathered; `web.page` turns it into
+HTML. Nothing here decides a rule: the table and verdicts come from the ruleset
+(`referee.ruleset.DescribesTable`, or its state JSON for a game without it), whose turn and
+`next` from its state JSON, the dice proof from the state and the core's `verify`, the luck
+report from `referee.luck` over the log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import secrets
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import RefereeError
+from referee.luck import luck
+from referee.ruleset import DescribesTable, Figure, Seat
+
+LOG_LINES = 40  # the newest log lines the page lists
+TOKEN_LABEL = b"tableside-referee web token v1"
+
+
+def token_for(seed: bytes | None) -> str:
+    """The page's token for a game: derived from its secret dice seed (random per game, the
+    same after a restart; the seed cannot be worked back from it). Before any game: random."""
+    if seed is None:
+        return secrets.token_urlsafe(16)
+    digest = hmac.new(seed, TOKEN_LABEL, hashlib.sha256).digest()[:16]
+    import base64
+
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+@dataclass
+class Proof:
+    """The dice proof: the commitment now; the seed and the check of every roll at the end."""
+
+    commitment: str | None
+    seed: str | None
+    check: str | None = None  # "good" | "bad" | "unchecked"
+    notes: list[str] = field(default_factory=list)
+
+
+def seats(ruleset: Any, state: Any, state_json: Mapping[str, Any]) -> list[Seat]:
+    """Each player as the ruleset describes them; from the state JSON's scalar fields for a
+    game that does not describe its table."""
+    if isinstance(ruleset, DescribesTable):
+        return ruleset.table(state)
+    out = []
+    for p in state_json.get("players") or []:
+        if not isinstance(p, Mapping):
+            continue
+        figures = tuple(Figure(str(k), str(v)) for k, v in p.items()
+                        if k not in ("name", "color") and isinstance(v, str | int | float)
+                        and not isinstance(v, bool))
+        out.append(Seat(str(p.get("name", "?")), p.get("color"), None, figures))
+    return out
+
+
+def last_verdict(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
+    if not isinstance(ruleset, DescribesTable):
+        return None
+    for entry in reversed(log):
+        if entry.undone:
+            continue
+        found = ruleset.verdict(entry.events)
+        if found is not None:
+            title, terms = found
+            return {"seq": entry.seq, "title": title,
+                    "terms": [[t.label, t.value] for t in terms]}
+    return None
+
+
+def log_line(command: Mapping[str, Any]) -> str:
+    """A logged command in a line: who, what, and the die it carried."""
+    cmd = str(command.get("cmd", "?")).replace("_", " ")
+    who = command.get("player")
+    parts = []
+    for key, value in command.items():
+        if key in ("cmd", "player", "roll", "commitment", "rolls", "catalog", "rules"):
+            continue
+        if isinstance(value, str | int) and not isinstance(value, bool) and value != "":
+            parts.append(f"{key.replace('_', ' ')} {value}")
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            parts.append(f"{key.replace('_', ' ')} {', '.join(value)}")
+    roll = command.get("roll")
+    if isinstance(roll, Mapping) and "value" in roll:
+        parts.append(f"{roll.get('die')} {roll['value']} ({roll.get('source')})")
+    head = f"{who}: {cmd}" if who else cmd
+    return head + (f" — {'; '.join(parts)}" if parts else "")
+
+
+def check_rolls(store: Any, commitment: str | None) -> tuple[str, list[str]]:
+    """`referee verify` of this game, read from the game file (read-only)."""
+    if store is None or commitment is None:
+        return "unchecked", ["this game is not kept in a file, so there is nothing to check"]
+    from referee.audit import verify
+    from referee.export import from_store
+    from referee.records import open_reader
+
+    try:
+        reader = open_reader(str(store.path))
+    except RefereeError as err:
+        return "unchecked", [str(err)]
+    try:
+        with reader.snapshot():
+            game = next((g for g in reversed(reader.games()) if g.commitment == commitment),
+                        None)
+            if game is None:
+                return "unchecked", ["the game is not in the file yet"]
+            v = verify(from_store(reader, game))
+    except (sqlite3.Error, ValueError, KeyError, TypeError) as err:
+        return "bad", [f"the log cannot be read: {err}"]
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            reader.close()
+    if v.problems:
+        return "bad", v.problems[:20]
+    return ("good" if v.revealed else "unchecked"), v.notes
+
+
+class Snapshots:
+    """The page's data after each accepted command; the check of every roll is made once per
+    revealed game (it reads the whole file)."""
+
+    def __init__(self) -> None:
+        self._checked: tuple[str, str, list[str]] | None = None  # seed, result, notes
+
+    def snapshot(self, session: Any) -> dict[str, Any]:
+        ruleset = session.ruleset
+        state = session.state
+        sj = ruleset.state_json(state)
+        log = session.log
+        proof = Proof(sj.get("commitment"), sj.get("seed"))
+        if proof.seed:
+            if self._checked is None or self._checked[0] != proof.seed:
+                result, notes = check_rolls(session.store, proof.commitment)
+                self._checked = (proof.seed, result, notes)
+            proof.check, proof.notes = self._checked[1], list(self._checked[2])
+        current = sj.get("current")
+        pending = [p for p in sj.get("pending") or [] if isinstance(p, Mapping)]
+        waiting = sorted({str(p["player"]) for p in pending if p.get("player")})
+        return {
+            "game": ruleset.name, "game_id": ruleset.id,
+            "phase": str(sj.get("phase", "")), "over": bool(sj.get("over")),
+            "result": sj.get("result"), "round": sj.get("round"),
+            "current": current, "waiting": waiting,
+            "pending": [str(p.get("decision", "")) for p in pending],
+            "next": sj.get("next"),
+            "seats": [{"name": s.name, "color": s.color, "status": s.status,
+                       "figures": [[f.label, f.value] for f in s.figures]}
+                      for s in seats(ruleset, state, sj)],
+            "verdict": last_verdict(ruleset, log),
+            "log": [{"seq": e.seq, "text": log_line(e.command), "undone": e.undone}
+                    for e in reversed(log[-LOG_LINES:])],
+            "commands": len(log),
+            "proof": {"commitment": proof.commitment, "seed": proof.seed,
+                      "check": proof.check, "notes": proof.notes},
+            "luck": luck(log, ruleset).to_json(),
+        }
