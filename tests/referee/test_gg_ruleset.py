@@ -3,7 +3,7 @@ and roll events naming their die id."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from referee import games
@@ -24,6 +24,7 @@ def dealt(session: Session) -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(picks=st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=60))
+@example(picks=[0, 4236, 0])  # a trade giving nothing back was listed without its `get`
 def test_every_legal_action_is_accepted_and_the_envelope_is_always_there(
         picks: list[int]) -> None:
     session = Session(seed=SEED)

@@ -23,7 +23,7 @@ Request = dict[str, Any]
 
 def _request(command: Command) -> Request:
     """A command as the request a front end would send (the box fills in what is left out)."""
-    return {k: v for k, v in command_to_json(command).items() if v not in (None, [], {})}
+    return {k: v for k, v in command_to_json(command).items() if v is not None}
 
 
 def _extras(s: GameState, player: str | None) -> Iterator[Request]:
