@@ -19,7 +19,7 @@ def refuse(message: str, code: str, rule: str | None) -> NoReturn:
 def player_named(s: State, name: object, field: str = "player") -> str:
     if not s.has(name):
         refuse(f"No player called {name!r} ({field}); the players are "
-               f"{', '.join(s.names)}.", "unknown_player", None)
+               f"{', '.join(s.names)}.", "unknown_player", "GAL-1")
     assert isinstance(name, str)
     return name
 
@@ -79,9 +79,13 @@ def intermediate_queue(s: State, stacks: tuple[str, ...]) -> list[Pending]:
     """The scorings due for stacks that ran out (GAL-14): one per stack, or one for all."""
     if not stacks:
         return []
+    queued = sum(q.decision == "intermediate" for q in s.queue)
+    if s.rules.intermediate_tiles == "one_named":  # each goal tile is scored once at most
+        room = 3 - len(s.goals_scored) - queued
+        stacks = stacks[:max(room, 0)]
     if s.rules.intermediate_per_stack:
         return [Pending("intermediate", stack=st) for st in stacks]
-    return [Pending("intermediate", stack=stacks[0])]
+    return [Pending("intermediate", stack=stacks[0])] if stacks else []
 
 
 def next_turn(s: State) -> list[Event]:

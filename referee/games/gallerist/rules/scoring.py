@@ -114,8 +114,11 @@ def figures(s: State, p: Player) -> dict[str, tuple[int | None, str, Any]]:
     else:
         due = p.name in auction_order(s)
         out["auction"] = (None if due else 0, "computed", None)
-    for cat in ("curator", "dealer"):
-        out[cat] = (_entered(s, p.name, cat), "table", None)
+    for cat, counted, kind in (("curator", [w.artist for w in p.exhibited], "exhibited"),
+                               ("dealer", list(p.sold), "sold")):
+        # the works that count for the card's sets (GAL-21, GAL-22); the money is entered
+        renowned = [f"renowned {pick.easel}"] if pick and pick.counts_as == kind else []
+        out[cat] = (_entered(s, p.name, cat), "table", counted + renowned)
     money = s.catalog.influence_value(p.influence)
     out["influence"] = ((money, "computed", {"position": p.influence}) if money is not None
                         else (_entered(s, p.name, "influence"), "table",
@@ -191,6 +194,9 @@ def score(s: State, c: Command) -> list[Event]:
     elif value is not None:
         refuse(f"{p.name}'s {category} is entered already ({value}); undo to correct it.",
                "already_scored", "GAL-16")
+    elif category in ("curator", "dealer") and next_pick(s) == p.name:
+        refuse(f"{p.name} picks a renowned work first: it may count for the {category} "
+               "card (the auction comes before the cards).", "auction_first", "GAL-16")
     return [{"type": "scored", "player": p.name, "category": category, "money": money,
              "source": source}]
 
