@@ -111,7 +111,7 @@ def _kicked(s: State, e: Event) -> State:
     else:
         locations = list(p.locations)
         locations.remove(e["location"])
-        s = s.with_player(p.name, locations=tuple(locations),
+        s = s.with_player(p.name, locations=tuple(locations), waiting=p.waiting + (not back),
                           desks=p.desks + (back == "desk"), removed=p.removed + (back == "removed"))
     if back:
         return s
@@ -154,9 +154,9 @@ def _kickout_action(s: State, e: Event) -> State:
     if e["piece"] == "gallerist":
         changes["gallerist"] = GALLERY
     elif e["returned"] == "desk":
-        changes["desks"] = p.desks + 1
+        changes.update(desks=p.desks + 1, waiting=p.waiting - 1)
     else:
-        changes["removed"] = p.removed + 1
+        changes.update(removed=p.removed + 1, waiting=p.waiting - 1)
     s = s.with_player(p.name, **changes)
     i = next(i for i, q in enumerate(s.queue) if q.decision == "kickout"
              and q.player == p.name and q.piece == e["piece"] and q.location == e["location"])

@@ -55,6 +55,7 @@ class Player:
     locations: tuple[str, ...] = ()  # one entry per assistant on a location
     market: tuple[Placement, ...] = ()
     removed: int = 0
+    waiting: int = 0  # assistants kicked out, waiting for the kicked-out action (GAL-8)
     exhibited: tuple[Work, ...] = ()
     sold: tuple[str, ...] = ()
     visitors: Mapping[str, int] = field(default_factory=lambda: EMPTY)
@@ -64,7 +65,7 @@ class Player:
     @property
     def in_play(self) -> int:
         """Assistants neither in the unemployment queue nor removed (GAL-24)."""
-        return self.desks + len(self.locations) + len(self.market)
+        return self.desks + len(self.locations) + len(self.market) + self.waiting
 
     @property
     def spent(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from referee.errors import BadRequest
 from referee.games.gallerist.commands import Command
+from referee.games.gallerist.evolve import evolve
 from referee.games.gallerist.rules.common import (
     in_play,
     intermediate_queue,
@@ -57,13 +58,15 @@ def move(s: State, c: Command) -> list[Event]:
     events: list[Event] = [{"type": "moved", "player": name, "from": p.gallerist, "to": to,
                             "leave_assistant": leave}]
     order = s.seats_from(name, after=True)
+    after = s
     for other, piece in sorted(s.occupants(to), key=lambda o: order.index(o[0])):
         if other == name:
             continue
         kick: Event = {"type": "kicked_out", "player": other, "piece": piece, "location": to}
         if s.in_final_round:  # no kicked-out actions: the piece goes back at once (GAL-15)
             kick["returned"] = (GALLERY if piece == "gallerist"
-                                else desk_back(s, s.player(other)))
+                                else desk_back(after, after.player(other)))
+            after = evolve(after, kick)  # a second assistant finds the desk the first took
         events.append(kick)
     return settle(s, events)
 
