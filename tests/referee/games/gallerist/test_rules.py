@@ -496,3 +496,51 @@ def test_market_placements_count_for_the_auction_only_in_the_lower_rows() -> Non
     assert g.player("Ann")["auction_spent"] == 4
     _final(g)
     assert g.json["scoring"]["market"]["1"][0]["assistants"] == 1
+
+
+# ---- what the front ends ask (legal actions, undo words) -------------------------------------
+
+
+def test_legal_actions_follow_the_clock() -> None:
+    g = Game(["Ann", "Ben"], start="Ann")
+    offered = RULESET.legal_actions(g.state, None)
+    assert {(a["cmd"], a.get("player")) for a in offered if a["cmd"] == "place_start"} == {
+        ("place_start", "Ben")}  # reverse order: Ben places first
+    g.place_all({"Ann": "Media Centre", "Ben": "Artists Colony"})
+    offered = RULESET.legal_actions(g.state, "Ann")
+    moves = {a["to"] for a in offered if a["cmd"] == "move"}
+    assert moves == {"Artists Colony", "International Market", "Fourth Location"}
+    assert {"cmd": "end_turn", "player": "Ann"} not in offered
+    assert not [a for a in RULESET.legal_actions(g.state, "Ben") if a["cmd"] == "move"]
+    g.ok("move", player="Ann", to="Artists Colony")
+    g.ok("location_action", player="Ann")
+    assert {"cmd": "end_turn", "player": "Ann"} in RULESET.legal_actions(g.state, "Ann")
+    g.ok("end_turn", player="Ann")
+    offered = RULESET.legal_actions(g.state, None)
+    kinds = {a["kind"] for a in offered if a["cmd"] == "kickout_action"}
+    assert kinds == {"location", "executive", "pass"}
+    assert not [a for a in offered if a["cmd"] in ("move", "end_turn")]
+    for a in offered:  # each is accepted as offered
+        RULESET.decide(g.state, RULESET.parse(a))
+
+
+def test_undo_words_name_the_step() -> None:
+    words = RULESET.undo_words({"cmd": "score", "player": "Ann", "category": "dealer"}, [])
+    assert words == "Undo the art dealer card entry (Ann)."
+    assert RULESET.undo_words({"cmd": "move", "player": "Ben", "to": "Media Centre"}, []) \
+        == "Undo the move to Media Centre (Ben)."
+
+
+def test_bgstats_of_a_finished_game() -> None:
+    g = Game(["Ann", "Ben"], catalog=None, bag=30)
+    g.place_all()
+    _final(g)
+    for n in ("Ann", "Ben"):
+        for cat in ("reputation", "curator", "dealer", "influence", "exhibited"):
+            if cat != "exhibited":
+                g.ok("score", player=n, category=cat, money=1 if n == "Ann" else 0)
+    g.ok("final_scoring")
+    stats = RULESET.bgstats(g.state)
+    assert not stats["cooperative"] and stats["highest_wins"]
+    assert [(s["name"], s["score"], s["winner"], s["rank"]) for s in stats["scores"]] == [
+        ("Ann", "14", True, 1), ("Ben", "10", False, 2)]
