@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.errors import BadRequest, CatalogError, SettingsError
+from referee.errors import BadRequest, CatalogError, Refusal, SettingsError
 from referee.games.gallerist import RULESET
 from referee.games.gallerist.catalog import parse_catalog
 from referee.games.gallerist.rules.scoring import REWARDS, split
@@ -544,3 +544,34 @@ def test_bgstats_of_a_finished_game() -> None:
     assert not stats["cooperative"] and stats["highest_wins"]
     assert [(s["name"], s["score"], s["winner"], s["rank"]) for s in stats["scores"]] == [
         ("Ann", "14", True, 1), ("Ben", "10", False, 2)]
+
+
+def test_the_remaining_refusals() -> None:
+    fresh = RULESET.initial_state(RULESET.load_catalog(None))
+    with pytest.raises(Refusal) as err:
+        RULESET.decide(fresh, RULESET.parse({"cmd": "move", "player": "Ann", "to": "x"}))
+    assert err.value.code == "no_game"
+    with pytest.raises(Refusal) as err:
+        RULESET.decide(fresh, RULESET.start(RULESET.parse(
+            {"cmd": "new_game", "players": ["Ann"], "bag": 5,
+             "rules": {"auction_tie": "coin"}}), commitment="c", settings={}))
+    assert err.value.code == "bad_rules" and "auction_tie" in err.value.message
+    text = Path(FIXTURE).read_text().replace('"Fourth Location"]',
+                                             '"Fourth Location", "Harbour"]')
+    path = Path(FIXTURE).with_name("_five.toml")
+    path.write_text(text)
+    try:
+        g = Game(["Ann", "Ben"], catalog=str(path))
+    finally:
+        path.unlink()
+    g.no("place_start", "not_a_start_location", "GAL-4", player="Ben", location="Harbour")
+    g.place_all()
+    g.ok("move", player="Ann", to="Harbour")  # any location in play
+    big = Game(["Ann", "Ben"], bag={"pink": 200, "white": 100})
+    big.place_all()
+    big.no("draw_visitor", "draw_by_hand", "GAL-13")
+    big.ok("draw_visitor", colour="white")
+    big.given(phase="final_scoring", current=None, queue=())
+    big.given_player("Ann", market=(Placement(1, "lower", 3),))
+    big.no("auction_pick", "unknown_art_form", "GAL-20", player="Ann", easel="formZ",
+           counts_as="sold")
