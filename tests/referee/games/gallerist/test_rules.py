@@ -575,3 +575,34 @@ def test_the_remaining_refusals() -> None:
     big.given_player("Ann", market=(Placement(1, "lower", 3),))
     big.no("auction_pick", "unknown_art_form", "GAL-20", player="Ann", easel="formZ",
            counts_as="sold")
+
+
+def test_final_round_without_desks_in_the_catalog_asks_only_where_the_assistant_goes() -> None:
+    g = Game(["Ann", "Ben"], catalog=None, bag=30)
+    g.place_all({"Ann": "Media Centre", "Ben": "Artists Colony"})
+    g.given(end_triggered=0, round=1, end_conditions=("box_office_empty", "bag_empty"))
+    assert g.json["in_final_round"]
+    g.given_player("Ben", locations=("International Market",))
+    g.ok("move", player="Ann", to="Artists Colony")  # Ben's gallerist: back at once
+    assert g.player("Ben")["gallerist"] == "gallery"
+    g.ok("location_action", player="Ann")
+    g.ok("end_turn", player="Ann")
+    assert g.json["pending"] == []
+    g.ok("move", player="Ben", to="Media Centre")
+    g.ok("location_action", player="Ben")
+    g.ok("end_turn", player="Ben")
+    assert g.json["phase"] == "final_scoring"
+    h = Game(["Ann", "Ben"], catalog=None, bag=30)
+    h.place_all({"Ann": "Media Centre", "Ben": "Artists Colony"})
+    h.given(end_triggered=0, round=1)
+    h.given_player("Ben", desks=1, locations=("International Market",))  # 8 + 1 + 1
+    h.ok("move", player="Ann", to="International Market")
+    h.ok("location_action", player="Ann")
+    h.ok("end_turn", player="Ann")
+    pend = h.json["pending"]
+    assert pend[0]["piece"] == "assistant" and pend[0]["options"] == ["pass"]
+    assert "desk is free" in h.next
+    h.no("kickout_action", "no_kickout_final_round", "GAL-15", player="Ben", kind="executive")
+    h.ok("kickout_action", player="Ben", kind="pass", desk=True)
+    ben = h.player("Ben")["assistants"]
+    assert ben["desks"] == 2 and ben["in_play"] == 2 and ben["locations"] == {}
