@@ -86,7 +86,8 @@ def executive(s: State, c: Command) -> list[Event]:
     name = turn_command(s, c)
     kind = c.get("kind")
     if kind not in EXECUTIVE:
-        raise BadRequest(f"'kind' must be one of {', '.join(EXECUTIVE)}, not {kind!r}")
+        raise BadRequest(f"'kind' must be one of {', '.join(EXECUTIVE)}, not {kind!r}",
+                         rule="GAL-7")
     if s.turn.executive is not None:
         refuse(f"{name} has taken this turn's executive action already ({s.turn.executive}).",
                "one_executive_action", "GAL-7")
@@ -131,7 +132,8 @@ def kickout_action(s: State, c: Command) -> list[Event]:
     name = player_named(s, c.get("player"))
     kind = c.get("kind")
     if kind not in KICKOUT_KINDS:
-        raise BadRequest(f"'kind' must be one of {', '.join(KICKOUT_KINDS)}, not {kind!r}")
+        raise BadRequest(f"'kind' must be one of {', '.join(KICKOUT_KINDS)}, not {kind!r}",
+                         rule="GAL-8")
     if s.in_final_round and kind != "pass":
         refuse("In the final round players cannot take kicked-out actions; the piece goes "
                "back anyway.", "no_kickout_final_round", "GAL-15")
@@ -143,7 +145,7 @@ def kickout_action(s: State, c: Command) -> list[Event]:
     due, p = mine[0], s.player(name)
     influence = c.get("influence")
     if kind != "location" and influence is not None:
-        raise BadRequest("'influence' goes only with kind \"location\" (GAL-9)")
+        raise BadRequest("'influence' goes only with kind \"location\"", rule="GAL-9")
     new = None
     if kind == "location":
         if s.catalog.fame_icons:
@@ -201,7 +203,7 @@ def intermediate(s: State, c: Command) -> list[Event]:
                "tile_scored", "GAL-14")
     qualifying = [player_named(s, n, "qualifying") for n in c.get("qualifying")]
     if len(set(qualifying)) != len(qualifying):
-        raise BadRequest("'qualifying' names a player twice")
+        raise BadRequest("'qualifying' names a player twice", rule="GAL-14")
     benefit = dict(c.get("benefit") or {})
     complete = not every or len(s.goals_this_scoring) == 2
     return settle(s, [{"type": "intermediate", "tile": tile, "qualifying": qualifying,

@@ -38,7 +38,7 @@ def influence(s: State, c: Command) -> list[Event]:
     p = s.player(player_named(s, c.get("player")))
     to, reason = c.get("to"), c.get("reason")
     if reason not in ("spend", "gain"):
-        raise BadRequest(f"'reason' must be \"spend\" or \"gain\", not {reason!r}")
+        raise BadRequest(f"'reason' must be \"spend\" or \"gain\", not {reason!r}", rule="GAL-9")
     if to < 0:
         refuse(f"The influence track starts at 0; {p.name}'s marker cannot go to {to}.",
                "negative_influence", "GAL-9")
@@ -113,7 +113,7 @@ def visitor(s: State, c: Command) -> list[Event]:
         refuse(f"No {colour!r} visitors; the colours are {', '.join(s.catalog.colours)}.",
                "unknown_colour", "GAL-12")
     if to not in ("gallery", "out"):
-        raise BadRequest(f"'to' must be \"gallery\" or \"out\", not {to!r}")
+        raise BadRequest(f"'to' must be \"gallery\" or \"out\", not {to!r}", rule="GAL-12")
     have = p.visitors.get(colour, 0)
     if to == "gallery" and colour == s.catalog.collector and have >= 1 + len(p.sold):
         refuse(f"{p.name}'s gallery holds {have} collector{'s' if have != 1 else ''}, the limit "
@@ -138,9 +138,9 @@ def market(s: State, c: Command) -> list[Event]:
     p = s.player(player_named(s, c.get("player")))
     column, row, cost = c.get("column"), c.get("row"), c.get("cost")
     if column not in (1, 2, 3):
-        raise BadRequest(f"'column' must be 1, 2 or 3, not {column!r}")
+        raise BadRequest(f"'column' must be 1, 2 or 3, not {column!r}", rule="GAL-17")
     if row not in ("upper", "lower"):
-        raise BadRequest(f"'row' must be \"upper\" or \"lower\", not {row!r}")
+        raise BadRequest(f"'row' must be \"upper\" or \"lower\", not {row!r}", rule="GAL-17")
     assert s.setup is not None
     if column == 2 and not s.setup.middle_column:
         refuse("The market's middle column is not used with 1 or 2 players.", "column_unused",
@@ -202,7 +202,7 @@ def fame(s: State, c: Command) -> list[Event]:
     name, by = _artist(s, c.get("artist")), player_named(s, c.get("by"), "by")
     a, steps = s.artist(name), c.get("steps")
     if steps < 1:
-        raise BadRequest(f"'steps' must be 1 or more, not {steps}")
+        raise BadRequest(f"'steps' must be 1 or more, not {steps}", rule="GAL-11")
     if not a.discovered or a.fame is None:
         refuse(f"{name} is face down: discover the artist first.", "not_discovered", "GAL-11")
     if a.celebrity:

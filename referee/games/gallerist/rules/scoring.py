@@ -182,7 +182,7 @@ def score(s: State, c: Command) -> list[Event]:
     category, money = c.get("category"), c.get("money")
     if category not in CATEGORIES:
         raise BadRequest(f"'category' must be one of {', '.join(CATEGORIES)}, not "
-                         f"{category!r}")
+                         f"{category!r}", rule="GAL-16")
     value, source, _ = figures(s, p)[category]
     if source == "computed" or (category == "auction"):
         if value is None:
@@ -216,7 +216,8 @@ def auction_pick(s: State, c: Command) -> list[Event]:
                    "counts_as_one", "GAL-20")
         counts_as = counts_as[0]
     if counts_as not in ("exhibited", "sold"):
-        raise BadRequest(f"'counts_as' must be \"exhibited\" or \"sold\", not {counts_as!r}")
+        raise BadRequest(f"'counts_as' must be \"exhibited\" or \"sold\", not "
+                         f"{counts_as!r}", rule="GAL-20")
     easel = c.get("easel")
     if easel not in s.catalog.forms:
         refuse(f"No art form {easel!r}; the forms are {', '.join(s.catalog.forms)}.",

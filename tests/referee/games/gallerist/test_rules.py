@@ -606,3 +606,16 @@ def test_final_round_without_desks_in_the_catalog_asks_only_where_the_assistant_
     h.ok("kickout_action", player="Ben", kind="pass", desk=True)
     ben = h.player("Ben")["assistants"]
     assert ben["desks"] == 2 and ben["in_play"] == 2 and ben["locations"] == {}
+
+
+@pytest.mark.parametrize(("cmd", "fields", "rule"), [
+    ("executive", {"player": "Ann", "kind": "bribe"}, "GAL-7"),
+    ("market", {"player": "Ann", "column": 4, "row": "upper"}, "GAL-17"),
+    ("visitor", {"player": "Ann", "colour": "pink", "to": "roof"}, "GAL-12"),
+    ("influence", {"player": "Ann", "to": 3, "reason": "luck"}, "GAL-9"),
+    ("fame", {"artist": "RedA", "by": "Ann", "steps": 0}, "GAL-11")])
+def test_a_malformed_field_is_a_bad_request_naming_its_rule(cmd: str, fields: dict[str, object],
+                                                            rule: str) -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    g.no(cmd, "bad_request", rule, **fields)
