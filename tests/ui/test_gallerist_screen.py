@@ -71,7 +71,13 @@ def test_score_rows_on_generated_states(pick: st.DataObject, players: int) -> No
         session.handle({"cmd": "final_scoring"} if req["cmd"] == "final_scoring" else req)
     state = session.ruleset.state_json(session.state)
     head, rows = score_rows(state)
-    assert len(rows) == len(state["players"]) and all(len(r) == len(head) for r in rows)
+    assert all(len(r) == len(head) for r in rows)
+    if state["phase"] == "setup":
+        checklist = state["setup"]["checklist"]
+        assert [(r[0], r[1] == "yes") for r in rows] == [(i["item"], i["done"])
+                                                         for i in checklist]
+        return
+    assert len(rows) == len(state["players"])
     assert [r[0] for r in rows] == [p["name"] for p in state["players"]]
     if state["scoring"] is None:
         assert [r[1] for r in rows] == [str(p["money"]) for p in state["players"]]
@@ -84,6 +90,20 @@ def test_score_rows_on_generated_states(pick: st.DataObject, players: int) -> No
                 assert cell.rstrip(ENTERED) == str(p[cat])
                 assert cell.endswith(ENTERED) == (cat in p["table"])
         assert row[-1] == (OWED if p["total"] is None else str(p["total"]))
+
+
+async def test_the_setup_checklist_is_walked_through() -> None:
+    session = Session(seed=play.SEED)
+    play.ok(session, **make_games.game()[0])
+    app = Table(session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#gal-scores", DataTable)
+        assert table.row_count == 10 and table.get_row_at(0)[:2] == ["bag", ""]
+        app.screen.query_one("#gal-command").focus()
+        await pilot.press(*'{"cmd": "check", "item": "bag"}', "enter")
+        await pilot.pause()
+        assert table.get_row_at(0)[:2] == ["bag", "yes"]
 
 
 async def test_the_scores_fill_in_live_as_the_table_types() -> None:

@@ -34,11 +34,17 @@ ENTERED = "*"  # a figure the table entered (GAL-25)
 
 def score_rows(state: dict[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The score table's header and rows from the protocol's state (pure: tested on
-    generated states). In play: the counters; in final scoring and after: the categories."""
+    generated states). In setup: the checklist (`check` ticks a step off); in play: the
+    counters; in final scoring and after: the categories."""
     players = state.get("players") or []
     scoring = state.get("scoring")
     head: tuple[str, ...]
     rows: list[tuple[str, ...]]
+    if state.get("phase") == "setup":  # the setup checklist the table walks through
+        head = ("Step", "Done", "What the table does")
+        rows = [(i["item"], "yes" if i["done"] else "", i["words"])
+                for i in state["setup"]["checklist"]]
+        return head, rows
     if scoring is None:
         head = ("Player", "Money", "Influence", "Works", "Sold", "Visitors", "Assistants")
         rows = [(p["name"], str(p["money"]), str(p["influence"]), str(len(p["exhibited"])),
@@ -66,7 +72,7 @@ def heading(state: dict[str, Any]) -> str:
         result = state.get("result") or {}
         return f"Game over — {', '.join(result.get('winners') or [])} ({result.get('reason')})"
     if phase == "setup":
-        return "Setup"
+        return "Setup — the checklist for this number of players"
     final = " (final round)" if state.get("in_final_round") else ""
     return f"Round {state.get('round')}{final} — {state.get('current')}'s turn"
 
