@@ -11,6 +11,7 @@ from referee.games.gallerist.commands import parse_command
 from referee.games.gallerist.rules import decide
 from referee.games.gallerist.rules.clock import EXECUTIVE, KICKOUT_KINDS
 from referee.games.gallerist.rules.scoring import (
+    CATEGORY_WORDS,
     figures,
     next_pick,
     owed,
@@ -26,10 +27,6 @@ _REASONS = {"money": "the most money", "works_acquired": "a tie on money, broken
             "art acquired", "visitors": "ties on money and works, broken by visitors in the "
             "gallery", "assistants": "ties on money, works and visitors, broken by assistants "
             "in play", "shared": "a tie that no tiebreaker breaks: the victory is shared"}
-_CATEGORY_WORDS = {"market": "international market", "reputation": "reputation tiles",
-                   "exhibited": "exhibited works", "auction": "renowned work",
-                   "curator": "curator card", "dealer": "art dealer card",
-                   "influence": "influence"}
 
 
 def _names(names: Sequence[str]) -> str:
@@ -81,10 +78,10 @@ def next_step(s: State) -> str:
             return "Every figure is in: final_scoring totals the money and names the winner."
         pick = next_pick(s)
         if pick is not None:
-            order = s.picks
             return (f"Final scoring, the auction: {pick} chooses a renowned work "
-                    f"({len(order) + 1} of the picks; auction_pick), then the other entries.")
-        return f"Final scoring: enter {left[0]} (score); still owed: {len(left)}."
+                    f"(auction_pick); {len(left) - 1} more entries owed after it.")
+        return (f"Final scoring: enter {left[0]} (score); {len(left)} "
+                f"entr{'y' if len(left) == 1 else 'ies'} owed.")
     if s.queue:
         return _pending_words(s, s.queue[0])
     p = s.player(s.current or s.names[0])
@@ -98,11 +95,11 @@ def next_step(s: State) -> str:
             where = f"to a location other than {p.gallerist}"
         return f"{head}. {p.name}: move your gallerist {where} (move)."
     if not s.turn.location_action:
-        extra = "" if s.turn.executive else ", and at most one executive action"
-        return (f"{head}. {p.name}: take the location action at {p.gallerist} "
+        extra = "" if s.turn.executive else "; one executive action too, if wanted (executive)"
+        return (f"{head}. {p.name}: the location action at {p.gallerist} "
                 f"(location_action){extra}.")
-    extra = "" if s.turn.executive else "an executive action, or "
-    return f"{head}. {p.name}: {extra}end your turn (end_turn)."
+    extra = "" if s.turn.executive else "an executive action if wanted (executive), then "
+    return f"{head}. {p.name}: {extra}end the turn (end_turn)."
 
 
 def _pending_json(s: State) -> list[dict[str, Any]]:
@@ -259,7 +256,7 @@ def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
             "fame": f"{command.get('artist')}'s fame", "acquire": "the work acquired",
             "sell": "the work sold", "money": "the money change",
             "influence": "the influence change",
-            "score": f"the {_CATEGORY_WORDS.get(str(command.get('category')), 'score')} "
+            "score": f"the {CATEGORY_WORDS.get(str(command.get('category')), 'score')} "
                      "entry", "auction_pick": "the auction pick",
             "final_scoring": "the final scoring"}.get(cmd, cmd)
     return f"Undo {what}" + (f" ({who})" if who else "") + "."

@@ -14,6 +14,10 @@ from referee.ruleset import Event
 
 REWARDS = {1: (6, 3, 1), 2: (10, 5, 3), 3: (15, 10, 6)}  # GAL-17, money by place
 TABLE_ONLY = ("reputation", "curator", "dealer")  # the page gives no numbers for these
+CATEGORY_WORDS = {"market": "international market", "reputation": "reputation tiles",
+                  "exhibited": "exhibited works", "auction": "renowned work",
+                  "curator": "curator card", "dealer": "art dealer card",
+                  "influence": "influence"}
 
 
 def columns(s: State) -> tuple[int, ...]:
@@ -137,7 +141,7 @@ def total(s: State, p: Player) -> int | None:
 
 
 def owed(s: State) -> list[str]:
-    out = [f"{p.name}'s {cat}" for p in s.players
+    out = [f"{p.name}'s {CATEGORY_WORDS[cat]} ({cat})" for p in s.players
            for cat, (v, _, _) in figures(s, p).items() if v is None and cat != "auction"]
     nxt = next_pick(s)
     if nxt is not None:
