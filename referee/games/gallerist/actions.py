@@ -80,7 +80,7 @@ def next_step(s: State) -> str:
         if pick is not None:
             return (f"Final scoring, the auction: {pick} chooses a renowned work "
                     f"(auction_pick); {len(left) - 1} more entries owed after it.")
-        return (f"Final scoring: enter {left[0]} (score); {len(left)} "
+        return (f"Final scoring: enter {left[0]} with score; {len(left)} "
                 f"entr{'y' if len(left) == 1 else 'ies'} owed.")
     if s.queue:
         return _pending_words(s, s.queue[0])
