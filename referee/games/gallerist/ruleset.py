@@ -1,0 +1,167 @@
+"""The Gallerist as a `referee.ruleset.Ruleset`: the one value the core runs it through."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from referee.dice import Roll
+from referee.games.gallerist import actions
+from referee.games.gallerist import commands as c
+from referee.games.gallerist.catalog import Catalog, catalog_from_json, load_catalog
+from referee.games.gallerist.evolve import evolve, fold
+from referee.games.gallerist.rules import decide
+from referee.games.gallerist.rules.records import BAG_DIE, bag_list
+from referee.games.gallerist.rules.scoring import total
+from referee.games.gallerist.settings import GalleristRules, load_settings
+from referee.games.gallerist.state import State
+from referee.ruleset import BgStats, BgStatsScore, DieRequest, Event, NeedDice, Result, Rolled
+
+_ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
+BAG = "bag"  # the pile a box draw of a visitor picks from
+
+
+class Gallerist:
+    """The ruleset of The Gallerist (the-gallerist-scoring.md, GAL-1..26): the table's clock
+    and scorekeeper, never an adjudicator of location actions."""
+
+    id = "gallerist"
+    name = "The Gallerist"
+    version = "1"
+    final_rule = "GAL-24"
+
+    def load_catalog(self, path: str | None) -> Catalog:
+        return load_catalog(path)
+
+    def catalog_json(self, catalog: Catalog) -> dict[str, Any]:
+        return catalog.to_json()
+
+    def catalog_from_json(self, data: dict[str, Any]) -> Catalog:
+        return catalog_from_json(data)
+
+    def load_settings(self, path: str) -> GalleristRules:
+        return load_settings(path)
+
+    def initial_state(self, catalog: Catalog) -> State:
+        return State(catalog=catalog)
+
+    # ---- commands -----------------------------------------------------------------------
+    def parse(self, request: Any) -> c.Command:
+        return c.parse_command(request)
+
+    def command_json(self, command: c.Command) -> dict[str, Any]:
+        return c.command_to_json(command)
+
+    def starts_game(self, command: object) -> bool:
+        return isinstance(command, c.Command) and command.name == "new_game"
+
+    def start(self, command: c.Command, *, commitment: str,
+              settings: Mapping[str, Any]) -> c.Command:
+        rules = {**settings, **dict(command.get("rules") or {})}
+        return replace(command, data={**command.data, "commitment": commitment,
+                                      "rules": rules})
+
+    def decide(self, state: State, command: c.Command) -> list[Event] | NeedDice:
+        return decide(state, command)
+
+    def with_dice(self, command: c.Command,
+                  dice: Mapping[str, tuple[Roll, str | None]]) -> c.Command:
+        if len(dice) != 1:
+            raise TypeError(f"{command.name} takes one box draw, not {len(dice)}")
+        (roll, card), = dice.values()
+        data = dict(command.data)
+        if card is not None:
+            data["card"] = card
+        return replace(command, roll=roll, data=data)
+
+    def evolve(self, state: State, event: Event) -> State:
+        return evolve(state, event)
+
+    def fold(self, state: State, events: Sequence[Event]) -> State:
+        return fold(state, events)
+
+    # ---- reading the state --------------------------------------------------------------
+    def state_json(self, state: State) -> dict[str, Any]:
+        return {**actions.state_json(state), "game": self.id, "result": self.result(state),
+                "next": actions.next_step(state)}
+
+    def result(self, state: State) -> Result | None:
+        if not state.over or state.result is None:
+            return None
+        r = state.result
+        return Result(outcome=str(r["outcome"]), winners=list(r["winners"]),
+                      reason=str(r["reason"]), rule=r.get("rule"))
+
+    def legal_actions(self, state: State, player: str | None) -> list[dict[str, Any]]:
+        return actions.legal_actions(state, player)
+
+    def undo_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
+        return actions.undo_words(command, events)
+
+    def bgstats(self, state: State) -> BgStats:
+        winners = list((state.result or {}).get("winners") or [])
+        totals = {p.name: total(state, p) for p in state.players}
+        ranked = sorted({t for t in totals.values() if t is not None}, reverse=True)
+        return BgStats(
+            name=self.name, cooperative=False, highest_wins=True,
+            about=f"{len(state.players)} players", rounds=state.round,
+            notes=[actions.next_step(state)],
+            scores=[BgStatsScore(name=p.name, score=str(totals[p.name] or ""),
+                                 winner=p.name in winners, start=p.name == state.first_player,
+                                 rank=(ranked.index(t) + 1) if (t := totals[p.name]) is not None
+                                 else len(state.players), role=None)
+                    for p in state.players])
+
+    # ---- dice: the start-player draw and the bag ----------------------------------------
+    def read_die(self, state: State, request: DieRequest,
+                 draw: int) -> tuple[int, str | None]:
+        if request.deck == BAG:
+            return draw, bag_list(state)[draw]
+        return draw + 1, None  # a seat number, 1..players
+
+    def sides(self, state: State, die: str, deck: str | None) -> int:
+        if deck == BAG:
+            return len(bag_list(state))
+        if die.startswith("d") and die[1:].isdigit():
+            return int(die[1:])
+        raise ValueError(f"The Gallerist rolls no {die}")
+
+    def rolled(self, command: Mapping[str, Any], events: Sequence[Event]) -> list[Rolled]:
+        """The start-player draw (a die with a face per seat) and box draws from the bag (a
+        ``pick`` whose card is the colour of the ``visitor_drawn`` that follows); a colour
+        the table drew by hand is a card named by hand."""
+        out: list[Rolled] = []
+        for i, e in enumerate(events):
+            if e["type"] == "roll":
+                roll = Roll(**{k: e[k] for k in _ROLL_FIELDS if k in e})
+                if e["die"] == "pick":
+                    drawn = next(x for x in events[i:] if x["type"] == "visitor_drawn")
+                    out.append(Rolled(e["id"], e["player"], f"pick:{BAG}", e["purpose"], roll,
+                                      card=drawn["colour"], event=e))
+                else:
+                    out.append(Rolled(e["id"], e["player"], e["die"], e["purpose"], roll,
+                                      event=e))
+            elif (e["type"] == "visitor_drawn" and e["source"] == "table"
+                  and e.get("colour") is not None):
+                out.append(Rolled(BAG_DIE, e["player"], f"pick:{BAG}", "visitor", None,
+                                  card=e["colour"]))
+        return out
+
+    def purpose_words(self, purpose: str) -> str:
+        return {"start_player": "start-player draw", "visitor": "visitor drawn from the bag"
+                }.get(purpose, purpose)
+
+    # ---- kept draws ---------------------------------------------------------------------
+    def renewed(self, events: Sequence[Event]) -> set[str]:
+        return set()
+
+    def renew_rule(self) -> str | None:
+        return None
+
+    def holds(self, state: State, deck: str, card: str, from_discards: bool) -> bool:
+        bag = state.bag
+        return deck == BAG and isinstance(bag, Mapping) and bag.get(card, 0) > 0
+
+
+RULESET = Gallerist()
