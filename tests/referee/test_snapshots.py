@@ -153,7 +153,7 @@ def round_trips(session: Session) -> int:
     for i in range(game.depth):
         state = game.state_at(i)
         back = ruleset.state_from_snapshot(json.loads(canonical(ruleset.snapshot_json(state))),
-                                           session.catalog)
+                                           game.catalog)
         assert back == state and ruleset.state_json(back) == ruleset.state_json(state)
         n += 1
     return n
@@ -191,3 +191,26 @@ def test_the_undo_stack_holds_few_states(small: None) -> None:
     for _ in range(30):
         assert s.handle({"cmd": "undo"}) == model.handle({"cmd": "undo"})
     assert s.state == model.state
+
+
+GALLERIST = ROOT / "tests" / "referee" / "games" / "gallerist" / "game.jsonl"
+
+
+def test_a_gallerist_game_survives_its_snapshots_and_resumes_from_them(
+        tmp_path: Path, small: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Gallerist's whole scripted game (tests/referee/games/gallerist): every state
+    survives its snapshot, and the file, with a snapshot every 5 entries, resumes to it."""
+    monkeypatch.chdir(ROOT)  # (the script names its catalog by a path from the top)
+    seed = bytes.fromhex("5a" * 32)
+    lines = [json.loads(x) for x in GALLERIST.read_text(encoding="utf-8").splitlines()]
+    model = Session(seed=seed)
+    real = open_session(db=tmp_path / "g.sqlite", seed=seed, notify=lambda _: None)
+    for request in lines:
+        assert model.handle(request)["ok"] and real.handle(request)["ok"], request
+    real.close()
+    assert model.ruleset.id == "gallerist" and round_trips(model) > 20
+    with sqlite3.connect(tmp_path / "g.sqlite") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] > 3
+    again = open_session(db=tmp_path / "g.sqlite", seed=seed, notify=lambda _: None)
+    assert again.state == model.state and again.kept == model.kept
+    again.close()

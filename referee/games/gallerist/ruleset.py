@@ -8,7 +8,10 @@ from typing import Any
 
 from referee.dice import Roll
 from referee.games.gallerist import actions
+from referee.games.gallerist import catalog as _catalog
 from referee.games.gallerist import commands as c
+from referee.games.gallerist import settings as _settings
+from referee.games.gallerist import state as _state
 from referee.games.gallerist.catalog import Catalog, catalog_from_json, load_catalog
 from referee.games.gallerist.evolve import evolve, fold
 from referee.games.gallerist.rules import decide
@@ -17,7 +20,9 @@ from referee.games.gallerist.rules.scoring import total
 from referee.games.gallerist.settings import GalleristRules, load_settings
 from referee.games.gallerist.state import State
 from referee.ruleset import BgStats, BgStatsScore, DieRequest, Event, NeedDice, Result, Rolled
+from referee.snapshot import Codec, classes_of
 
+_SNAPSHOT = Codec(classes_of(_state, _catalog, _settings))
 _ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
 BAG = "bag"  # the pile a box draw of a visitor picks from
 
@@ -77,6 +82,20 @@ class Gallerist:
 
     def evolve(self, state: State, event: Event) -> State:
         return evolve(state, event)
+
+    # ---- snapshots (the store keeps one every so many commands) ---------------------------
+    # A game's catalog may come with its new_game (a table's own numbers, GAL-25), not from
+    # the file's catalog: the snapshot carries it whole.
+    def snapshot_json(self, state: State) -> dict[str, Any]:
+        data = _SNAPSHOT.encode(state)
+        assert isinstance(data, dict)
+        return data
+
+    def state_from_snapshot(self, data: dict[str, Any], catalog: Catalog) -> State:
+        state = _SNAPSHOT.decode(data)
+        if not isinstance(state, State):
+            raise ValueError("the snapshot is not a state of this game")
+        return state
 
     def fold(self, state: State, events: Sequence[Event]) -> State:
         return fold(state, events)
