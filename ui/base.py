@@ -130,6 +130,19 @@ class Dialog(SessionView, ModalScreen[T]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def on_key(self, event: events.Key) -> None:
+        """A letter or digit this dialog does not use says so (a dialog answers only its own
+        keys, listed in its key bar), rather than nothing."""
+        ch = event.character
+        if (not ch or not ch.isprintable() or ch.isspace() or isinstance(self.focused, Input)
+                or event.key in self.active_bindings):
+            return
+        text = f"✗ {ch!r} does nothing here: this dialog's keys are in the bar at the bottom."
+        if cast(Screen[Any], self).query("#error"):
+            self.say_error(text)
+        else:
+            self.notify(text, severity="warning", markup=False)
+
     def action_ctrl_c(self) -> None:
         field = self.focused
         if isinstance(field, Input) and field.selected_text:

@@ -50,6 +50,7 @@ def legal(state: GameState, player: str, kind: type) -> list[Any]:
 def stray_d6_key(dialog: Dialog[None], event: events.Key) -> None:
     """A character key that a d6 dialog (R, or 1-6) does not use gets a reason, not silence."""
     if event.character and event.character.isprintable() and event.character not in "rR123456":
+        event.prevent_default()  # (not the general word of every dialog too)
         dialog.say_error(f"✗ {event.character!r} does nothing here: R lets the box roll, "
                          "1-6 records the real die.")
 
