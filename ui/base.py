@@ -113,19 +113,27 @@ class SessionView:
         return Static("", id="error", markup=False)
 
 
-class BaseScreen(SessionView, Screen[None]):
-    """A full screen of the console (new game, hands, turn order, the table)."""
-
-
 # Ctrl+C in a dialog: Textual's "how to quit" hint looks for the quit key among the dialog's
 # own keys, finds none, and says nothing; every dialog says it instead.
 CTRL_C = Binding("ctrl+c", "ctrl_c", show=False, priority=True)
+# Tab and Shift+Tab move the focus as the app reads them (priority), not once the widget they
+# leave has had its turn: keys typed right behind them (fast, or pasted) follow the focus
+# instead of landing in the field being left (issue 15: "Tab 5 0 Enter" lost its digits).
+FOCUS_KEYS = (Binding("tab", "app.focus_next", show=False, priority=True),
+              Binding("shift+tab", "app.focus_previous", show=False, priority=True))
+
+
+class BaseScreen(SessionView, Screen[None]):
+    """A full screen of the console (new game, hands, turn order, the table)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*FOCUS_KEYS]
 
 
 class Dialog(SessionView, ModalScreen[T]):
     """A modal dialog over the table; Escape cancels it (unless it is a pending decision)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"), CTRL_C]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"), CTRL_C,
+                                             *FOCUS_KEYS]
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -94,3 +94,36 @@ async def test_gg3_a_turn_order_die_that_is_no_face_stays_and_says_what_it_wants
         assert "Ann's d6" in str(app.screen.query_one("#error").render())
         await keys(pilot, "backspace", "5", "enter", "enter")
         assert s.log[-1].command["cmd"] == "turn_order"
+
+
+async def test_keys_right_behind_a_tab_follow_the_focus() -> None:
+    """Keys that arrive together (typed fast, or pasted) are read by the app before the
+    first is handled: a Tab must move the focus as it is read, or the keys behind it go to
+    the field it leaves."""
+    from textual import events
+
+    s = to_the_obstacle(Session(seed=SEED))
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r")  # resume
+        for key, char in (("tab", "\t"), ("tab", "\t"), ("x", "x"), ("y", "y")):
+            app.post_message(events.Key(key, char))  # all queued at once
+        await pilot.pause()
+        assert app.screen.query_one("#d100").value == "xy"  # type: ignore[attr-defined]
+        assert "'xy' is not a number" in hint(app)
+
+
+async def test_gg3_turn_order_dice_typed_with_tabs_in_a_burst_land_in_their_fields() -> None:
+    from textual import events
+
+    s = Session(seed=SEED)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        for name in ("Ann", "Ben"):
+            await keys(pilot, *typed(name), "enter")
+        await keys(pilot, "ctrl+s", "ctrl+b")  # start; balanced hands
+        for key, char in (("6", "6"), ("tab", "\t"), ("2", "2")):
+            app.post_message(events.Key(key, char))  # all queued at once
+        await pilot.pause()
+        assert [app.screen.query_one(f"#d6-{i}").value  # type: ignore[attr-defined]
+                for i in (0, 1)] == ["6", "2"]
