@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from textual import events
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -103,6 +104,12 @@ class TileDialog(PendingDialog):
     decision = Decision.TILE
     BINDINGS: ClassVar[list[BindingType]] = [
         *PendingDialog.BINDINGS, Binding("backspace", "other_tile", "Other tile", show=False),
+        # Priority: ↑↓ and the pick act as the app reads the keys, in the order typed, so
+        # the keys right behind Enter (fast, or pasted) reach the museum list, not the tile
+        # list it replaces.
+        Binding("enter", "pick", show=False, priority=True),
+        Binding("down", "cursor(1)", show=False, priority=True),
+        Binding("up", "cursor(-1)", show=False, priority=True),
     ]
 
     def __init__(self, player: str) -> None:
@@ -151,18 +158,35 @@ class TileDialog(PendingDialog):
             self._steps()
             self.query_one("#tiles").focus()
 
+    def _list(self) -> Choices:
+        lst = self.focused
+        if not isinstance(lst, Choices) or lst.id not in ("tiles", "museums"):
+            raise SkipAction()
+        return lst
+
+    def action_cursor(self, step: int) -> None:
+        lst = self._list()
+        (lst.action_cursor_down if step > 0 else lst.action_cursor_up)()
+
+    def action_pick(self) -> None:
+        lst = self._list()
+        if lst.highlighted is not None:
+            self._picked(lst, lst.highlighted)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        if not isinstance(event.option_list, Choices):
-            return
-        value = event.option_list.value_at(event.option_index)
-        if event.option_list.id == "tiles":
+        event.stop()  # (a click: Enter is `action_pick`)
+        if isinstance(event.option_list, Choices):
+            self._picked(event.option_list, event.option_index)
+
+    def _picked(self, lst: Choices, index: int) -> None:
+        value = lst.value_at(index)
+        if lst.id == "tiles":
             self.tile = value
             if isinstance(value, Landing) and value.museums:
                 museums = self.query_one("#museums", Choices)
                 museums.set_choices([(m, m) for m in value.museums])
                 self._steps()
-                museums.focus()
+                self.set_focus(museums)  # now, not on the app's next turn
                 return
             self._move(None)
         else:
