@@ -93,7 +93,7 @@ class SessionView:
         runs as soon as the app reads its key: without this, Ctrl+S right behind a fast
         typist's (or a paste's) last letters could read the field without them."""
         field = cast(Screen[Any], self).focused
-        if isinstance(field, Input):
+        if field is not None:  # a text field, or a list being ticked (Space) or moved in
             field.call_later(callback)
         else:
             callback()

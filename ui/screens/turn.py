@@ -287,7 +287,14 @@ class TradeDialog(Dialog[None]):
     """Swap attribute cards with another player; both must agree (GG-4)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+t", "trade", "Trade", priority=True),
-                Binding("escape", "cancel", "Cancel")]
+                Binding("escape", "cancel", "Cancel"),
+                # ↑↓, Enter and Space act as the app reads them, in the order typed, in the
+                # list that has the focus then: a burst of keys (typed fast, or pasted)
+                # ticks the cards it was meant for.
+                Binding("enter", "partner", show=False, priority=True),
+                Binding("down", "cursor(1)", show=False, priority=True),
+                Binding("up", "cursor(-1)", show=False, priority=True),
+                Binding("space", "tick", show=False, priority=True)]
 
     def __init__(self, player: str) -> None:
         super().__init__()
@@ -310,10 +317,35 @@ class TradeDialog(Dialog[None]):
     def on_mount(self) -> None:
         self.query_one("#trade-hands").display = False
 
+    def _partners(self) -> Choices:
+        lst = self.focused
+        if not isinstance(lst, Choices) or lst.id != "partners":
+            raise SkipAction()
+        return lst
+
+    def action_cursor(self, step: int) -> None:
+        lst = self.focused
+        if not isinstance(lst, OptionList):  # (the partners, or a hand's cards)
+            raise SkipAction()
+        (lst.action_cursor_down if step > 0 else lst.action_cursor_up)()
+
+    def action_tick(self) -> None:
+        lst = self.focused
+        if not isinstance(lst, SelectionList):
+            raise SkipAction()
+        lst.action_select()
+
+    def action_partner(self) -> None:
+        lst = self._partners()
+        if lst.highlighted is not None:
+            self._partner(lst.highlighted)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option_list.id != "partners":
-            return
-        self.partner = self.query_one("#partners", Choices).value_at(event.option_index)
+        if event.option_list.id == "partners":  # (a click: Enter is `action_partner`)
+            self._partner(event.option_index)
+
+    def _partner(self, index: int) -> None:
+        self.partner = self.query_one("#partners", Choices).value_at(index)
         s = self.state
         trades = [t for t in legal(s, self.player, Trade) if t.taker == self.partner]
         for wid, who, cards in (("#give", self.player, {x for t in trades for x in t.give}),
@@ -328,9 +360,12 @@ class TradeDialog(Dialog[None]):
             if lst.option_count:
                 lst.highlighted = 0  # so Space ticks a card at once
         self.query_one("#trade-hands").display = True
-        self.query_one("#give", SelectionList).focus()
+        self.set_focus(self.query_one("#give", SelectionList))  # now, for the keys behind
 
     def action_trade(self) -> None:
+        self.after_typing(self._trade)  # after the ticks typed before Ctrl+T
+
+    def _trade(self) -> None:
         if self.partner is None:
             return
 
