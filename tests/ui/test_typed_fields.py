@@ -60,7 +60,7 @@ async def test_letters_in_the_d100_field_stay_and_enter_rolls_nothing() -> None:
     app = make_app(s)
     async with app.run_test(size=SMALL) as pilot:
         await keys(pilot, "r", "tab", "tab")  # resume; to the d100 field
-        assert "the box rolls the d100" in hint(app)  # said before Enter
+        assert "lets the box roll the d100" in hint(app)  # said before Enter
         await keys(pilot, *typed("abc"))
         assert app.screen.query_one("#d100").value == "abc"  # type: ignore[attr-defined]
         assert "type 1–100, or leave empty for the box to roll" in hint(app)
