@@ -93,7 +93,7 @@ class SessionView:
         runs as soon as the app reads its key: without this, Ctrl+S right behind a fast
         typist's (or a paste's) last letters could read the field without them."""
         field = cast(Screen[Any], self).focused
-        if isinstance(field, Input):
+        if field is not None:  # a text field, or a list being ticked (Space) or moved in
             field.call_later(callback)
         else:
             callback()
@@ -113,22 +113,43 @@ class SessionView:
         return Static("", id="error", markup=False)
 
 
-class BaseScreen(SessionView, Screen[None]):
-    """A full screen of the console (new game, hands, turn order, the table)."""
-
-
 # Ctrl+C in a dialog: Textual's "how to quit" hint looks for the quit key among the dialog's
 # own keys, finds none, and says nothing; every dialog says it instead.
 CTRL_C = Binding("ctrl+c", "ctrl_c", show=False, priority=True)
+# Tab and Shift+Tab move the focus as the app reads them (priority), not once the widget they
+# leave has had its turn: keys typed right behind them (fast, or pasted) follow the focus
+# instead of landing in the field being left (issue 15: "Tab 5 0 Enter" lost its digits).
+FOCUS_KEYS = (Binding("tab", "app.focus_next", show=False, priority=True),
+              Binding("shift+tab", "app.focus_previous", show=False, priority=True))
+
+
+class BaseScreen(SessionView, Screen[None]):
+    """A full screen of the console (new game, hands, turn order, the table)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*FOCUS_KEYS]
 
 
 class Dialog(SessionView, ModalScreen[T]):
     """A modal dialog over the table; Escape cancels it (unless it is a pending decision)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"), CTRL_C]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"), CTRL_C,
+                                             *FOCUS_KEYS]
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter or digit this dialog does not use says so (a dialog answers only its own
+        keys, listed in its key bar), rather than nothing."""
+        ch = event.character
+        if (not ch or not ch.isprintable() or ch.isspace() or isinstance(self.focused, Input)
+                or event.key in self.active_bindings):
+            return
+        text = f"✗ {ch!r} does nothing here: this dialog's keys are in the bar at the bottom."
+        if cast(Screen[Any], self).query("#error"):
+            self.say_error(text)
+        else:
+            self.notify(text, severity="warning", markup=False)
 
     def action_ctrl_c(self) -> None:
         field = self.focused

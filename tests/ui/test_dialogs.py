@@ -148,3 +148,23 @@ async def test_verdict_shows_only_its_own_key() -> None:
         assert [k.description for k in bar.shown_keys()] == ["Continue"]
         await keys(pilot, "enter")
         assert not isinstance(app.screen, VerdictScreen)
+
+
+async def test_gg4_a_trade_typed_in_one_burst_of_keys() -> None:
+    """Enter on the partner, then Space, Tab, ↓, Space, Ctrl+T all queued at once: the ticks
+    land on the cards (not the partner list), and the trade is the one typed."""
+    from textual import events
+
+    s = dealt()
+    ann0, ben0 = s.state.player("Ann").attributes, s.state.player("Ben").attributes
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r", "3", *["down"] * TRADING, "enter")  # Ann to trading
+        await keys(pilot, "t")
+        assert isinstance(app.screen, TradeDialog)
+        for key, char in (("enter", "\r"), ("space", " "), ("tab", "\t"), ("down", None),
+                          ("space", " "), ("ctrl+t", None)):
+            app.post_message(events.Key(key, char))
+        await pilot.pause()
+        ann = s.state.player("Ann")
+        assert sorted(ann.attributes) == sorted([*ann0[1:], ben0[1]])

@@ -130,3 +130,24 @@ async def test_ctrl_c_in_any_dialog_says_how_to_quit() -> None:
         assert isinstance(app.screen, MoveDialog)
         await keys(pilot, "ctrl+c")
         assert any("Ctrl+Q" in line for line in said(app))
+
+
+async def test_a_key_no_dialog_uses_gets_a_reason_in_any_dialog() -> None:
+    from ui.screens.info import UndoConfirm
+    from ui.screens.setup import StartScreen
+
+    s = played()
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)  # (no error line: said as a notice)
+        await keys(pilot, "x")
+        assert any("'x' does nothing here" in line for line in said(app))
+        await keys(pilot, "r", "ctrl+z")
+        assert isinstance(app.screen, UndoConfirm)
+        before = len(s.log)
+        await keys(pilot, "q")
+        assert isinstance(app.screen, UndoConfirm) and len(s.log) == before
+        assert "'q' does nothing here" in error(app)  # (on its error line)
+        await keys(pilot, "n")  # a key it uses: no word
+        assert isinstance(app.screen, TableScreen)

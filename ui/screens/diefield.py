@@ -47,8 +47,8 @@ def reading_hint(reading: Reading, die: str) -> str:
     if reading.problem:
         return f"✗ {reading.problem}"
     if reading.roll is None:
-        return f"Enter: the box rolls the {die} (or type the real roll first)"
-    return f"Enter: records the real {die} roll {reading.roll.value}"
+        return f"Empty: Enter here lets the box roll the {die} (or type the real roll)"
+    return f"Enter here records the real {die} roll {reading.roll.value}"
 
 
 class DieField(Input):

@@ -41,6 +41,11 @@ class ObstacleDialog(PendingDialog):
         # Priority: acted on as the app reads the key, so the digits typed right behind it
         # follow it into the field.
         *[Binding(str(n), f"digit('{n}')", show=False, priority=True) for n in range(10)],
+        # ↑↓ and Enter in the card lists act as the app reads them too, in the order typed:
+        # a burst like "↓ Enter ↓ Enter 4 2 Enter" picks in the right lists.
+        Binding("down", "cursor(1)", show=False, priority=True),
+        Binding("up", "cursor(-1)", show=False, priority=True),
+        Binding("enter", "next_list", show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:
@@ -129,6 +134,20 @@ class ObstacleDialog(PendingDialog):
             self.say_error(f"✗ {reading.problem}")
             return
         self._bypass(reading.roll)
+
+    def _card_list(self) -> Choices:
+        lst = self.focused
+        if not isinstance(lst, Choices):
+            raise SkipAction()
+        return lst
+
+    def action_cursor(self, step: int) -> None:
+        lst = self._card_list()
+        (lst.action_cursor_down if step > 0 else lst.action_cursor_up)()
+
+    def action_next_list(self) -> None:
+        self._card_list()
+        self.focus_next()
 
     def action_digit(self, digit: str) -> None:
         """A digit typed while a card list has the focus (one Tab short of the roll, or

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from textual import events
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -50,6 +51,7 @@ def legal(state: GameState, player: str, kind: type) -> list[Any]:
 def stray_d6_key(dialog: Dialog[None], event: events.Key) -> None:
     """A character key that a d6 dialog (R, or 1-6) does not use gets a reason, not silence."""
     if event.character and event.character.isprintable() and event.character not in "rR123456":
+        event.prevent_default()  # (not the general word of every dialog too)
         dialog.say_error(f"✗ {event.character!r} does nothing here: R lets the box roll, "
                          "1-6 records the real die.")
 
@@ -102,6 +104,12 @@ class TileDialog(PendingDialog):
     decision = Decision.TILE
     BINDINGS: ClassVar[list[BindingType]] = [
         *PendingDialog.BINDINGS, Binding("backspace", "other_tile", "Other tile", show=False),
+        # Priority: ↑↓ and the pick act as the app reads the keys, in the order typed, so
+        # the keys right behind Enter (fast, or pasted) reach the museum list, not the tile
+        # list it replaces.
+        Binding("enter", "pick", show=False, priority=True),
+        Binding("down", "cursor(1)", show=False, priority=True),
+        Binding("up", "cursor(-1)", show=False, priority=True),
     ]
 
     def __init__(self, player: str) -> None:
@@ -150,18 +158,35 @@ class TileDialog(PendingDialog):
             self._steps()
             self.query_one("#tiles").focus()
 
+    def _list(self) -> Choices:
+        lst = self.focused
+        if not isinstance(lst, Choices) or lst.id not in ("tiles", "museums"):
+            raise SkipAction()
+        return lst
+
+    def action_cursor(self, step: int) -> None:
+        lst = self._list()
+        (lst.action_cursor_down if step > 0 else lst.action_cursor_up)()
+
+    def action_pick(self) -> None:
+        lst = self._list()
+        if lst.highlighted is not None:
+            self._picked(lst, lst.highlighted)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        if not isinstance(event.option_list, Choices):
-            return
-        value = event.option_list.value_at(event.option_index)
-        if event.option_list.id == "tiles":
+        event.stop()  # (a click: Enter is `action_pick`)
+        if isinstance(event.option_list, Choices):
+            self._picked(event.option_list, event.option_index)
+
+    def _picked(self, lst: Choices, index: int) -> None:
+        value = lst.value_at(index)
+        if lst.id == "tiles":
             self.tile = value
             if isinstance(value, Landing) and value.museums:
                 museums = self.query_one("#museums", Choices)
                 museums.set_choices([(m, m) for m in value.museums])
                 self._steps()
-                museums.focus()
+                self.set_focus(museums)  # now, not on the app's next turn
                 return
             self._move(None)
         else:
@@ -262,7 +287,14 @@ class TradeDialog(Dialog[None]):
     """Swap attribute cards with another player; both must agree (GG-4)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+t", "trade", "Trade", priority=True),
-                Binding("escape", "cancel", "Cancel")]
+                Binding("escape", "cancel", "Cancel"),
+                # ↑↓, Enter and Space act as the app reads them, in the order typed, in the
+                # list that has the focus then: a burst of keys (typed fast, or pasted)
+                # ticks the cards it was meant for.
+                Binding("enter", "partner", show=False, priority=True),
+                Binding("down", "cursor(1)", show=False, priority=True),
+                Binding("up", "cursor(-1)", show=False, priority=True),
+                Binding("space", "tick", show=False, priority=True)]
 
     def __init__(self, player: str) -> None:
         super().__init__()
@@ -285,10 +317,35 @@ class TradeDialog(Dialog[None]):
     def on_mount(self) -> None:
         self.query_one("#trade-hands").display = False
 
+    def _partners(self) -> Choices:
+        lst = self.focused
+        if not isinstance(lst, Choices) or lst.id != "partners":
+            raise SkipAction()
+        return lst
+
+    def action_cursor(self, step: int) -> None:
+        lst = self.focused
+        if not isinstance(lst, OptionList):  # (the partners, or a hand's cards)
+            raise SkipAction()
+        (lst.action_cursor_down if step > 0 else lst.action_cursor_up)()
+
+    def action_tick(self) -> None:
+        lst = self.focused
+        if not isinstance(lst, SelectionList):
+            raise SkipAction()
+        lst.action_select()
+
+    def action_partner(self) -> None:
+        lst = self._partners()
+        if lst.highlighted is not None:
+            self._partner(lst.highlighted)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option_list.id != "partners":
-            return
-        self.partner = self.query_one("#partners", Choices).value_at(event.option_index)
+        if event.option_list.id == "partners":  # (a click: Enter is `action_partner`)
+            self._partner(event.option_index)
+
+    def _partner(self, index: int) -> None:
+        self.partner = self.query_one("#partners", Choices).value_at(index)
         s = self.state
         trades = [t for t in legal(s, self.player, Trade) if t.taker == self.partner]
         for wid, who, cards in (("#give", self.player, {x for t in trades for x in t.give}),
@@ -303,9 +360,12 @@ class TradeDialog(Dialog[None]):
             if lst.option_count:
                 lst.highlighted = 0  # so Space ticks a card at once
         self.query_one("#trade-hands").display = True
-        self.query_one("#give", SelectionList).focus()
+        self.set_focus(self.query_one("#give", SelectionList))  # now, for the keys behind
 
     def action_trade(self) -> None:
+        self.after_typing(self._trade)  # after the ticks typed before Ctrl+T
+
+    def _trade(self) -> None:
         if self.partner is None:
             return
 
