@@ -26,15 +26,23 @@ LOG_LINES = 40  # the newest log lines the page lists
 TOKEN_LABEL = b"tableside-referee web token v1"
 
 
+TOKEN_BYTES = 15  # 120 bits: 24 base32 characters, no padding
+
+
 def token_for(seed: bytes | None) -> str:
     """The page's token for a game: derived from its secret dice seed (random per game, the
-    same after a restart; the seed cannot be worked back from it). Before any game: random."""
-    if seed is None:
-        return secrets.token_urlsafe(16)
-    digest = hmac.new(seed, TOKEN_LABEL, hashlib.sha256).digest()[:16]
+    same after a restart; the seed cannot be worked back from it). Before any game: random.
+
+    Upper-case base32 (A-Z, 2-7): with an upper-case address the whole URL is in the QR
+    code's alphanumeric mode, so the code stays small enough for the 128x64 OLED
+    (`web.qr`)."""
     import base64
 
-    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+    if seed is None:
+        digest = secrets.token_bytes(TOKEN_BYTES)
+    else:
+        digest = hmac.new(seed, TOKEN_LABEL, hashlib.sha256).digest()[:TOKEN_BYTES]
+    return base64.b32encode(digest).decode()
 
 
 @dataclass
