@@ -204,7 +204,7 @@ def describe(t: Tally | Mapping[str, Any]) -> str:
     if p is None:
         return "no rolls"
     if expected < FEW:
-        return f"p = {p:.2f}: too few rolls to judge"
+        return f"too few rolls to judge yet (p = {p:.2f})"
     if p < 0.01:
         return f"p = {p:.3f}: very unlike a fair die"
     if p < 0.05:

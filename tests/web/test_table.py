@@ -121,3 +121,31 @@ def test_the_page_kept_all_evening_shows_what_a_fresh_look_shows(
                 assert data["verdict"] == last_verdict(session.ruleset, session.log)
         finally:
             session.close()
+
+
+NAMES = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1,
+                max_size=12)
+
+
+@given(st.lists(NAMES, max_size=6, unique=True), st.sampled_from(
+    ["last_player_standing", "track_full", "money", ""]), st.sampled_from(["won", "lost"]))
+def test_the_end_of_a_game_in_words(winners: list[str], reason: str, outcome: str) -> None:
+    line = page.game_over({"outcome": outcome, "winners": winners, "reason": reason,
+                           "rule": "X-1"})
+    assert line.startswith("Game over: ") and line.endswith(" (X-1)")
+    for w in winners:
+        assert w in line
+    if winners:
+        verb = "wins" if len(winners) == 1 else "win"
+        assert line.startswith(f"Game over: {winners[0]}") and f"{winners[-1]} {verb}" in line
+    else:
+        assert f"Game over: {outcome}" in line
+    if reason:
+        assert reason.replace("_", " ") in line
+
+
+def test_a_game_s_own_colour_names_get_the_palette_s_nearest() -> None:
+    for own, palette in (("red", "vermillion"), ("green", "bluish green"),
+                         ("purple", "reddish purple"), ("Blue", "blue")):
+        assert page.colour_class(own) == page.colour_class(palette) != ""
+    assert page.colour_class("white") == page.colour_class(None) == ""
