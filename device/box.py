@@ -33,6 +33,10 @@ log = logging.getLogger(__name__)
 NOTICE_S = 4.0
 IDLE_S = 120.0
 BUTTONS = ("ROLL", "NEXT", "BACK", "MENU")
+# The page for phones (`referee run --web`): its code, shown by the controller for any game.
+CODE = "code"  # the overlay (screen) that shows it
+CODE_ITEM = ("Phone page", "phone_page")  # added to every game's MENU while there is a code
+CODE_OK = ("roll", "select")  # what chooses a MENU item
 
 
 class BoxController:
@@ -68,6 +72,7 @@ class BoxController:
         self._subscribers: list[Callable[[BoxView], None]] = []
         self._shown: BoxView | None = None
         self._mine = False  # the outcome being published came from this controller
+        self._code: tuple[tuple[tuple[bool, ...], ...] | None, str] | None = None
         self._unsubscribe = session.subscribe(self._on_outcome)
 
     # ---- the API front ends use -------------------------------------------------------------
@@ -134,6 +139,26 @@ class BoxController:
         """Show a message from outside the game (the dice tray's state) for a few seconds."""
         self._say(text)
         self._changed()
+
+    def set_code(self, code: Sequence[Sequence[bool]] | None, address: str, *,
+                 show: bool = True) -> None:
+        """The page for phones: its address as a QR code's modules (None when the code is
+        too big for the OLED: the address is shown in words then) and in words. MENU lists
+        it as "Phone page" from now on; with `show` it is on screen now, until a press."""
+        matrix = None if code is None else tuple(tuple(bool(m) for m in row) for row in code)
+        self._code = (matrix, address)
+        if show:
+            self.ui.overlay = CODE
+        self._changed()
+
+    def _code_view(self) -> BoxView:
+        code, address = self._code or (None, "")
+        if code is not None:
+            return BoxView(CODE, lines=("Phones:", "scan to", "follow the", "game."),
+                           hint="BACK:close", code=code)
+        words = address.removeprefix("http://")
+        chunks = tuple(words[i:i + 21] for i in range(0, len(words), 21))[:4]
+        return BoxView(CODE, title="Phones: open", lines=chunks, hint="QR: console F6")
 
     def tray_roll(self, player: str, die: str, value: int) -> None:
         """A roll from the tray (on this controller's loop): completes the waiting command."""
@@ -209,7 +234,8 @@ class BoxController:
         return self.game.mode(self)
 
     def _menu(self) -> list[Any]:
-        return self.game.menu(self)
+        menu: list[Any] = self.game.menu(self)
+        return [*menu, CODE_ITEM] if self._code is not None else menu
 
     def _items(self, mode: str) -> list[Any]:
         return self.game.items(mode, self.session.state, self.ui, self._menu())
@@ -217,11 +243,23 @@ class BoxController:
     def _view(self) -> BoxView:
         if self._idle():
             return self.game.idle(self.session.state)
-        return self.game.view(self, self.mode())
+        mode = self.mode()
+        if mode == CODE:
+            return self._code_view()
+        return self.game.view(self, mode)
 
     # ---- acting ----------------------------------------------------------------------------
     def _dispatch(self, action: str) -> None:
-        self.game.handle(self, self.mode(), action)
+        mode = self.mode()
+        if mode == CODE:  # any button puts the code away
+            self.ui.overlay = None
+            return
+        if mode == "menu" and action in CODE_OK and self._code is not None:
+            menu = self._menu()
+            if menu[getattr(self.ui, "oindex", 0) % len(menu)] == CODE_ITEM:
+                self.ui.overlay = CODE
+                return
+        self.game.handle(self, mode, action)
 
     def start_game(self, abandon: bool = False) -> None:
         n = self.ui.players

@@ -45,6 +45,11 @@ def render(view: BoxView) -> Image.Image:
     if view.screen == "idle":
         _idle(d, view)
         return im
+    if view.code is not None:
+        _code(d, view)
+        if view.notice:
+            _notice(d, view.notice)
+        return im
     if view.title:
         _title(d, view)
     if view.big is not None:
@@ -158,3 +163,26 @@ def _idle(d: ImageDraw.ImageDraw, view: BoxView) -> None:
     for i, line in enumerate(lines):
         x = (WIDTH - CHAR_W * len(line)) // 2
         d.text((x, top + i * LINE_H), line, font=font(), fill=WHITE)
+
+
+CODE_SCALE = 2  # pixels a module: at 1 a 0.96" screen's QR code is too small for a camera
+
+
+def _code(d: ImageDraw.ImageDraw, view: BoxView) -> None:
+    """A QR code at the left, as big as fits at `CODE_SCALE` (lit: light modules, so the
+    code's own quiet zone is lit), and the view's lines and hint beside it."""
+    code = view.code or ()
+    n = len(code)
+    size = n * CODE_SCALE
+    top = max(0, (HEIGHT - size) // 2)
+    for y, row in enumerate(code):
+        for x, dark in enumerate(row):
+            if not dark:
+                left, upper = x * CODE_SCALE, top + y * CODE_SCALE
+                d.rectangle((left, upper, left + CODE_SCALE - 1, upper + CODE_SCALE - 1),
+                            fill=WHITE)
+    x = size + 3
+    width = max(1, (WIDTH - x) // CHAR_W)
+    rows = [*view.lines, *(("", view.hint) if view.hint else ())][:6]
+    for i, line in enumerate(rows):
+        d.text((x, i * LINE_H), fit(line, width), font=font(), fill=WHITE)

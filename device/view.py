@@ -53,6 +53,8 @@ class BoxView:
         hint: the bottom line: what the buttons do now.
         notice: a refusal or a message, shown over the screen for a few seconds.
         static: nothing on it moves by itself (the OLED may shift it against burn-in).
+        code: a QR code's modules (True: dark), drawn at the left at two pixels a module
+            with ``lines`` beside it; None for no code.
     """
 
     screen: str
@@ -69,10 +71,13 @@ class BoxView:
     hint: str = ""
     notice: str | None = None
     static: bool = True
+    code: tuple[tuple[bool, ...], ...] | None = None
 
     def text(self) -> str:
         """The view as plain text lines (logs, tests, a terminal without graphics)."""
         out = [self.title]
+        if self.code is not None:
+            out.append(f"[QR code, {len(self.code)}x{len(self.code)} modules]")
         if self.big is not None:
             out.append(f"[{self.big}] {self.source or ''}".rstrip())
         out += [line + (f" [{'*' * n}{'-' * (3 - n)}]" if n is not None else "")

@@ -140,6 +140,54 @@ def luck(entries: Iterable[Entry], ruleset: Ruleset) -> LuckReport:
     return report
 
 
+class LuckFold:
+    """`luck` kept up to date a step at a time, for a front end that shows it after every
+    command (the page for phones): each entry's rolls are asked of the ruleset once, when it
+    is new, and an ``undo`` takes its target's rolls back out; so a step costs the same late in
+    a 10,000-step game as early on (`luck` reads the whole log, from the store for old entries).
+
+    `update(log)` gives what `luck(log, ruleset)` gives, for a log that only grew (and had
+    earlier steps undone) since the last call; a shorter log is taken as a new game."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.seen = 0  # entries folded in
+        self._counted: set[int] = set()  # seqs whose rolls are in the counts
+        self._report = LuckReport(games=1)
+
+    def reset(self) -> None:
+        self.seen = 0
+        self._counted.clear()
+        self._report = LuckReport(games=1)
+
+    def _fold(self, entry: Entry, sign: int) -> None:
+        for rolled in self.ruleset.rolled(entry.command, entry.events):
+            roll = rolled.roll
+            if roll is None or roll.die not in ("d6", "d10", "d100"):
+                continue
+            source = "physical" if roll.source == "physical" else "electronic"
+            self._report.tally(rolled.player or TABLE, roll.die, source).counts[
+                bin_of(roll.die, roll.value)] += sign
+
+    def update(self, log: Sequence[Entry]) -> LuckReport:
+        if len(log) < self.seen:
+            self.reset()
+        for index in range(self.seen, len(log)):
+            entry = log[index]
+            undoes = entry.command.get("undoes") if entry.command.get("cmd") == "undo" else None
+            if isinstance(undoes, int) and undoes in self._counted:
+                self._counted.discard(undoes)
+                self._fold(log[undoes - 1], -1)
+            if not entry.undone:
+                self._counted.add(index + 1)
+                self._fold(entry, +1)
+        self.seen = len(log)
+        report = LuckReport([Tally(t.player, t.die, t.source, list(t.counts))
+                             for t in self._report.tallies if t.rolls], games=1)
+        report.sort()
+        return report
+
+
 def across(reports: Sequence[LuckReport]) -> LuckReport:
     """Several games' reports as one (a player's name is the same player)."""
     total = LuckReport()
@@ -156,7 +204,7 @@ def describe(t: Tally | Mapping[str, Any]) -> str:
     if p is None:
         return "no rolls"
     if expected < FEW:
-        return f"p = {p:.2f}: too few rolls to judge"
+        return f"too few rolls to judge yet (p = {p:.2f})"
     if p < 0.01:
         return f"p = {p:.3f}: very unlike a fair die"
     if p < 0.05:

@@ -136,3 +136,53 @@ async def _measure(long_game: Callable[..., Any]) -> None:
 
 def bench_web(long_game: Callable[..., Any]) -> None:
     asyncio.run(_measure(long_game))
+    bench_web_long(long_game)
+
+
+LONG = 10_000  # commands played before the measured ones: a very long evening
+LONG_MEASURED = 100
+
+
+def bench_web_long(long_game: Callable[..., Any]) -> None:
+    """The page's own cost per command late in a 10,000-command game kept in a file (as on
+    the box): `Session.handle` followed by the page's refresh (what `LivePage` does after
+    each command: gather the data, render the HTML), against `Session.handle` alone, on two
+    sessions fed the same commands alternately in one run."""
+    import tempfile
+
+    from referee.session import Session
+    from referee.store import EventStore
+    from web import page
+    from web.view import Snapshots
+
+    requests: list[dict[str, Any]] = []
+    long_game(LONG + LONG_MEASURED, requests)
+    warm, measured = requests[:LONG], requests[LONG:LONG + LONG_MEASURED]
+    seed = bytes(range(32))
+    with tempfile.TemporaryDirectory(prefix="bench-web-", dir="/dev/shm"
+                                     if Path("/dev/shm").is_dir() else None) as tmp:
+        bare = Session(seed=seed, store=EventStore.open(Path(tmp) / "bare.sqlite"))
+        paged = Session(seed=seed, store=EventStore.open(Path(tmp) / "paged.sqlite"))
+        snaps = Snapshots()
+        for r in warm:
+            bare.handle(r)
+            paged.handle(r)
+        page.body(snaps.snapshot(paged))  # the page was on all evening
+        alone, refresh = [], []
+        for r in measured:
+            t0 = time.perf_counter()
+            assert bare.handle(r)["ok"]
+            t1 = time.perf_counter()
+            assert paged.handle(r)["ok"]
+            t2 = time.perf_counter()
+            page.body(snaps.snapshot(paged))
+            t3 = time.perf_counter()
+            alone.append(t1 - t0)
+            refresh.append(t3 - t2)
+        for s in (bare, paged):
+            s.close()
+    a, r = statistics.median(alone), statistics.median(refresh)
+    print(f"web, late in a {LONG:,}-command game kept in a file ({LONG_MEASURED} commands):")
+    print(f"  command alone: median {a * 1000:.3f} ms; the page's refresh after it: median "
+          f"{r * 1000:.3f} ms, p99 {_pct(refresh, 0.99) * 1000:.3f} ms")
+    print(f"  per command, page on / page off = {(a + r) / a:.2f}x")

@@ -27,6 +27,7 @@ from pi_installer import (
     MANIFEST,
     NAME,
     OPT,
+    SOCKETS_WANTS_DIR,
     SYSUSERS,
     UDEV_DIR,
     UNIT_DIR,
@@ -34,6 +35,8 @@ from pi_installer import (
     VENV,
     VENV_STAMP,
     WANTS_DIR,
+    WEB_DROPIN,
+    WEB_SOCKET,
     InstallError,
     Manifest,
     Target,
@@ -83,11 +86,21 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--pip-arg", action="append", default=[], metavar="ARG",
         help="extra argument for pip install (repeatable), e.g. --pip-arg=--no-deps",
     )
+    parser.add_argument(
+        "--web", action="store_true",
+        help="also serve the live, read-only page for phones on port 8080 (local networks "
+        "only; docs/web.md): installs the page's libraries, the socket unit and the "
+        "console's drop-in, and enables the socket. Needs --variant console. Off unless given: "
+        "a later run without it takes the page away again",
+    )
     parser.add_argument("--no-start", action="store_true", help="enable but do not (re)start")
     parser.add_argument(
         "--force", action="store_true", help="replace files at our paths that we did not install"
     )
     args = parser.parse_args(argv)
+    if args.web and args.variant != "console":
+        parser.error("--web: the page for phones is served by the console (referee run); "
+                     "add --variant console")
     gpio = args.power_button_gpio
     if gpio is not None and (not 4 <= gpio <= 27 or gpio in DEFAULT_BUTTON_PINS):
         parser.error(f"--power-button-gpio {gpio}: choose a free GPIO from 4 to 27; GPIO2/3 are "
@@ -173,6 +186,11 @@ class Installer:
         self.symlink(f"{WANTS_DIR}/{unit}", f"{UNIT_DIR}/{unit}")
         if self.args.variant == "console":
             self.symlink(GETTY_TTY1, "/dev/null")  # mask the login prompt on tty1
+        if self.args.web:
+            self.file(f"{UNIT_DIR}/{WEB_SOCKET}", (src / "systemd" / WEB_SOCKET).read_bytes())
+            self.file(f"{UNIT_DIR}/{WEB_DROPIN}", (src / "systemd" / WEB_DROPIN).read_bytes())
+            self.file(f"{OPT}/docs/web.md", (src / "docs" / "web.md").read_bytes())
+            self.symlink(f"{SOCKETS_WANTS_DIR}/{WEB_SOCKET}", f"{UNIT_DIR}/{WEB_SOCKET}")
 
     def drop_stale(self) -> None:
         """Remove what an earlier run installed that this run no longer does."""
@@ -274,6 +292,8 @@ class Installer:
         version = run_quiet([self.args.venv_python, "-c", "import sys; print(sys.version)"])
         system_site = not self.args.no_system_site_packages
         h.update(repr((version, system_site, self.args.pip_arg)).encode())
+        if self.args.web:  # (as before for an install without the page)
+            h.update(b"extras: web\0")
         for rel in source_files(self.args.source):
             h.update(str(rel).encode() + b"\0" + (self.args.source / rel).read_bytes() + b"\0")
         return f"{version.split()[0]} {h.hexdigest()}\n"
@@ -305,9 +325,11 @@ class Installer:
                 (Path(tmp) / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(self.args.source / rel, Path(tmp) / rel)
             log("installing the project and its dependencies into the venv "
-                "(can take several minutes on a Pi)...")
+                + ("with the page for phones (the web extra) " if self.args.web else "")
+                + "(can take several minutes on a Pi)...")
+            project = f"{tmp}[web]" if self.args.web else tmp
             self.target.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-                             "--disable-pip-version-check", *self.args.pip_arg, tmp])
+                             "--disable-pip-version-check", *self.args.pip_arg, project])
         stamp_path.write_text(stamp)
 
     # -- the live system -----------------------------------------------------------------
@@ -321,9 +343,18 @@ class Installer:
         self.target.run(["udevadm", "trigger", "--subsystem-match=tty", "--action=add"],
                         check=False)
         other = [u for v, u in UNITS.items() if v != self.args.variant]
+        if not self.args.web:
+            other.append(WEB_SOCKET)  # (if an earlier run turned the page on)
         self.target.run(["systemctl", "stop", *other], check=False)
-        if not self.args.no_start:
-            self.target.run(["systemctl", "restart", UNITS[self.args.variant]])
+        if self.args.no_start:
+            return
+        unit = UNITS[self.args.variant]
+        if self.args.web:
+            # The socket first, with the service stopped: systemd refuses to start a socket
+            # whose service is already running, and the service takes the socket at start.
+            self.target.run(["systemctl", "stop", unit])
+            self.target.run(["systemctl", "restart", WEB_SOCKET])
+        self.target.run(["systemctl", "restart", unit])
 
     def write_manifest(self, *, failed: bool = False) -> None:
         """Record what is installed; after a failure, also keep what the old run recorded."""
@@ -376,5 +407,8 @@ def install(argv: Sequence[str] | None = None) -> int:
     elif installer.config_txt_changed:
         log("config.txt changed: reboot to turn on I2C (sudo reboot)")
     log(f"done. Check it with: systemctl status {UNITS[args.variant]}")
+    if args.web:
+        log(f"the page for phones listens on port 8080 ({WEB_SOCKET}); the console shows its "
+            "address and QR code (F6), the box in its menu (Phone page)")
     return 0
 

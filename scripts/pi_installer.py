@@ -34,6 +34,11 @@ UDEV_DIR = "/etc/udev/rules.d"
 SYSUSERS = f"/etc/sysusers.d/{NAME}.conf"
 CONFIG_TXT_CANDIDATES = ("/boot/firmware/config.txt", "/boot/config.txt")
 UNITS = {"box": f"{NAME}.service", "console": f"{NAME}-console.service"}
+# The page for phones (--web, docs/web.md): systemd listens (a socket unit) and hands the socket
+# to the console service, whose drop-in adds `--web`; the service's sandbox stays as it is.
+WEB_SOCKET = f"{NAME}-web.socket"
+WEB_DROPIN = f"{UNITS['console']}.d/web.conf"  # under systemd/ and UNIT_DIR
+SOCKETS_WANTS_DIR = f"{UNIT_DIR}/sockets.target.wants"
 GETTY_TTY1 = f"{UNIT_DIR}/getty@tty1.service"
 BEGIN = f"# BEGIN {NAME} (added by scripts/install-pi; scripts/uninstall-pi removes it)"
 END = f"# END {NAME}"

@@ -15,6 +15,7 @@ from pi_installer import (
     STATE,
     UNITS,
     VENV,
+    WEB_SOCKET,
     Manifest,
     Target,
     base_parser,
@@ -83,7 +84,7 @@ def uninstall(argv: Sequence[str] | None = None) -> int:
         log(f"{NAME} is not installed here (no {MANIFEST}); nothing to do")
         return 0
     if target.live:
-        target.run(["systemctl", "stop", *UNITS.values()], check=False)
+        target.run(["systemctl", "stop", *UNITS.values(), WEB_SOCKET], check=False)
     for absolute in sorted(manifest.symlinks):
         if target.path(absolute).is_symlink():
             remove_path(target, absolute)

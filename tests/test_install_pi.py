@@ -368,3 +368,143 @@ def test_default_venv_has_the_dependencies(source: Path, tmp_path: Path) -> None
         [str(venv / "bin/python"), "-c", "import textual, gpiozero, luma.oled, serial, PIL"],
         check=True, cwd=root,
     )
+
+
+# ---- the page for phones (--web, issue 17) --------------------------------------------------
+WEB_SOCKET = f"{NAME}-web.socket"
+WEB_DROPIN = f"{NAME}-console.service.d/web.conf"
+CONSOLE = f"{NAME}-console.service"
+
+
+def exposure_in(root: Path, unit: str) -> float:
+    """`systemd-analyze security` of an installed unit as systemd would load it (drop-ins)."""
+    import re
+
+    proc = subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", f"--root={root}", "--no-pager",
+         f"/etc/systemd/system/{unit}"],
+        capture_output=True, text=True,
+    )
+    match = re.search(r"Overall exposure level for \S+: (\d+(?:\.\d+)?)", proc.stdout)
+    assert match, proc.stdout + proc.stderr
+    return float(match.group(1))
+
+
+@pytest.fixture(scope="module")
+def with_web(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    root = make_pi_root(tmp_path_factory.mktemp("pi-web") / "root")
+    first = install(source, root, "--variant", "console", "--web")
+    after_first = snapshot(root)
+    second = install(source, root, "--variant", "console", "--web")
+    return Installed(root, first, second, after_first, snapshot(root))
+
+
+def test_web_installs_the_socket_the_dropin_and_enables_the_socket(
+    with_web: Installed, source: Path
+) -> None:
+    root = with_web.root / "etc/systemd/system"
+    assert (root / WEB_SOCKET).read_bytes() == (source / "systemd" / WEB_SOCKET).read_bytes()
+    assert (root / WEB_DROPIN).read_bytes() == (source / "systemd" / WEB_DROPIN).read_bytes()
+    assert os.readlink(root / "sockets.target.wants" / WEB_SOCKET) == (
+        f"/etc/systemd/system/{WEB_SOCKET}")
+    assert os.readlink(root / "multi-user.target.wants" / CONSOLE) == (
+        f"/etc/systemd/system/{CONSOLE}")
+    # the socket's Documentation= is there
+    assert (with_web.root / f"opt/{NAME}/docs/web.md").read_bytes() == (
+        source / "docs/web.md").read_bytes()
+    assert "page for phones" in with_web.first.out
+    assert with_web.after_second == with_web.after_first  # a second run changes nothing
+    assert "nothing changed" in with_web.second.out
+
+
+def test_web_units_verify_clean_and_keep_the_exposure(with_web: Installed) -> None:
+    for unit in (CONSOLE, WEB_SOCKET):
+        proc = subprocess.run(
+            ["systemd-analyze", "verify", f"--root={with_web.root}", "--man=no",
+             f"/etc/systemd/system/{unit}"],
+            capture_output=True, text=True,
+        )
+        assert proc.returncode == 0 and proc.stdout + proc.stderr == "", proc.stderr
+    with_page = exposure_in(with_web.root, CONSOLE)
+    assert with_page <= 1.0
+    # the drop-in is read (its ExecStart= with --web is what systemd runs) ...
+    proc = subprocess.run(
+        ["systemd-analyze", "cat-config", f"--root={with_web.root}", "--no-pager",
+         f"systemd/system/{CONSOLE}"], capture_output=True, text=True)
+    assert "--web" in proc.stdout, proc.stdout + proc.stderr
+    # ... and changes nothing of the sandbox: the same exposure as without the page
+    plain = with_web.root / "tmp-plain"
+    plain.mkdir(exist_ok=True)
+    shutil.copy(with_web.root / "etc/systemd/system" / CONSOLE, plain / CONSOLE)
+    assert with_page == exposure_in_file(plain / CONSOLE)
+    # (the check reads drop-ins: one that loosens the sandbox shows)
+    loose = with_web.root / f"etc/systemd/system/{CONSOLE}.d/zz-test-loose.conf"
+    loose.write_text("[Service]\nPrivateNetwork=no\nRestrictAddressFamilies=\n")
+    try:
+        assert exposure_in(with_web.root, CONSOLE) > with_page
+    finally:
+        loose.unlink()
+
+
+def exposure_in_file(path: Path) -> float:
+    import re
+
+    proc = subprocess.run(["systemd-analyze", "security", "--offline=yes", "--no-pager",
+                           str(path)], capture_output=True, text=True)
+    match = re.search(r"Overall exposure level for \S+: (\d+(?:\.\d+)?)", proc.stdout)
+    assert match, proc.stdout + proc.stderr
+    return float(match.group(1))
+
+
+def test_web_without_the_console_is_refused(source: Path, tmp_path: Path) -> None:
+    root = make_pi_root(tmp_path / "root")
+    before = snapshot(root)
+    result = run(source, "install-pi", root, "--web")
+    assert result.returncode == 2 and "add --variant console" in result.out
+    assert snapshot(root) == before
+
+
+def test_web_off_again_and_uninstall_leave_the_root_as_it_was(
+    source: Path, tmp_path: Path
+) -> None:
+    root = make_pi_root(tmp_path / "root")
+    before = snapshot(root, mtimes=False)
+    install(source, root, "--variant", "console", "--web")
+    unit_dir = root / "etc/systemd/system"
+    install(source, root, "--variant", "console")  # the page off again
+    for gone in (unit_dir / WEB_SOCKET, unit_dir / WEB_DROPIN,
+                 unit_dir / "sockets.target.wants" / WEB_SOCKET, root / f"opt/{NAME}/docs/web.md"):
+        assert not gone.exists() and not gone.is_symlink(), gone
+    assert os.readlink(unit_dir / "multi-user.target.wants" / CONSOLE) == (
+        f"/etc/systemd/system/{CONSOLE}")
+    install(source, root, "--variant", "console", "--web")  # on once more, then uninstall
+    result = run(source, "uninstall-pi", root)
+    assert result.returncode == 0, result.out
+    after = without_account_tool_files(snapshot(root, mtimes=False))
+    assert after == before
+
+
+def test_live_dry_run_with_web_plans_socket_then_service(source: Path) -> None:
+    proc = subprocess.run(
+        [str(source / "scripts/install-pi"), "--dry-run", *FAST, "--variant", "console",
+         "--web"], capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    if not Path(f"/opt/{NAME}").exists():  # not installed on this machine (CI)
+        out = proc.stdout
+        assert f"would install /etc/systemd/system/{WEB_SOCKET}" in out
+        assert f"would install /etc/systemd/system/{WEB_DROPIN}" in out
+        stop = out.index(f"would run: systemctl stop {CONSOLE}")
+        socket = out.index(f"would run: systemctl restart {WEB_SOCKET}")
+        start = out.index(f"would run: systemctl restart {CONSOLE}")
+        assert stop < socket < start
+
+
+def test_web_venv_has_the_page_libraries(source: Path, tmp_path: Path) -> None:
+    """The real path with --web: pip installs the project with its `web` extra."""
+    root = make_pi_root(tmp_path / "root")
+    result = run(source, "install-pi", root, "--variant", "console", "--web")
+    assert result.returncode == 0, result.out
+    venv = root / f"opt/{NAME}/venv"
+    subprocess.run([str(venv / "bin/python"), "-c", "import aiohttp, segno, web.server"],
+                   check=True, cwd=root)

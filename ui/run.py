@@ -93,21 +93,22 @@ class ConsoleAndBox(RefereeApp):
 
     def _web_address(self) -> None:
         """Say the page's address (a new one with each game): a notification and the log,
-        and its QR code on the OLED until the box next draws (a press, a step)."""
+        and on the box its QR code (or, too long for a code the OLED can show, the address in
+        words) until a button is pressed; the box's MENU shows it again (Phone page)."""
         if self.web is not None:
-            from web.qr import image
+            from web.qr import oled_matrix
 
             url = self.web.url()
             log.info("web page for phones: %s", url)
             self.notify(f"Phones: {url} (F6 shows the code)", timeout=15)
-            self.rig.oled.show(image(url))
+            self.rig.box.set_code(oled_matrix(self.web.code_url()), url)
 
     def action_web_code(self) -> None:
         if self.web is not None and self.web.live is not None:
             from web.qr import text
 
             url = self.web.url()
-            self.push_screen(WebCodeScreen(url, text(url)))
+            self.push_screen(WebCodeScreen(url, text(self.web.code_url())))
 
     async def on_unmount(self) -> None:  # type: ignore[override]  # Textual awaits it
         # (RefereeApp.on_unmount runs too: handlers are dispatched along the MRO)

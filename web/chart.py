@@ -68,7 +68,7 @@ def svg(t: Mapping[str, Any]) -> str:
     parts.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{ey:.1f}" y2="{ey:.1f}" '
                  f'stroke="{EXPECTED_COLOUR}" stroke-width="1.5" stroke-dasharray="5 3"/>')
     parts.append(f'<text x="2" y="{ey + 4:.1f}" font-size="12" fill="{TEXT}">'
-                 f'{t["expected"]:.3g}</text>')
+                 f'{t["expected"]:.2g}</text>')
     parts.append(f'<text x="2" y="{H - 4}" font-size="12" fill="{TEXT}">'
                  f'{escape(describe(t))}</text>')
     parts.append("</svg>")

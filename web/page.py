@@ -36,20 +36,37 @@ def e(value: Any) -> str:
     return escape(str(value))
 
 
+# A game's own colour names drawn in the palette's nearest colour (the name is always written
+# beside it, so two seats never differ by colour alone): The A.R.T. Project's red, green, purple.
+NEAREST = {"red": "vermillion", "green": "bluish green", "purple": "reddish purple",
+           "pink": "reddish purple", "light blue": "sky blue"}
+
+
 def colour_class(name: str | None) -> str:
     """The seat's colour class; white (no class) for a colour not in the palette."""
     key = (name or "").casefold()
+    key = NEAREST.get(key, key)
     return f" c{PALETTE.index(key)}" if key in PALETTE else ""
+
+
+def game_over(r: Mapping[str, Any]) -> str:
+    """How the game ended, in a line: who won (or the outcome), why, and the rule."""
+    winners = [str(w) for w in r.get("winners") or []]
+    if winners:
+        names = " and ".join([", ".join(winners[:-1]), winners[-1]] if len(winners) > 1
+                             else winners)
+        who = f"{names} {'wins' if len(winners) == 1 else 'win'}"
+    else:
+        who = str(r.get("outcome") or "nobody won")
+    reason = str(r.get("reason") or "").replace("_", " ")
+    rule = f" ({r['rule']})" if r.get("rule") else ""
+    return f"Game over: {who}" + (f" — {reason}" if reason else "") + rule
 
 
 def status(s: Mapping[str, Any]) -> str:
     out = [f"<h1>{e(s['game'])}</h1>"]
     if s["over"]:
-        r = s.get("result") or {}
-        winners = ", ".join(r.get("winners") or []) or "nobody"
-        rule = f" ({e(r['rule'])})" if r.get("rule") else ""
-        out.append(f'<p class="next">Game over: {e(r.get("outcome", ""))} — winners: '
-                   f'{e(winners)}; {e(r.get("reason", ""))}{rule}</p>')
+        out.append(f'<p class="next">{e(game_over(s.get("result") or {}))}</p>')
     elif s["phase"] in ("", "no_game"):
         out.append('<p class="next">No game yet: the page fills in when one starts.</p>')
     else:

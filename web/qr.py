@@ -21,6 +21,21 @@ def matrix(url: str, quiet: int = QUIET) -> list[list[bool]]:
             + [blank[:] for _ in range(quiet)])
 
 
+OLED_SIZE = (128, 64)
+OLED_SCALE = 2  # pixels a module on the OLED: at 1 a 0.96" screen's code is too small to scan
+
+
+def oled_matrix(url: str, height: int = OLED_SIZE[1]) -> list[list[bool]] | None:
+    """The code's modules for the OLED (a one-module quiet zone: the screen's dark edge is
+    no quiet zone, lit pixels are), or None when it would not fit at `OLED_SCALE` pixels a
+    module: then the OLED shows the address in words and the console the code (F6).
+
+    An address in capitals (`WebServer.code_url`) of up to 77 characters fits (version 3,
+    alphanumeric mode); in mixed case only up to 53 (byte mode)."""
+    m = matrix(url, quiet=1)
+    return m if len(m) * OLED_SCALE <= height else None
+
+
 def text(url: str) -> str:
     """Half blocks, two modules a character cell, dark modules as spaces on light (so a
     dark terminal shows dark-on-light like paper)."""

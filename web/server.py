@@ -204,10 +204,11 @@ def make_app(live: LivePage) -> web.Application:
     async def anything(request: web.Request) -> web.StreamResponse:
         return _not_found()
 
-    for path in ("/g/{token}", "/g/{token}/"):
-        app.router.add_route("*", path, index)
-    app.router.add_route("*", "/g/{token}/events", events)
-    app.router.add_route("*", "/g/{token}/state.json", state)
+    for g in ("g", "G"):  # /G/: the upper-case form of the address in the QR code
+        for path in (f"/{g}/{{token}}", f"/{g}/{{token}}/"):
+            app.router.add_route("*", path, index)
+        app.router.add_route("*", f"/{g}/{{token}}/events", events)
+        app.router.add_route("*", f"/{g}/{{token}}/state.json", state)
     app.router.add_route("*", "/{tail:.*}", anything)
     return app
 
@@ -287,3 +288,9 @@ class WebServer:
                 host = lan_address() or socket.gethostname()
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{self.port}/g/{self.live.token}/"
+
+    def code_url(self, host: str | None = None) -> str:
+        """The same address in capitals, for QR codes: scheme and host are the same in any
+        case, the server answers /G/ as /g/ and the token is capitals already; so the code
+        uses QR's alphanumeric mode and has fewer, larger modules (`web.qr`)."""
+        return self.url(host).upper()

@@ -19,22 +19,30 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.luck import luck
+from referee.luck import LuckFold
 from referee.ruleset import DescribesTable, Figure, Seat
 
 LOG_LINES = 40  # the newest log lines the page lists
 TOKEN_LABEL = b"tableside-referee web token v1"
 
 
+TOKEN_BYTES = 15  # 120 bits: 24 base32 characters, no padding
+
+
 def token_for(seed: bytes | None) -> str:
     """The page's token for a game: derived from its secret dice seed (random per game, the
-    same after a restart; the seed cannot be worked back from it). Before any game: random."""
-    if seed is None:
-        return secrets.token_urlsafe(16)
-    digest = hmac.new(seed, TOKEN_LABEL, hashlib.sha256).digest()[:16]
+    same after a restart; the seed cannot be worked back from it). Before any game: random.
+
+    Upper-case base32 (A-Z, 2-7): with an upper-case address the whole URL is in the QR
+    code's alphanumeric mode, so the code stays small enough for the 128x64 OLED
+    (`web.qr`)."""
     import base64
 
-    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+    if seed is None:
+        digest = secrets.token_bytes(TOKEN_BYTES)
+    else:
+        digest = hmac.new(seed, TOKEN_LABEL, hashlib.sha256).digest()[:TOKEN_BYTES]
+    return base64.b32encode(digest).decode()
 
 
 @dataclass
@@ -125,12 +133,48 @@ def check_rolls(store: Any, commitment: str | None) -> tuple[str, list[str]]:
     return ("good" if v.revealed else "unchecked"), v.notes
 
 
+class Verdicts:
+    """`last_verdict` kept up to date a step at a time: each new entry's verdict is asked of
+    the ruleset once, and an ``undo`` drops its target's; so it never reads old entries back
+    from the store. A shorter log is a new game."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+        self._found: list[tuple[int, tuple[str, Sequence[Any]]]] = []  # (seq, verdict), in order
+
+    def update(self, ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
+        if not isinstance(ruleset, DescribesTable):
+            return None
+        if len(log) < self.seen:
+            self.seen, self._found = 0, []
+        for index in range(self.seen, len(log)):
+            entry = log[index]
+            if entry.command.get("cmd") == "undo":
+                undoes = entry.command.get("undoes")
+                self._found = [f for f in self._found if f[0] != undoes]
+            if entry.undone:
+                continue
+            found = ruleset.verdict(entry.events)
+            if found is not None:
+                self._found.append((entry.seq, found))
+        self.seen = len(log)
+        if not self._found:
+            return None
+        seq, (title, terms) = self._found[-1]
+        return {"seq": seq, "title": title, "terms": [[t.label, t.value] for t in terms]}
+
+
 class Snapshots:
-    """The page's data after each accepted command; the check of every roll is made once per
-    revealed game (it reads the whole file)."""
+    """The page's data after each accepted command. What depends on the whole log (the luck
+    report, the last verdict) is folded in a step at a time; the check of every roll is made
+    once per revealed game (it reads the whole file)."""
 
     def __init__(self) -> None:
         self._checked: tuple[str, str, list[str]] | None = None  # seed, result, notes
+        self._game: tuple[int, str | None] | None = None  # (id of the ruleset, commitment)
+        self._log: Any = None  # the game's log object (a new game has a new one)
+        self._luck: LuckFold | None = None
+        self._verdicts = Verdicts()
 
     def snapshot(self, session: Any) -> dict[str, Any]:
         ruleset = session.ruleset
@@ -138,6 +182,12 @@ class Snapshots:
         sj = ruleset.state_json(state)
         log = session.log
         proof = Proof(sj.get("commitment"), sj.get("seed"))
+        game = (id(ruleset), proof.commitment)
+        if self._luck is None or game != self._game or log is not self._log:
+            # a new game (or the first look at one): fold its log from the start
+            self._game, self._log = game, log
+            self._luck = LuckFold(ruleset)
+            self._verdicts = Verdicts()
         if proof.seed:
             if self._checked is None or self._checked[0] != proof.seed:
                 result, notes = check_rolls(session.store, proof.commitment)
@@ -156,11 +206,11 @@ class Snapshots:
             "seats": [{"name": s.name, "color": s.color, "status": s.status,
                        "figures": [[f.label, f.value] for f in s.figures]}
                       for s in seats(ruleset, state, sj)],
-            "verdict": last_verdict(ruleset, log),
+            "verdict": self._verdicts.update(ruleset, log),
             "log": [{"seq": e.seq, "text": log_line(e.command), "undone": e.undone}
                     for e in reversed(log[-LOG_LINES:])],
             "commands": len(log),
             "proof": {"commitment": proof.commitment, "seed": proof.seed,
                       "check": proof.check, "notes": proof.notes},
-            "luck": luck(log, ruleset).to_json(),
+            "luck": self._luck.update(log).to_json(),
         }

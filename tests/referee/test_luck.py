@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import games
-from referee.luck import Tally, bin_of, chi_square_sf, faces, luck
+from referee.luck import LuckFold, Tally, bin_of, chi_square_sf, faces, luck
 from referee.running import LogEntry
 from referee.session import Session
 from tests.referee.conftest import SEED
@@ -84,3 +84,36 @@ def test_an_undone_step_is_not_counted() -> None:
     report = luck([kept, gone], gg)
     assert [(t.player, t.source, t.counts) for t in report.tallies] == [
         ("Ann", "physical", [0, 0, 0, 0, 0, 1])]
+
+
+FOLD_STREAM = long_stream(260)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=40), st.integers(0, 259))
+def test_the_fold_gives_what_luck_gives_after_any_steps(gaps: list[int], restart: int) -> None:
+    """Looked at after every few steps (undos among them, an undone step sometimes added and
+    taken back between two looks), the fold's report is luck()'s over the whole log; a new
+    game (a shorter log) starts it again."""
+    session = Session(seed=SEED)
+    fold = LuckFold(session.ruleset)
+    done = 0
+    for gap in gaps:
+        for request in FOLD_STREAM[done:done + gap]:
+            assert session.handle(request)["ok"]
+        done = min(done + gap, len(FOLD_STREAM))
+        assert fold.update(session.log).to_json() == luck(session.log, session.ruleset).to_json()
+    session = Session(seed=SEED)
+    for request in FOLD_STREAM[:restart % max(1, done)]:
+        assert session.handle(request)["ok"]
+    assert fold.update(session.log).to_json() == luck(session.log, session.ruleset).to_json()
+
+
+def test_the_fold_stream_takes_back_steps_that_rolled() -> None:
+    """So the property above sees the fold take rolls back out, not only add them."""
+    session = Session(seed=SEED)
+    for request in FOLD_STREAM:
+        assert session.handle(request)["ok"]
+    undone = [e for e in session.log if e.undone]
+    assert any(r.roll is not None and r.roll.die in ("d6", "d10", "d100")
+               for e in undone for r in session.ruleset.rolled(e.command, e.events))

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import itertools
 import json
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -50,7 +53,8 @@ class Browser:
              "--disable-sync", "--force-color-profile=srgb", "--font-render-hinting=none",
              "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
              f"--user-data-dir={profile}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)  # its helpers in its own group, ended with it
         port_file = profile / "DevToolsActivePort"
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT
@@ -82,7 +86,18 @@ class Browser:
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()
-        self._dir.cleanup()
+            # Chromium's helper processes (crash handler, utility) can outlive the browser
+            # for a moment and still write into the profile: end the group we started.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._proc.pid, signal.SIGKILL)
+        for attempt in range(50):
+            try:
+                self._dir.cleanup()
+                break
+            except OSError:  # a helper's last file appeared while removing: again
+                if attempt == 49:
+                    raise
+                await asyncio.sleep(0.02)
 
     async def _read(self) -> None:
         assert self._ws is not None

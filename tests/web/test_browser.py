@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from device.render import render
 from device.run import build_box
 from device.watchdog import Watchdog
 from referee.app import open_session
@@ -23,7 +24,7 @@ from tests.referee.storehelp import long_stream
 from tests.web.cdp import Browser
 from tests.web.helpers import LOOPBACK, serving
 from ui.run import ConsoleAndBox
-from web.qr import image as qr_image
+from web.qr import oled_matrix
 from web.server import WebServer
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -57,9 +58,11 @@ def test_the_page_follows_the_game_from_the_console_loop(tmp_path: Path) -> None
                 live = app.web.live
                 frames: list[Any] = []
                 rig.oled.watch(frames.append)  # the frame on the OLED now: the page's code
-                assert frames[-1].tobytes() == qr_image(app.web.url()).tobytes()
+                code = oled_matrix(app.web.code_url())
+                assert code is not None and rig.box.view().code == tuple(map(tuple, code))
+                assert frames[-1].tobytes() == render(rig.box.view()).tobytes()
                 await browser.viewport(360, 740, mobile=True)
-                await browser.open(app.web.url())
+                await browser.open(app.web.code_url())  # as a phone opens the code's address
                 assert "Gallery Grippers" in await browser.text("#status")
                 seen = live.version
                 for request in STREAM[1:60]:

@@ -32,8 +32,16 @@ def test_every_path_without_the_token_is_404_and_nothing_but_get_is_served() -> 
                          f"/g/{srv.live.token}x/events", "/favicon.ico", "/static/page.js"):
                 r = await http.get(base + path)
                 assert r.status == 404, path
+            # the address in capitals (the QR code's) is the same page; other cases are not
+            code = srv.code_url()
+            assert code == good.upper() and code.startswith(f"HTTP://{LOOPBACK}:")
+            assert (await http.get(code)).status == 200
+            assert (await http.get(code + "STATE.JSON")).status == 404
+            assert (await http.get(code + "state.json")).status == 200
+            assert (await http.get(good.replace(srv.live.token, srv.live.token.lower()))
+                    ).status == 404
             for method in ("POST", "PUT", "DELETE", "PATCH"):
-                for url in (good, good + "events", good + "state.json"):
+                for url in (good, good + "events", good + "state.json", code):
                     r = await http.request(method, url, data=b'{"cmd": "undo"}')
                     assert r.status == 404, (method, url)
             r = await http.get(good)
@@ -100,7 +108,9 @@ def test_the_token_is_per_game_stable_and_hides_the_seed() -> None:
     assert token_for(SEED) == token_for(SEED)  # the same game after a restart
     assert token_for(SEED) != token_for(bytes(32))
     assert SEED.hex()[:8] not in token_for(SEED)
-    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", token_for(SEED))
+    # capitals and digits only (the QR code's alphanumeric mode), 120 bits
+    assert re.fullmatch(r"[A-Z2-7]{24}", token_for(SEED))
+    assert re.fullmatch(r"[A-Z2-7]{24}", token_for(None))
     assert token_for(None) != token_for(None)  # before any game: random
 
 
