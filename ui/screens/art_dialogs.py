@@ -147,9 +147,9 @@ class RequestForm(Dialog[None]):
                 ids = dice_of(session, self.request)
                 yield Static("Dice rolled: " + (fmt.escape(" ".join(ids)) or "none"),
                              id="form-dice")
-            for name, text, _, example in FIELDS[cmd]:
+            for field, text, _, example in FIELDS[cmd]:
                 yield Static(text, classes="form-label")
-                yield Input(placeholder=example, id=f"field-{name}", compact=True)
+                yield Input(placeholder=example, id=f"field-{field}", compact=True)
             if cmd == "move":
                 state = session.state
                 if state.ally is not None:
