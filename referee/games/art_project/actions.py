@@ -35,8 +35,12 @@ def next_step(s: ArtState) -> str:
                 f"{_REASONS.get(s.reason or '', s.reason)}.")
     if s.pending:
         p = s.pending[0]
-        what = ("which set to uncover first" if p.decision == "uncover_order"
-                else f"which island gets the {p.symbol} artwork")
+        what = {"uncover_order": "which set to uncover first",
+                "uncover_island": f"which island gets the {p.symbol} artwork",
+                "collect_order": "which artwork to collect first",
+                "lose_resources": "what the van loses",
+                "lose_clue": "which clue card is lost",
+                "effect_health": "who pays the health"}.get(p.decision, p.decision)
         return f"The team chooses {what}: {' or '.join(p.options)} (choose)."
     b = s.battle
     if b is not None:
