@@ -28,6 +28,8 @@ class ArtNewGameScreen(BaseScreen):
     AUTO_FOCUS = "#name-0"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start game", priority=True),
+        Binding("f3", "step('mission')", "Mission"),
+        Binding("f4", "step('difficulty')", "Difficulty"),
         Binding("ctrl+b", "enter_board", "Enter board"),
         Binding("escape", "back", "Back to the game", show=False),
         Binding("enter", "entered", show=False, priority=True),
@@ -90,6 +92,10 @@ class ArtNewGameScreen(BaseScreen):
         elif board_file(mission) is not None:
             note = f"The board entered for {mission} is used ({board_file(mission)})."
         self.query_one("#board-note", Static).update(note)
+
+    def action_step(self, field: str) -> None:
+        """F3 / F4: the next mission / difficulty, wherever the cursor is."""
+        self.query_one(f"#{field}", Cycle).action_step(1)
 
     def action_back(self) -> None:
         self.referee.cancel_new_game()
