@@ -215,6 +215,7 @@ OPTIONS = {
     "lose_resources": lambda s: ["fuel+radio", "radio+weapon"],
     "lose_clue": lambda s: [x.id for x in s.state.chain] or ["c1"],
     "effect_health": lambda s: [p.name for p in s.state.players],
+    "clue_set": lambda s: ["c1+c2", "c2+c3"],
 }
 
 

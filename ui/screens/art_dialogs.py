@@ -27,6 +27,7 @@ TITLES = {
     "lose_resources": "Which resources does the van lose? (ART-31)",
     "lose_clue": "Which clue card is lost? (ART-31)",
     "effect_health": "Who pays the health? (ART-31)",
+    "clue_set": "Which cards make the set? (ART-15, minimal set)",
 }
 # The fields a form asks for, per command: (field, label, kind, example). Field names are the
 # protocol's (code, not game data), and so are the widget ids built from them.

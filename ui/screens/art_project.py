@@ -19,7 +19,7 @@ from ui.games import GameScreens, in_progress
 GAME = "art-project"
 # The decisions the rules may hold open (state_json's `pending`), each answered in a dialog.
 CHOICES = ("uncover_order", "uncover_island", "collect_order", "lose_resources",
-           "lose_clue", "effect_health")
+           "lose_clue", "effect_health", "clue_set")
 DECISIONS = (*CHOICES, "battle")
 
 

@@ -40,7 +40,8 @@ def next_step(s: ArtState) -> str:
                 "collect_order": "which artwork to collect first",
                 "lose_resources": "what the van loses",
                 "lose_clue": "which clue card is lost",
-                "effect_health": "who pays the health"}.get(p.decision, p.decision)
+                "effect_health": "who pays the health",
+                "clue_set": f"which cards make the {p.symbol} set"}.get(p.decision, p.decision)
         return f"The team chooses {what}: {' or '.join(p.options)} (choose)."
     b = s.battle
     if b is not None:
