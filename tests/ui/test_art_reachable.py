@@ -2,7 +2,8 @@
 
 Hypothesis drives a real session into a random reachable state: one to four players (names
 with markup-like brackets too), the test board or the Egypt fixture, any difficulty, then
-random legal actions (the ruleset's own list; cards with random clue symbols, battles with
+random legal actions (the ruleset's own list; the test boards of USA, Rio and Scandinavia
+too; cards with random clue symbols, battles with
 typed or box dice) and undos. The game is resumed from its log as after a restart and the
 console mounted on it. Every pending decision's dialog is checked against the ruleset (its
 options are the ruleset's legal `choose` requests, the battle's sums its verdict) and
@@ -18,6 +19,7 @@ the ruleset's own `pending` event, replayed as a restart replays a log.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -46,11 +48,12 @@ from ui.screens.art_table import ArtTableScreen
 from ui.screens.common import InProgressScreen
 
 SEED = bytes(range(32))
+BOARDS = str(Path(__file__).parents[1] / "referee" / "games" / "art_project" / "boards.toml")
 SMALL = (80, 24)
 NAMES = ["Ann", "Ben", "[b]Cy", "Dee-Longname Smith"]
 SYMBOLS = ["film", "sculpture", "book", "painting", "artifact", "music"]
 TABLE_KEYS = {"a": None, "d": "draw", "p": "play_card", "m": "move", "b": "battle",
-              "u": "unlock_ally", "x": "extra_draw"}
+              "u": "unlock_ally", "x": "extra_draw", "s": "place_agents", "c": "give_clue"}
 
 
 def play(data: st.DataObject) -> Session:
@@ -59,11 +62,15 @@ def play(data: st.DataObject) -> Session:
     count = data.draw(st.integers(1, 4), label="players")
     start: dict[str, Any] = {
         "cmd": "new_game", "game": "art-project",
-        "mission": data.draw(st.sampled_from(["test-board", "test-egypt"]), label="mission"),
+        "mission": data.draw(st.sampled_from(["test-board", "test-egypt", "test-usa",
+                                              "test-rio", "test-scandinavia"]),
+                             label="mission"),
         "difficulty": data.draw(st.sampled_from(["easy", "medium", "hard", "impossible"])),
         "players": [{"name": n} for n in NAMES[:count]]}
     if count == 1:
         start["ally"] = "orange"
+    if start["mission"] not in ("test-board", "test-egypt"):
+        start["catalog"] = BOARDS  # the rules' tests' boards (tests/referee/.../boards.toml)
     assert s.handle(start)["ok"]
     for _ in range(data.draw(st.integers(0, 60), label="steps")):
         if s.state.over:

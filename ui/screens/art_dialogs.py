@@ -42,6 +42,7 @@ FIELDS: dict[str, tuple[tuple[str, str, str, str], ...]] = {
     "battle": (("rolls", "Dice on the table (blank: the box rolls)", "pairs", "Ann=4"),),
     "unlock_ally": (("health", "Health paid for missing radio", "pairs", "Ann=1"),),
     "weapon": (("health", "Health paid for a missing weapon", "int", "0"),),
+    "place_agents": (("agents", "Or by district (blank: as listed)", "pairs", "Lapa=1 Centro=1"),),
 }
 
 
@@ -61,6 +62,10 @@ def label(request: dict[str, Any]) -> str:
         "unlock_ally": "Unlock an ally die",
         "end_phase": "End the phase",
         "choose": f"Choose {request.get('choice')}",
+        "place_agents": f"{who} places setup agents: " + ", ".join(
+            f"{k} {v}" for k, v in dict(request.get("agents") or {}).items()),
+        "give_clue": f"{request.get('from')} gives clue card {request.get('card')} to "
+                     f"{request.get('to')}",
     }
     return words.get(cmd, cmd)
 

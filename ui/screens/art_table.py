@@ -94,6 +94,8 @@ class ArtTableScreen(BaseScreen):
         Binding("ctrl+z", "undo", "Undo"),
         Binding("o", "app.box", "Box", show=False),
         Binding("x", "actions('extra_draw')", "Extra draw", show=False),
+        Binding("s", "actions('place_agents')", "Setup agents", show=False),
+        Binding("c", "actions('give_clue')", "Give clue", show=False),
         Binding("g", "game_over", "Result", show=False),
         Binding("ctrl+n", "app.new_game", "New game", show=False),
     ]

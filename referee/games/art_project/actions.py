@@ -141,6 +141,16 @@ def _candidates(s: ArtState) -> Iterator[Request]:
         yield {"cmd": "concede"}
     yield {"cmd": "unlock_ally"}
     yield {"cmd": "end_phase"}
+    m = s.mission
+    if m is not None and m.board == "rio":  # setup agents, all in one district (ART-33)
+        for p in s.players:
+            for city in m.cities:
+                yield {"cmd": "place_agents", "player": p.name,
+                       "agents": {city.name: p.setup_agents or 1}}
+    if m is not None and m.board == "usa":  # a clue card changes hands (ART-30)
+        for x in s.chain:
+            for taker in names:
+                yield {"cmd": "give_clue", "from": x.player, "to": taker, "card": x.id}
 
 
 def legal_actions(s: ArtState, player: str | None) -> list[Request]:
