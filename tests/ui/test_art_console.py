@@ -15,7 +15,7 @@ from referee.session import Session
 from tests.ui.conftest import keys, typed
 from ui.app import make_app
 from ui.base import Cycle
-from ui.screens.art_boards import board_file
+from ui.screens.art_boards import BoardEntryScreen, board_file
 from ui.screens.art_dialogs import (
     ArtGameOverScreen,
     ArtUndoConfirm,
@@ -73,9 +73,10 @@ async def test_the_table_chooses_the_game_and_starts_it_from_the_form() -> None:
         await choose_art(pilot, app)
         await keys(pilot, *typed("Ann"), "enter", *typed("Ben"), "enter")
         await pick_mission(pilot, app, "japan")
-        await keys(pilot, "ctrl+s")  # the board is not in the catalog: refused, said inline
-        assert "catalog_incomplete" in str(app.screen.query_one("#error").render())
-        assert s.log == []
+        await keys(pilot, "ctrl+s")  # first use of a mission without its board: enter it
+        assert isinstance(app.screen, BoardEntryScreen)
+        await keys(pilot, "escape")  # not now: back to the form, nothing started
+        assert isinstance(app.screen, ArtNewGameScreen) and s.log == []
         await pick_mission(pilot, app, "test-board")
         await keys(pilot, "ctrl+s")
         assert isinstance(app.screen, ArtTableScreen)
@@ -145,12 +146,16 @@ async def test_a_board_the_catalog_lacks_is_entered_space_by_space_and_kept(
         await keys(pilot, *typed("Ann"), "enter", *typed("Ben"))
         await pick_mission(pilot, app, "japan")
         assert "Ctrl+B" in str(app.screen.query_one("#board-note").render())
-        await keys(pilot, "ctrl+b")
+        await keys(pilot, "ctrl+b")  # Ctrl+B: enter it now
         await keys(pilot, *typed("Tokyo, Kyoto=painting, Osaka=film"), "enter",
                    *typed("Tokyo"), "enter")
         await keys(pilot, "ctrl+s")  # no track yet: said, nothing kept
         assert "track" in str(app.screen.query_one("#error").render())
         assert board_file("japan") is None
+        await keys(pilot, "escape", "ctrl+s")  # or Start: its first use asks for it
+        assert isinstance(app.screen, BoardEntryScreen)
+        await keys(pilot, *typed("Tokyo, Kyoto=painting, Osaka=film"), "enter",
+                   *typed("Tokyo"), "enter")
         await keys(pilot, *typed("10"), "enter", *typed("1"), "enter",
                    *typed("12"), "enter", *typed("2"), "enter", "ctrl+s")
         kept = board_file("japan")
@@ -159,9 +164,8 @@ async def test_a_board_the_catalog_lacks_is_entered_space_by_space_and_kept(
         assert [(x.threat, x.ally_cost) for x in mission.track] == [(10, 1), (12, 2)]
         assert [c.name for c in mission.cities] == ["Tokyo", "Kyoto", "Osaka"]
         assert mission.start == "Tokyo" and mission.roads is None
-        assert isinstance(app.screen, ArtNewGameScreen)
-        await keys(pilot, "ctrl+s")
-        assert isinstance(app.screen, ArtTableScreen)
+        assert isinstance(app.screen, ArtTableScreen)  # kept, and the game started with it
+        assert s.log[0].command["mission"] == "japan"
         state = s.ruleset.state_json(s.state)
         assert state["mission"] == "japan" and state["map"] == "trusted"
         assert state["artwork"]["spaces"] == 2 and state["artwork"]["threat"] == 10

@@ -112,6 +112,11 @@ class ArtNewGameScreen(BaseScreen):
         mission = self.query_one("#mission", Cycle).value
         self.referee.open(BoardEntryScreen(str(mission)), lambda _: self._note())
 
+    def _entered_board(self, _: object) -> None:
+        self._note()
+        if board_file(str(self.query_one("#mission", Cycle).value)) is not None:
+            self._start()
+
     def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
         if event.button.id == "start":
             self.action_start()
@@ -144,6 +149,13 @@ class ArtNewGameScreen(BaseScreen):
         if not request["players"]:
             self.say_error("✗ Name at least one player (ART-1).")
             self.query_one("#name-0", Input).focus()
+            return
+        mission = catalog_with_boards().missions.get(request["mission"])
+        if mission is not None and mission.missing() and "catalog" not in request:
+            # First use of a mission without its board: the table enters it, then it starts.
+            from ui.screens.art_boards import BoardEntryScreen
+
+            self.referee.open(BoardEntryScreen(request["mission"]), self._entered_board)
             return
         try:
             command = games.find(GAME).parse(request)
