@@ -413,10 +413,13 @@ class ArtUndoConfirm(Dialog[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        words = self.referee.session.undo_words()
+        session = self.referee.session
+        words = session.undo_words()
+        nothing = (f"The game is over: its result stands ({session.ruleset.final_rule})."
+                   if session.state.over else "There is nothing to undo.")
         with Vertical(classes="dialog", id="undo-dialog"):
             yield Static("[b]Undo?[/b]", classes="dialog-title")
-            yield Static(fmt.escape(words or "There is nothing to undo."), id="undo-what")
+            yield Static(fmt.escape(words or nothing), id="undo-what")
             if words:
                 yield Static("Battle dice stay on the table: undo never rerolls (ART-36).",
                              classes="hint")
