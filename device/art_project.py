@@ -74,6 +74,8 @@ def items(mode: str, state: Any, ui: sc.Cursor, menu: Sequence[Item] = (),
         return []
     if mode == "battles":
         return [(fit(f"{r['city']}: {r['leader']}", 19), r) for r in _legal(ctrl, "battle")]
+    if mode == "choice":
+        return [(fit(str(r["choice"]), 19), r) for r in _legal(ctrl, "choose")]
     if mode == "battle":
         out: list[Item] = [(fit(f"Reroll {r['card']}", 12), r) for r in _legal(ctrl, "reroll")]
         out += [(fit(f"Weapon {r['player']}", 12), r) for r in _legal(ctrl, "weapon")]
@@ -136,8 +138,8 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         return BoxView("battles", title="Battle where?", menu=labels,
                        cursor=ui.index % max(1, len(labels)), hint="ROLL:roll BACK:back")
     if mode == "choice":
-        return BoxView("choice", title=title, lines=wrap(s["next"], lines=3),
-                       hint="answer on console")
+        return BoxView("choice", title=title, lines=wrap(s["next"], lines=2), menu=labels,
+                       cursor=ui.index % max(1, len(labels)), hint="NEXT:move ROLL:ok")
     return BoxView("phase", title=title, lines=wrap(s["next"], lines=4),
                    hint="MENU:actions")
 
@@ -218,6 +220,15 @@ def handle(ctrl: BoxController, mode: str, action: str) -> None:
         return
     if mode == "verdict" and action in (*GO, "back"):
         ui.ack = None
+        return
+    if mode == "choice":  # the team's decision: the ruleset's legal choose requests
+        found = _items(ctrl, mode)
+        if step is not None:
+            ui.index = (ui.index + step) % max(1, len(found))
+        elif action in GO and found:
+            request = found[ui.index % len(found)][1]
+            ui.index = 0
+            ctrl._apply(ctrl.session.ruleset.parse(request))
         return
     if mode in ("battles", "battle"):
         found = _items(ctrl, mode)

@@ -143,3 +143,27 @@ def test_the_tray_rolls_a_battle_s_dice_one_after_the_other(rig) -> None:
         ("Ann", 6, "physical", "tray"), ("ally1", 5, "physical", "tray"),
         ("Ben", 4, "physical", "tray")]
     assert box.view().screen == "verdict"
+
+
+def test_a_team_decision_is_answered_with_the_buttons() -> None:
+    """ART-15: two sets completed at once: the box lists the ruleset's choices."""
+    s = Session(seed=SEED)
+    names = ("Ann", "Ben", "Cy")
+    assert s.handle({"cmd": "new_game", "game": "art-project", "mission": "test-board",
+                     "difficulty": "hard", "players": [{"name": n} for n in names]})["ok"]
+    for n in names:
+        for _ in range(2):
+            assert s.handle({"cmd": "draw", "player": n})["ok"]
+    box = BoxController(s, idle_s=None)
+    for n in names:
+        assert s.handle({"cmd": "play_card", "player": n, "clues": ["film", "book"]})["ok"]
+    offered = [r for r in s.ruleset.legal_actions(s.state, None) if r["cmd"] == "choose"]
+    assert len(offered) == 2  # film and book completed together: which first
+    view = box.view()
+    assert view.screen == "choice" and list(view.menu) == [r["choice"] for r in offered]
+    box.press("NEXT")
+    box.press("ROLL")
+    logged = s.log[-1].command
+    assert (logged["cmd"], logged["choice"]) == ("choose", offered[1]["choice"])
+    assert box.view().screen != "choice"
+    box.close()

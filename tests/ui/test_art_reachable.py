@@ -133,8 +133,8 @@ async def answer(pilot: Any, app: Any, s: Session, data: st.DataObject) -> None:
             return
         i = data.draw(st.integers(0, len(offered) - 1), label="choice")
         await keys(pilot, *["down"] * i, "enter")
-        assert s.log[-1].command == {"cmd": "choose", **{k: v for k, v in offered[i].items()
-                                                        if k != "cmd"}}
+        logged = s.log[-1].command
+        assert (logged["cmd"], logged["choice"]) == ("choose", offered[i]["choice"])
         return
     assert isinstance(dialog, BattleDialog)
     v = shown(s)["battle"]
@@ -255,5 +255,11 @@ def test_every_kind_of_pending_choice_opens_its_dialog(decision: str,
             check_screens(app)
             await keys(pilot, "escape")  # a pending decision cannot be dismissed
             assert isinstance(app.screen, ChooseDialog)
+            before = len(resumed.log)
+            i = min(1, len(options) - 1)  # answered by keys: the second option, if any
+            await keys(pilot, *["down"] * i, "enter")
+            if len(resumed.log) > before:  # (an effect may be refused: said inline)
+                logged = resumed.log[-1].command
+                assert (logged["cmd"], logged["choice"]) == ("choose", options[i])
 
     asyncio.run(run())
