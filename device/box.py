@@ -59,7 +59,8 @@ class BoxController:
                  idle_s: float | None = IDLE_S, tray: Bridge | None = None,
                  game: str = DEFAULT_GAME) -> None:
         self.session = session
-        self.game: OledScreens = oled_screens(game)
+        self._default_game = game
+        oled_screens(game)  # a game without box screens is a clear error at once
         self.dice = TrayDice(session, tray)
         self.pins = pins
         self._clock = clock
@@ -74,6 +75,15 @@ class BoxController:
         self._mine = False  # the outcome being published came from this controller
         self._code: tuple[tuple[tuple[bool, ...], ...] | None, str] | None = None
         self._unsubscribe = session.subscribe(self._on_outcome)
+
+    @property
+    def game(self) -> OledScreens:
+        """The running game's box screens (before any game: the box's own game's)."""
+        state = self.session.state
+        phase = getattr(state.phase, "value", state.phase)
+        if phase == "no_game":
+            return oled_screens(self._default_game)
+        return oled_screens(self.session.ruleset.id)
 
     # ---- the API front ends use -------------------------------------------------------------
     def press(self, button: str, long: bool = False) -> None:
@@ -167,6 +177,10 @@ class BoxController:
             self._say(f"Tray rolled {value} ({die}) but no roll was asked for: not used.")
         else:
             waiting, roll = found
+            following = waiting.then(roll) if waiting.then is not None else None
+            if following is not None and self.dice.wait_for(following):
+                self._changed()  # the next die of the same command
+                return
             try:
                 self._apply(waiting.make(roll), ack=waiting.ack)
             except Refusal as refusal:

@@ -330,8 +330,11 @@ def start_tray(path: str | None, box: Any, post: Callable[[Press], None],
 
     def arrived(roll: PhysicalRoll) -> None:
         def on_loop() -> None:
-            # the faces read in this game's percentile mode (a house rule, per game)
-            value = die_value(roll.die, tuple(roll.faces), box.session.state.rules.percentile)
+            # the faces read in this game's percentile mode (a house rule of the games that
+            # roll a d100; the others read 1-100, which only a d100 would notice)
+            rules = getattr(box.session.state, "rules", None)
+            value = die_value(roll.die, tuple(roll.faces),
+                              getattr(rules, "percentile", "1-100"))
             box.tray_roll(roll.player, roll.die, value)
         post(on_loop)
 

@@ -39,6 +39,9 @@ class Waiting:
     make: Callable[[Roll | None], Command]
     answers: tuple[str, ...]  # the pending decisions this command answers
     ack: bool = False
+    # Several dice for one command (a battle): given this die's roll, the next die to wait
+    # for (None: this was the last, `make` completes the command).
+    then: Callable[[Roll], Waiting | None] | None = None
 
 
 class TrayDice:

@@ -44,9 +44,20 @@ def open_reader(db: str | None) -> Reader:
 
 
 def describe(g: GameRecord) -> str:
-    if g.status == "over":
-        return f"over: {g.winner} won" if g.winner else "over: nobody won"
-    return g.status
+    """A game's state in a few words, from its result envelope (`result.winners`,
+    `result.outcome`): a cooperative win names the whole team, a loss says why."""
+    if g.status != "over":
+        return g.status
+    result = g.result or {}
+    winners = g.winners or ([g.winner] if g.winner else [])
+    if winners:
+        names = winners[0] if len(winners) == 1 else \
+            ", ".join(winners[:-1]) + " and " + winners[-1]
+        return f"over: {names} won"
+    if result.get("outcome") == "lost":
+        reason = result.get("reason")
+        return f"over: lost ({reason})" if reason else "over: lost"
+    return "over: nobody won"
 
 
 def _db_arg(p: argparse.ArgumentParser) -> None:

@@ -140,6 +140,32 @@ class Reveal:
     """``reveal``: reveal the game's dice seed now; electronic rolls stop for the rest of it."""
 
 
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One game of the game file, as a ruleset's extra query reads it (`Queries`): its
+    ruleset id, status (``playing``, ``over``, ``abandoned``), result envelope and the
+    events of its first entry (the game's ``new_game``)."""
+
+    id: int
+    game: str
+    status: str
+    result: Mapping[str, Any] | None
+    first_events: Sequence[Event]
+
+
+class Queries(Protocol):
+    """What a ruleset adds to answer extra read-only queries (optional: a ruleset without
+    ``queries`` answers none). The session answers them without logging anything."""
+
+    queries: tuple[str, ...]  # the query names, e.g. ("hall_of_fame",)
+
+    def query(self, name: str, request: Mapping[str, Any], state: Any | None,
+              stored: Sequence[StoredGame] | None) -> dict[str, Any]:
+        """The answer's fields (``ok`` is added). `state` is this game's state in the
+        session (None when another game is being played), `stored` this game's games in the
+        session's game file (None without one). Raises BadRequest for a bad request."""
+
+
 class GameState(Protocol):
     """What the core reads of any game's state."""
 

@@ -37,6 +37,7 @@ from referee.ruleset import (
     Reveal,
     Ruleset,
     Settings,
+    StoredGame,
     Undo,
 )
 from referee.running import History, LogEntry, RunningGame, fresh
@@ -208,6 +209,9 @@ class Session:
                 if request["cmd"] == "state":
                     return {"ok": True, "state": self.ruleset.state_json(self.state)}
                 return {"ok": True, "catalog": self.ruleset.catalog_json(self.catalog)}
+            owner = self._query_owner(request)
+            if owner is not None:
+                return self._query(owner, request)
             control = parse_control(request)
             if control is not None:
                 return self.apply(control).answer()
@@ -216,6 +220,46 @@ class Session:
             return self.apply(self.ruleset.parse(request)).answer()
         except Refusal as refusal:
             return {"ok": False, "error": refusal.as_dict()}
+
+    # ---- a game's own queries (referee.ruleset.Queries) ----------------------------------
+    def _query_owner(self, request: Any) -> Any:
+        """The ruleset that answers `request` as one of its extra queries: the game being
+        played, else the session's own game, else any installed game naming it; None when
+        `request` is no game's query."""
+        if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
+            return None
+        name = request["cmd"]
+        for ruleset in (self.ruleset, self._ruleset):
+            if name in getattr(ruleset, "queries", ()):
+                return ruleset
+        if name in CONTROL or name == "new_game":
+            return None
+        for game in games.available():
+            ruleset = games.find(game)
+            if name in getattr(ruleset, "queries", ()):
+                return ruleset
+        return None
+
+    def _query(self, ruleset: Any, request: dict[str, Any]) -> dict[str, Any]:
+        """Answer a ruleset's extra query; nothing is logged or changed."""
+        state = self.state if ruleset is self.ruleset else None
+        answer = ruleset.query(request["cmd"], request, state, self._stored_games(ruleset.id))
+        return {"ok": True, **answer}
+
+    def _stored_games(self, game: str) -> list[StoredGame] | None:
+        """`game`'s games in the session's game file, oldest first (None: no file)."""
+        reader = self._store
+        if reader is None or not callable(getattr(reader, "games", None)):
+            return None
+        out = []
+        with reader.snapshot():  # type: ignore[attr-defined]  # one moment of the file
+            for g in reader.games():  # type: ignore[attr-defined]
+                if g.game != game:
+                    continue
+                first = reader.entries(g.id)[:1]  # type: ignore[attr-defined]
+                out.append(StoredGame(g.id, g.game, g.status, g.result,
+                                      first[0].events if first else []))
+        return out
 
     def _new_game(self, request: dict[str, Any]) -> Outcome:
         """``new_game``, of the game it names (``game``; default: the session's own)."""

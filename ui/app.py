@@ -20,14 +20,12 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 
+from referee import games
 from referee.errors import Refusal
-from referee.games.gallery_grippers.commands import Command, NewGame
-from referee.games.gallery_grippers.state import GameState, Phase
 from referee.session import Outcome, Session
 from ui import textual_fixes  # noqa: F401  (applies the fixes it holds)
 from ui.base import PendingDialog, SessionView
-from ui.games import DEFAULT_GAME, GameScreens, screens_for
-from ui.screens.setup import NewGameScreen, StartScreen
+from ui.games import DEFAULT_GAME, GameScreens, in_progress, phase_of, screens_for
 from ui.trouble import DrawingFailure, Failures, PlainLogScreen, TroubleScreen, failed_screen
 
 if TYPE_CHECKING:
@@ -62,22 +60,27 @@ class BoxChanged(Message):
 
 
 class RefereeApp(App[None]):
-    """Gallery Grippers at the table: see docs/console.md."""
+    """A game at the table: see docs/console.md. The screens are the running game's (by its
+    ruleset's id); a new game may be of any game whose screens are installed (F2)."""
 
     CSS_PATH = "console.tcss"
     TITLE = "Tableside Referee"
     SUB_TITLE = "Gallery Grippers"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "rules", "Help"),
+        Binding("f2", "choose_game", "Game"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
     def __init__(self, session: Session, *, box: Box | None = None,
-                 game: str = DEFAULT_GAME) -> None:
+                 game: str | None = None) -> None:
         super().__init__()
         self.session = session
         self.box = box
-        self.screens: GameScreens = screens_for(game)
+        # The game a new game is of (its form is the base screen while one is being set up):
+        # the one asked for, else the session's (before any game: its own).
+        self.new_of = game or session.ruleset.id
+        screens_for(self.new_of)  # a game without screens is a clear error at once
         self._announce: list[Callable[[], Screen[Any]]] = []
         self._want_new = False
         self._over_shown: str | None = None
@@ -123,11 +126,24 @@ class RefereeApp(App[None]):
         screen._push_result_callback(screen, None)
         return screen
 
+    @property
+    def screens(self) -> GameScreens:
+        """The running game's screens (before any game: those of the game a new one is of)."""
+        if phase_of(self.session.state) == "no_game":
+            return screens_for(self.new_of)
+        return screens_for(self.session.ruleset.id)
+
     def _first_screen(self) -> None:
         state = self.session.state
         self.sync()
-        if state.phase in (Phase.SETUP, Phase.PLAYING):
-            self.open(StartScreen(), self._start_choice)
+        if in_progress(state):
+            make = self.screens.in_progress
+            if make is None:
+                from ui.screens.common import InProgressScreen
+
+                self.open(InProgressScreen(), self._start_choice)
+            else:
+                self.open(make(), self._start_choice)
         self.call_after_refresh(self._first_screen_drawn)
 
     def on_unmount(self) -> None:
@@ -155,7 +171,7 @@ class RefereeApp(App[None]):
                 screen.refresh_image()
 
     # ---- commands --------------------------------------------------------------------------
-    def send(self, command: Command) -> Refusal | None:
+    def send(self, command: Any) -> Refusal | None:
         """Apply a command; a refusal is returned for the screen to show inline. Anything
         else that goes wrong is a bug: it ends the app with a non-zero status."""
         try:
@@ -167,10 +183,32 @@ class RefereeApp(App[None]):
             raise
         return None
 
-    def new_game(self, command: NewGame) -> Refusal | None:
-        phase = self.session.state.phase
-        if phase in (Phase.SETUP, Phase.PLAYING):
-            command = NewGame(players=command.players, rules=command.rules, abandon=True)
+    def new_game(self, command: Any) -> Refusal | None:
+        """Start a game of `self.new_of` with `command` (that game's new_game); a game in
+        progress is abandoned (the table chose a new game over it)."""
+        from dataclasses import replace
+
+        ruleset = games.find(self.new_of)
+        if in_progress(self.session.state):
+            command = replace(command, abandon=True)
+        if ruleset is self.session.ruleset:
+            return self.send(command)
+        try:
+            self.session.apply(command, ruleset=ruleset)
+        except Refusal as refusal:
+            return refusal
+        except Exception as error:
+            self._session_error = error
+            raise
+        return None
+
+    def send_request(self, request: dict[str, Any]) -> Refusal | None:
+        """A protocol request (as a ruleset's legal actions give them) parsed by the running
+        game's ruleset and applied; a refusal (a malformed one too) is returned."""
+        try:
+            command = self.session.ruleset.parse(request)
+        except Refusal as refusal:
+            return refusal
         return self.send(command)
 
     # ---- screens ---------------------------------------------------------------------------
@@ -184,13 +222,18 @@ class RefereeApp(App[None]):
 
         self.push_screen(screen, closed)
 
-    def _base_class(self, s: GameState) -> type[Screen[Any]]:
+    def _base_class(self, s: Any) -> type[Screen[Any]]:
         want = self._wanted_base(s)
         return PlainLogScreen if self._is_broken(("base", want.__name__)) else want
 
-    def _wanted_base(self, s: GameState) -> type[Screen[Any]]:
-        if self._want_new or s.phase is Phase.NO_GAME:
-            return NewGameScreen
+    def _wanted_base(self, s: Any) -> type[Screen[Any]]:
+        if self._want_new or phase_of(s) == "no_game":
+            form = screens_for(self.new_of).new_game
+            if form is None:
+                from ui.screens.common import ChooseGameScreen
+
+                return ChooseGameScreen
+            return form()
         return self.screens.base(s)
 
     def sync(self) -> None:
@@ -216,10 +259,11 @@ class RefereeApp(App[None]):
             return
         if modal:
             return
-        for pend in s.pending:
-            if (pend.player, pend.decision) in open_keys and not self._is_broken(
-                    ("pending", str(pend.player), pend.decision)):
-                self.open(self.screens.dialogs[pend.decision](str(pend.player)))
+        listed = [(str(p.player or ""), str(p.decision)) for p in getattr(s, "pending", ())]
+        for who, decision in listed + sorted(open_keys - set(listed)):
+            if (who, decision) in open_keys and not self._is_broken(
+                    ("pending", who, decision)):
+                self.open(self.screens.dialogs[decision](who))
                 return
         if s.over and self._over_shown != s.commitment:
             self._over_shown = s.commitment
@@ -241,7 +285,7 @@ class RefereeApp(App[None]):
 
     def _can_go_on(self, error: BaseException, screen: Screen[Any] | None) -> bool:
         return (screen is not None and error is not self._session_error
-                and self.session.state.phase is not Phase.NO_GAME
+                and phase_of(self.session.state) != "no_game"
                 and not self.trouble.too_many(len(self.session.log))
                 and not isinstance(screen, TroubleScreen | PlainLogScreen))
 
@@ -294,16 +338,32 @@ class RefereeApp(App[None]):
 
     def cancel_new_game(self) -> None:
         """Back from the new-game form to the game that is still there."""
-        if self.session.state.phase is not Phase.NO_GAME:
+        if phase_of(self.session.state) != "no_game":
             self._want_new = False
+            self.new_of = self.session.ruleset.id
             self.sync()
+
+    def choose_game(self, game: str | None) -> None:
+        """A new game will be of `game` (None: no change): its form replaces the other's."""
+        if game is not None and game != self.new_of:
+            screens_for(game)
+            self.new_of = game
+            self.sync()
+
+    def setting_up_new_game(self) -> bool:
+        """Whether the base screen is a new-game form (the game can be chosen)."""
+        return self._want_new or phase_of(self.session.state) == "no_game"
 
     # ---- actions (keys that work everywhere) ----------------------------------------------
     def action_rules(self) -> None:
-        from ui.screens.info import RulesScreen
-
-        if not isinstance(self.screen, RulesScreen):
-            self.open(RulesScreen())
+        make = self.screens.help
+        if make is None:
+            self.notify("No player aid for this game on the console yet: the rules are in "
+                        "the docs.", severity="warning")
+            return
+        screen = make()
+        if not isinstance(self.screen, type(screen)):
+            self.open(screen)
 
     def action_undo(self) -> None:
         from ui.screens.info import UndoConfirm
@@ -347,21 +407,38 @@ class RefereeApp(App[None]):
         self._want_new = True
         self.sync()
 
+    def action_choose_game(self) -> None:
+        from ui.screens.common import GameChooser
+
+        if not isinstance(self.screen, GameChooser):
+            self.open(GameChooser(self.new_of), self.choose_game)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose_game":
+            # Only on a new-game form, and only when there is another game to choose.
+            from ui.games import games_with_screens
+
+            return (self.setting_up_new_game() and self.screen is self.screen_stack[0]
+                    and len(games_with_screens()) > 1)
+        return True
+
 
 # The decisions Gallery Grippers' console answers in a dialog (its `GameScreens.dialogs`).
 DECISIONS = frozenset(screens_for(DEFAULT_GAME).dialogs)
 
 
-def _decisions(s: GameState, screens: GameScreens) -> set[tuple[str, str]]:
+def _decisions(s: Any, screens: GameScreens) -> set[tuple[str, str]]:
     """The (player, decision) pairs the rules hold open that the console has a dialog for."""
-    if s.phase is not Phase.PLAYING:
+    if screens.open_decisions is not None:
+        return screens.open_decisions(s)
+    if not in_progress(s):
         return set()
-    return {(p.player, p.decision) for p in s.pending
-            if p.player and p.decision in screens.dialogs}
+    return {(str(p.player or ""), p.decision) for p in s.pending
+            if p.decision in screens.dialogs}
 
 
 def make_app(session: Session, *, box: Box | None = None,
-             game: str = DEFAULT_GAME) -> RefereeApp:
+             game: str | None = None) -> RefereeApp:
     """The console on `session` with `game`'s screens; `box` (optional) is shown as an
     on-screen OLED and buttons."""
     return RefereeApp(session, box=box, game=game)

@@ -17,7 +17,6 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from referee.errors import Refusal
-from referee.games.gallery_grippers.commands import Command, NewGame
 from referee.games.gallery_grippers.state import GameState
 from referee.session import Session
 from ui import format as fmt
@@ -30,11 +29,13 @@ class Referee(Protocol):
 
     session: Session
 
-    def send(self, command: Command) -> Refusal | None: ...
+    def send(self, command: Any) -> Refusal | None: ...
 
-    def new_game(self, command: NewGame) -> Refusal | None: ...
+    def new_game(self, command: Any) -> Refusal | None: ...
 
     def cancel_new_game(self) -> None: ...
+
+    def send_request(self, request: dict[str, Any]) -> Refusal | None: ...
 
     def open(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> None:
         ...
@@ -64,9 +65,16 @@ class SessionView:
         except Exception as error:
             self.referee.drawing_failed(cast(Screen[Any], self), error)
 
-    def send(self, command: Command) -> bool:
+    def send(self, command: Any) -> bool:
         """Send a command; a refusal is shown inline (in `#error`). True if accepted."""
         refusal = self.referee.send(command)
+        self.refused(refusal)
+        return refusal is None
+
+    def send_request(self, request: dict[str, Any]) -> bool:
+        """Send a protocol request (as the ruleset's legal actions give them); a refusal
+        is shown inline. True if accepted."""
+        refusal = self.referee.send_request(request)
         self.refused(refusal)
         return refusal is None
 
@@ -273,9 +281,17 @@ class Cycle(Static, can_focus=True):
     def render(self) -> str:
         return f"‹ {self.choices[self.index][0]} ›"
 
+    class Changed(Message):
+        """The value was stepped to another."""
+
+        def __init__(self, cycle: Cycle) -> None:
+            super().__init__()
+            self.cycle = cycle
+
     def action_step(self, by: int) -> None:
         self.index = (self.index + by) % len(self.choices)
         self.refresh()
+        self.post_message(self.Changed(self))
 
     def on_click(self) -> None:
         self.action_step(1)

@@ -13,7 +13,6 @@ from typing import Any
 
 from textual.screen import Screen
 
-from referee.games.gallery_grippers.state import GameState
 from referee.session import LogEntry
 
 GROUP = "tableside_referee.screens"
@@ -32,10 +31,46 @@ class GameScreens:
         game_over: the result, shown once when the game ends.
     """
 
-    base: Callable[[GameState], type[Screen[Any]]]
+    base: Callable[[Any], type[Screen[Any]]]
     dialogs: Mapping[str, Callable[[str], Screen[Any]]]
     announce: Callable[[LogEntry], list[Callable[[], Screen[Any]]]]
     game_over: Callable[[], Screen[Any]]
+    name: str = ""
+    """The game's name, as the game chooser lists it."""
+    new_game: Callable[[], type[Screen[Any]]] | None = None
+    """The new-game form (a full screen); None: the console cannot start this game."""
+    in_progress: Callable[[], Screen[str]] | None = None
+    """The "resume or new game?" dialog shown at start over a game in progress (it returns
+    "resume" or "new"); None: the console's own, from the game's `next` line."""
+    open_decisions: Callable[[Any], set[tuple[str, str]]] | None = None
+    """The (player, decision) pairs the rules hold open now that `dialogs` answers; None:
+    every pending decision of a game in progress (player "" for the team)."""
+    help: Callable[[], Screen[Any]] | None = None
+    """The player aid F1 opens; None: none for this game."""
+
+
+def phase_of(state: Any) -> str:
+    """A game's phase as its protocol names it (``no_game`` before any game)."""
+    phase = state.phase
+    return str(getattr(phase, "value", phase))
+
+
+def in_progress(state: Any) -> bool:
+    """Whether a game is being played (set up or under way, not over)."""
+    return phase_of(state) != "no_game" and not state.over
+
+
+def games_with_screens() -> list[tuple[str, str]]:
+    """(id, name) of every game the console can start, by name."""
+    found = []
+    for ep in entry_points(group=GROUP):
+        try:
+            screens = screens_for(ep.name)
+        except (LookupError, TypeError, ImportError):
+            continue
+        if screens.new_game is not None:
+            found.append((ep.name, screens.name or ep.name))
+    return sorted(found, key=lambda g: g[1].lower())
 
 
 @cache

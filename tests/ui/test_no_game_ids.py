@@ -17,8 +17,9 @@ from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ui"
 # Names an f-string id may use: seat/row/button indexes, and loops over the code's own
-# constants (referee.games.gallery_grippers.rules.setup's decks, HouseRules' field names).
-CODE_NAMES = {"i", "deck", "rule"}
+# constants (referee.games.gallery_grippers.rules.setup's decks, HouseRules' field names,
+# the protocol field names of ui.screens.art_dialogs.FIELDS).
+CODE_NAMES = {"i", "deck", "rule", "field"}
 OPTION_CLASSES = {"Option", "Selection", "Choice"}
 
 

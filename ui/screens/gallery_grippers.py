@@ -49,15 +49,49 @@ def _announce(entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
     return out
 
 
+def _new_game() -> type[Screen[Any]]:
+    from ui.screens.setup import NewGameScreen
+
+    return NewGameScreen
+
+
+def _in_progress() -> Screen[str]:
+    from ui.screens.setup import StartScreen
+
+    return StartScreen()
+
+
+def _open_decisions(s: GameState) -> set[tuple[str, str]]:
+    """The (player, decision) pairs the rules hold open that a dialog answers."""
+    if s.phase is not Phase.PLAYING:
+        return set()
+    return {(p.player, p.decision) for p in s.pending
+            if p.player and p.decision in _DIALOGS}
+
+
+def _help() -> Screen[Any]:
+    from ui.screens.info import RulesScreen
+
+    return RulesScreen()
+
+
 def _game_over() -> Screen[Any]:
     from ui.screens.info import GameOverScreen
 
     return GameOverScreen()
 
 
+_DIALOGS: dict[str, Callable[[str], Screen[Any]]] = {
+    d: _dialog(d) for d in Decision if d is not Decision.TIEBREAK}
+
 SCREENS = GameScreens(
     base=_base,
-    dialogs={d: _dialog(d) for d in Decision if d is not Decision.TIEBREAK},
+    dialogs=_DIALOGS,
     announce=_announce,
     game_over=_game_over,
+    name="Gallery Grippers",
+    new_game=_new_game,
+    in_progress=_in_progress,
+    open_decisions=_open_decisions,
+    help=_help,
 )

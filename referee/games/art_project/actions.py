@@ -35,8 +35,13 @@ def next_step(s: ArtState) -> str:
                 f"{_REASONS.get(s.reason or '', s.reason)}.")
     if s.pending:
         p = s.pending[0]
-        what = ("which set to uncover first" if p.decision == "uncover_order"
-                else f"which island gets the {p.symbol} artwork")
+        what = {"uncover_order": "which set to uncover first",
+                "uncover_island": f"which island gets the {p.symbol} artwork",
+                "collect_order": "which artwork to collect first",
+                "lose_resources": "what the van loses",
+                "lose_clue": "which clue card is lost",
+                "effect_health": "who pays the health",
+                "clue_set": f"which cards make the {p.symbol} set"}.get(p.decision, p.decision)
         return f"The team chooses {what}: {' or '.join(p.options)} (choose)."
     b = s.battle
     if b is not None:
@@ -136,6 +141,16 @@ def _candidates(s: ArtState) -> Iterator[Request]:
         yield {"cmd": "concede"}
     yield {"cmd": "unlock_ally"}
     yield {"cmd": "end_phase"}
+    m = s.mission
+    if m is not None and m.board == "rio":  # setup agents, all in one district (ART-33)
+        for p in s.players:
+            for city in m.cities:
+                yield {"cmd": "place_agents", "player": p.name,
+                       "agents": {city.name: p.setup_agents or 1}}
+    if m is not None and m.board == "usa":  # a clue card changes hands (ART-30)
+        for x in s.chain:
+            for taker in names:
+                yield {"cmd": "give_clue", "from": x.player, "to": taker, "card": x.id}
 
 
 def legal_actions(s: ArtState, player: str | None) -> list[Request]:

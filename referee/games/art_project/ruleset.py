@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from referee.dice import Roll
+from referee.errors import BadRequest
 from referee.games.art_project import actions, table
 from referee.games.art_project import catalog as _catalog
 from referee.games.art_project import commands as c
@@ -18,6 +19,7 @@ from referee.games.art_project.catalog import (
     load_catalog,
 )
 from referee.games.art_project.evolve import evolve, fold
+from referee.games.art_project.records import hall_of_fame
 from referee.games.art_project.rules import decide
 from referee.games.art_project.rules.battle import faces
 from referee.games.art_project.settings import ArtRules, load_settings
@@ -32,6 +34,7 @@ from referee.ruleset import (
     Result,
     Rolled,
     Seat,
+    StoredGame,
 )
 from referee.snapshot import Codec, classes_of
 
@@ -46,6 +49,7 @@ class ArtProject:
     name = "The A.R.T. Project"
     version = "1"
     final_rule = "ART-27"
+    queries = ("hall_of_fame",)  # answered by `query` (referee.ruleset.Queries)
 
     def load_catalog(self, path: str | None) -> ArtCatalog:
         return load_catalog(path)
@@ -134,6 +138,20 @@ class ArtProject:
             scores=[BgStatsScore(name=p.name, score=str(state.track), winner=won,
                                  start=i == 0, rank=1, role=p.color)
                     for i, p in enumerate(state.players)])
+
+    def query(self, name: str, request: Mapping[str, Any], state: ArtState | None,
+              stored: Sequence[StoredGame] | None) -> dict[str, Any]:
+        """``hall_of_fame`` (ART-35): the game file's games, else the session's."""
+        if name != "hall_of_fame":
+            raise BadRequest(f"unknown query {name!r}")
+        extra = sorted(set(request) - {"cmd"})
+        if extra:
+            raise BadRequest(f"hall_of_fame takes no fields ({', '.join(extra)})")
+        if stored is not None:
+            table = hall_of_fame((g.game, g.status, g.result, g.first_events) for g in stored)
+        else:
+            table = actions.hall_of_fame(state) if state is not None else []
+        return {"hall_of_fame": table}
 
     # ---- dice ---------------------------------------------------------------------------
     def read_die(self, state: ArtState, request: DieRequest,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from referee.games.art_project import commands as c
 from referee.games.art_project.rules import effects
 from referee.games.art_project.rules.common import DECISION_RULE, Steps, refuse
-from referee.games.art_project.rules.mission import settle_clues, uncover
+from referee.games.art_project.rules.mission import place_set, settle_clues, uncover
 from referee.games.art_project.rules.phases import collect, finish_movement
 from referee.games.art_project.state import ArtState
 from referee.ruleset import Event
@@ -27,6 +27,9 @@ def choose(s: ArtState, cmd: c.Choose) -> list[Event]:
         settle_clues(steps, p.chain or "")
     elif p.decision == "uncover_order":
         if not uncover(steps, cmd.choice, p.chain or ""):
+            settle_clues(steps, p.chain or "")
+    elif p.decision == "clue_set":  # minimal_set: the cards the team named (ART-15)
+        if not place_set(steps, p.symbol or "", p.chain or "", cmd.choice.split("+")):
             settle_clues(steps, p.chain or "")
     elif p.decision == "collect_order":
         collect(steps, cmd.choice, p.then)

@@ -194,19 +194,46 @@ def settle_clues(steps: Steps, owner: str) -> None:
             return
 
 
+def minimal_sets(chain: list[Clue], symbol: str) -> list[list[str]]:
+    """`clue_overflow = "minimal_set"` (ART-15): the sets of cards the team may name, oldest
+    first: cards bearing exactly 3 of `symbol`; where no cards make exactly 3 (a card bears
+    it twice), the smallest sets making more (none of whose cards could be left out)."""
+    bearing = [x for x in chain if symbol in x.symbols]
+    subsets = [[x for i, x in enumerate(bearing) if mask >> i & 1]
+               for mask in range(1, 1 << len(bearing))]
+
+    def count(cards: list[Clue]) -> int:
+        return sum(x.symbols.count(symbol) for x in cards)
+
+    exact = [cards for cards in subsets if count(cards) == 3]
+    found = exact or [cards for cards in subsets if count(cards) >= 3
+                      and all(count([y for y in cards if y is not x]) < 3 for x in cards)]
+    order = {x.id: i for i, x in enumerate(bearing)}
+    return sorted(([x.id for x in cards] for cards in found),
+                  key=lambda ids: [order[i] for i in ids])
+
+
 def uncover(steps: Steps, symbol: str, owner: str) -> bool:
-    """Discard the set's cards and place its artwork; True if the team must choose where."""
+    """Discard the set's cards and place its artwork; True if the team must choose (the
+    cards, under minimal_set, or where)."""
     st = steps.state
     chain = [x for x in _chain(st, owner) if symbol in x.symbols]
     if st.rules.clue_overflow == "minimal_set":
-        take, n = [], 0
-        for x in chain:
-            if n >= 3:
-                break
-            take.append(x)
-            n += x.symbols.count(symbol)
-        chain = take
-    steps.add({"type": "clues_discarded", "symbol": symbol, "cards": [x.id for x in chain]})
+        named = minimal_sets(chain, symbol)
+        if len(named) > 1:  # the team names the cards (ART-15)
+            steps.add({"type": "pending", "decisions": [
+                {"decision": "clue_set", "options": ["+".join(ids) for ids in named],
+                 "player": None, "symbol": symbol, "chain": owner}]})
+            return True
+        return place_set(steps, symbol, owner, named[0] if named else [x.id for x in chain])
+    return place_set(steps, symbol, owner, [x.id for x in chain])
+
+
+def place_set(steps: Steps, symbol: str, owner: str, cards: list[str]) -> bool:
+    """Discard `cards` (a completed set) and place its artwork; True if the team must choose
+    where (Polynesia)."""
+    st = steps.state
+    steps.add({"type": "clues_discarded", "symbol": symbol, "cards": list(cards)})
     cities = [x.name for x in mission(st).cities if x.symbol == symbol]
     free = [x for x in cities if x not in st.lost and x not in st.artwork]
     limit = st.rules.artwork_token_limit

@@ -112,6 +112,8 @@ def give_clue(s: ArtState, cmd: c.GiveClue) -> list[Event]:
     if s.phase != "C/D":
         raise wrong_phase(s, "C/D", "Exchanging clue cards")
     giver, taker = known_player(s, cmd.giver), known_player(s, cmd.taker)
+    if giver.name == taker.name:
+        raise refuse("same_player", "ART-30", "A clue card changes hands between two players.")
     card = next((x for x in s.chain if x.id == cmd.card), None)
     if card is None or card.player != giver.name:
         raise refuse("not_in_chain", "ART-30", f"{cmd.card} is not in {giver.name}'s chain.")

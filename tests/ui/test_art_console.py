@@ -1,0 +1,189 @@
+"""The A.R.T. Project at the console, by keys (issue 13): the table chooses the game of a new
+game, the form starts one, a round is played to a battle with typed dice and its sums shown
+term by term, a board the catalog lacks is entered and kept, a game in progress is resumed,
+and the end shows the Hall of Fame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.games.art_project.catalog import load_catalog
+from referee.session import Session
+from tests.ui.conftest import keys, typed
+from ui.app import make_app
+from ui.base import Cycle
+from ui.screens.art_boards import BoardEntryScreen, board_file
+from ui.screens.art_dialogs import (
+    ArtGameOverScreen,
+    ArtUndoConfirm,
+    BattleDialog,
+    RequestForm,
+)
+from ui.screens.art_setup import ArtNewGameScreen
+from ui.screens.art_table import ArtTableScreen
+from ui.screens.common import GameChooser, InProgressScreen
+from ui.screens.setup import NewGameScreen
+
+SEED = bytes(range(32))
+SMALL = (80, 24)
+START = {"cmd": "new_game", "game": "art-project", "mission": "test-board",
+         "difficulty": "hard", "players": [{"name": "Ann"}, {"name": "Ben"}]}
+
+
+@pytest.fixture(autouse=True)
+def boards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("REFEREE_BOARDS", str(tmp_path / "boards"))
+    return tmp_path / "boards"
+
+
+async def choose_art(pilot: Any, app: Any) -> None:
+    """F2 on Gallery Grippers' form, then The A.R.T. Project from the list."""
+    await keys(pilot, "f2")
+    assert isinstance(app.screen, GameChooser)
+    games = app.screen.query_one("#games").values
+    assert {"gallery-grippers", "art-project"} <= set(games)
+    here = games.index("gallery-grippers")
+    step = games.index("art-project") - here
+    await keys(pilot, *(["down"] * step if step > 0 else ["up"] * -step), "enter")
+    assert isinstance(app.screen_stack[0], ArtNewGameScreen) and len(app.screen_stack) == 1
+
+
+async def pick_mission(pilot: Any, app: Any, mission: str) -> None:
+    """F3 steps the mission wherever the cursor is."""
+    cycle = app.screen.query_one("#mission", Cycle)
+    focused = app.screen.focused
+    for _ in range(len(cycle.choices)):
+        if cycle.value == mission:
+            assert app.screen.focused is focused  # (the cursor stays in its field)
+            return
+        await keys(pilot, "f3")
+    raise AssertionError(f"no mission {mission}")
+
+
+async def test_the_table_chooses_the_game_and_starts_it_from_the_form() -> None:
+    s = Session(seed=SEED)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        assert isinstance(app.screen, NewGameScreen)
+        await keys(pilot, "f2", "escape")  # Escape keeps the game chosen
+        assert isinstance(app.screen, NewGameScreen)
+        await choose_art(pilot, app)
+        await keys(pilot, *typed("Ann"), "enter", *typed("Ben"), "enter")
+        await pick_mission(pilot, app, "japan")
+        await keys(pilot, "ctrl+s")  # first use of a mission without its board: enter it
+        assert isinstance(app.screen, BoardEntryScreen)
+        await keys(pilot, "escape")  # not now: back to the form, nothing started
+        assert isinstance(app.screen, ArtNewGameScreen) and s.log == []
+        await pick_mission(pilot, app, "test-board")
+        await keys(pilot, "ctrl+s")
+        assert isinstance(app.screen, ArtTableScreen)
+        assert s.ruleset.id == "art-project"
+        assert [p.name for p in s.state.players] == ["Ann", "Ben"]
+        assert s.log[0].command["mission"] == "test-board"
+
+
+async def test_a_round_by_keys_to_a_battle_with_typed_dice() -> None:
+    s = Session(seed=SEED)
+    assert s.handle(START)["ok"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        assert isinstance(app.screen, InProgressScreen)
+        assert "The A.R.T. Project" in str(app.screen.query_one(".dialog-title").render())
+        await keys(pilot, "r")
+        for _ in range(4):
+            await keys(pilot, "d", "enter")
+        assert [p.hand for p in s.state.players] == [2, 2]
+        await keys(pilot, "p", "enter")
+        assert isinstance(app.screen, RequestForm)
+        await keys(pilot, *typed("Film=oops"), "ctrl+s")  # a typing slip: said, nothing sent
+        assert "whole number" in str(app.screen.query_one("#error").render())
+        await keys(pilot, *["backspace"] * 4, *typed("1"), "ctrl+s")
+        assert s.log[-1].command["agents"] == {"Film": 1}
+        assert s.state.agents["Film"] == 3
+        await keys(pilot, "ctrl+z")
+        assert isinstance(app.screen, ArtUndoConfirm)
+        assert "mission card" in str(app.screen.query_one("#undo-what").render())
+        await keys(pilot, "y")
+        assert s.state.agents["Film"] == 2
+        for _ in range(2):
+            await keys(pilot, "p", "enter", "ctrl+s")
+        await keys(pilot, "e", "e")  # A -> A/B -> B
+        assert s.state.phase == "B"
+        await keys(pilot, "m", "enter", "enter")  # Ann to Film, no health
+        assert s.state.player("Ann").city == "Film"
+        await keys(pilot, "e", "e")  # B -> B/C -> C
+        await keys(pilot, "b")
+        battles = [v for v in app.screen.query_one("#actions").values]
+        i = next(n for n, r in enumerate(battles) if r["city"] == "Film")
+        await keys(pilot, *["down"] * i, "enter")
+        assert isinstance(app.screen, RequestForm)
+        assert "Ann" in str(app.screen.query_one("#form-dice").render())
+        await keys(pilot, *typed("Ann=2"), "ctrl+s")
+        roll = next(e for e in s.log[-1].events if e["type"] == "roll")
+        assert (roll["id"], roll["value"], roll["source"]) == ("Ann", 2, "physical")
+        assert isinstance(app.screen, BattleDialog)
+        sums = str(app.screen.query_one("#battle-sums").render())
+        v = s.ruleset.state_json(s.state)["battle"]
+        assert f"Ann 2 = {v['dice_sum']}" in sums
+        assert f"{v['city_agents']} in Film + threat {v['threat']} + HQ {v['hq']}" in sums
+        await keys(pilot, "escape")  # cannot be dismissed
+        assert isinstance(app.screen, BattleDialog)
+        health = s.state.player("Ann").health
+        await keys(pilot, "c")
+        assert s.state.battle is None and s.state.player("Ann").health == health - 1
+        assert isinstance(app.screen, ArtTableScreen)
+
+
+async def test_a_board_the_catalog_lacks_is_entered_space_by_space_and_kept(
+        boards: Path) -> None:
+    s = Session(seed=SEED)
+    app = make_app(s, game="art-project")
+    async with app.run_test(size=SMALL) as pilot:
+        assert isinstance(app.screen, ArtNewGameScreen)
+        await keys(pilot, *typed("Ann"), "enter", *typed("Ben"))
+        await pick_mission(pilot, app, "japan")
+        assert "Ctrl+B" in str(app.screen.query_one("#board-note").render())
+        await keys(pilot, "ctrl+b")  # Ctrl+B: enter it now
+        await keys(pilot, *typed("Tokyo, Kyoto=painting, Osaka=film"), "enter",
+                   *typed("Tokyo"), "enter")
+        await keys(pilot, "ctrl+s")  # no track yet: said, nothing kept
+        assert "track" in str(app.screen.query_one("#error").render())
+        assert board_file("japan") is None
+        await keys(pilot, "escape", "ctrl+s")  # or Start: its first use asks for it
+        assert isinstance(app.screen, BoardEntryScreen)
+        await keys(pilot, *typed("Tokyo, Kyoto=painting, Osaka=film"), "enter",
+                   *typed("Tokyo"), "enter")
+        await keys(pilot, *typed("10"), "enter", *typed("1"), "enter",
+                   *typed("12"), "enter", *typed("2"), "enter", "ctrl+s")
+        kept = board_file("japan")
+        assert kept is not None and kept.parent == boards
+        mission = load_catalog(kept).missions["japan"]
+        assert [(x.threat, x.ally_cost) for x in mission.track] == [(10, 1), (12, 2)]
+        assert [c.name for c in mission.cities] == ["Tokyo", "Kyoto", "Osaka"]
+        assert mission.start == "Tokyo" and mission.roads is None
+        assert isinstance(app.screen, ArtTableScreen)  # kept, and the game started with it
+        assert s.log[0].command["mission"] == "japan"
+        state = s.ruleset.state_json(s.state)
+        assert state["mission"] == "japan" and state["map"] == "trusted"
+        assert state["artwork"]["spaces"] == 2 and state["artwork"]["threat"] == 10
+
+
+async def test_the_end_shows_the_result_and_the_hall_of_fame() -> None:
+    s = Session(seed=SEED)
+    assert s.handle(START)["ok"]
+    for n in ("Ann", "Ben"):
+        for _ in range(2):
+            assert s.handle({"cmd": "draw", "player": n})["ok"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "p", "enter", *typed("Music=40"), "ctrl+s")
+        assert s.state.over
+        assert isinstance(app.screen, ArtGameOverScreen)
+        hall = str(app.screen.query_one("#over-hall").render())
+        assert "test-board (hard): won 0, lost 1" in hall
+        assert "lost" in str(app.screen.query_one(".dialog-title").render())
+        await keys(pilot, "n")
+        assert isinstance(app.screen, ArtNewGameScreen)

@@ -1,0 +1,460 @@
+"""The A.R.T. Project's dialogs: every legal action (and the form that completes it), the
+team's pending choices, the battle with its sums term by term, its verdict, undo and the end.
+
+What a dialog offers is the ruleset's (`legal_actions`, the pending decision's options, the
+dice a battle rolls as `decide` asks for them); the sums are the verdict the ruleset keeps.
+What the table types is turned into a protocol request and the ruleset checks it."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Input, SelectionList, Static
+
+from referee.ruleset import NeedDice, Undo
+from ui import format as fmt
+from ui.base import Choices, Cycle, Dialog, KeyBar, PendingDialog
+from ui.screens.art_project import legal, pending_of, shown
+
+TITLES = {
+    "uncover_order": "Which clue set is uncovered first? (ART-15)",
+    "uncover_island": "Which island gets the artwork? (ART-32)",
+    "collect_order": "Which artwork is collected first? (ART-17)",
+    "lose_resources": "Which resources does the van lose? (ART-31)",
+    "lose_clue": "Which clue card is lost? (ART-31)",
+    "effect_health": "Who pays the health? (ART-31)",
+    "clue_set": "Which cards make the set? (ART-15, minimal set)",
+}
+# The fields a form asks for, per command: (field, label, kind, example). Field names are the
+# protocol's (code, not game data), and so are the widget ids built from them.
+FIELDS: dict[str, tuple[tuple[str, str, str, str], ...]] = {
+    "play_card": (
+        ("agents", "Agents placed, in the card's order", "pairs", "Film=2 Book=1"),
+        ("spend", "Optional spends", "pairs", "fuel=1 radio=1"),
+        ("gain", "Gains (health to a player: health=Ann:1)", "gain", "fuel=1 health=1"),
+        ("clues", "Clue symbols the card keeps (at most 2)", "words", "film book"),
+    ),
+    "move": (("health", "Health paid for missing fuel", "int", "0"),),
+    "battle": (("rolls", "Dice on the table (blank: the box rolls)", "pairs", "Ann=4"),),
+    "unlock_ally": (("health", "Health paid for missing radio", "pairs", "Ann=1"),),
+    "weapon": (("health", "Health paid for a missing weapon", "int", "0"),),
+    "place_agents": (("agents", "Or by district (blank: as listed)", "pairs", "Lapa=1 Centro=1"),),
+}
+
+
+def label(request: dict[str, Any]) -> str:
+    """A legal action in words."""
+    cmd = str(request["cmd"])
+    who = request.get("player", "")
+    words: dict[str, str] = {
+        "draw": f"{who} draws a card",
+        "extra_draw": f"{who} draws an extra card, paying {request.get('pay')}",
+        "play_card": f"{who} plays a mission card",
+        "move": f"{who} moves to {request.get('to')}",
+        "battle": f"Battle in {request.get('city')}, led by {request.get('leader')}",
+        "weapon": f"{who} adds a weapon (+2)",
+        "reroll": f"Reroll with clue card {request.get('card')}",
+        "concede": "Concede the battle",
+        "unlock_ally": "Unlock an ally die",
+        "end_phase": "End the phase",
+        "choose": f"Choose {request.get('choice')}",
+        "place_agents": f"{who} places setup agents: " + ", ".join(
+            f"{k} {v}" for k, v in dict(request.get("agents") or {}).items()),
+        "give_clue": f"{request.get('from')} gives clue card {request.get('card')} to "
+                     f"{request.get('to')}",
+    }
+    return words.get(cmd, cmd)
+
+
+def form_for(request: dict[str, Any]) -> Screen[Any] | None:
+    """The form that completes `request`, or None when it is sent as it is."""
+    return RequestForm(request) if request["cmd"] in FIELDS else None
+
+
+def parse_field(kind: str, text: str) -> Any:
+    """What the table typed, as the request's field; ValueError says what is wrong."""
+    text = text.strip()
+    if kind == "int":
+        if not text.isdigit():
+            raise ValueError(f"a whole number, please (not {text!r})")
+        return int(text)
+    if kind == "words":
+        return text.replace(",", " ").split()
+    out: dict[str, Any] = {}
+    for part in text.replace(",", " ").split():
+        key, eq, value = part.partition("=")
+        if not eq or not key:
+            raise ValueError(f"write name=number (not {part!r})")
+        if kind == "gain" and key == "health" and ":" in value:
+            name, _, n = value.partition(":")
+            if not n.isdigit():
+                raise ValueError(f"health=name:number (not {part!r})")
+            out.setdefault("health", {})[name] = int(n)
+            continue
+        if not value.isdigit():
+            raise ValueError(f"{key}: a whole number, please (not {value!r})")
+        out[key] = int(value)
+    return out
+
+
+def dice_of(session: Any, request: dict[str, Any]) -> list[str]:
+    """The dice ids the ruleset would roll for `request` (empty when it needs none)."""
+    try:
+        need = session.ruleset.decide(session.state, session.ruleset.parse(request))
+    except Exception:  # refused or malformed: the form will say so when sent
+        return []
+    return [r.id for r in need.requests] if isinstance(need, NeedDice) else []
+
+
+class ActionsDialog(Dialog[dict[str, Any]]):
+    """Every legal action now (of one command, if named): ↑↓ and Enter."""
+
+    def __init__(self, cmd: str | None) -> None:
+        super().__init__()
+        self.cmd = cmd
+
+    def compose(self) -> ComposeResult:
+        found = legal(self.referee.session, self.cmd)
+        with Vertical(classes="dialog"):
+            yield Static("[b]What the rules allow now[/b]", classes="dialog-title")
+            yield Choices(*[(label(r), r) for r in found], id="actions")
+            yield Static("↑↓ picks, Enter chooses, Escape goes back.", classes="hint")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#actions", Choices).focus()
+
+    def on_option_list_option_selected(self, event: Choices.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.query_one("#actions", Choices).value_at(event.option_index))
+
+
+class RequestForm(Dialog[None]):
+    """A legal action's details the table reads off the card or the board; Ctrl+S sends."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *Dialog.BINDINGS, Binding("ctrl+s", "send", "Send", priority=True),
+    ]
+
+    def __init__(self, request: dict[str, Any]) -> None:
+        super().__init__()
+        self.request = dict(request)
+
+    def compose(self) -> ComposeResult:
+        cmd = self.request["cmd"]
+        session = self.referee.session
+        with Vertical(classes="dialog", id="art-form"):
+            yield Static(f"[b]{fmt.escape(label(self.request))}[/b]", classes="dialog-title")
+            if cmd == "battle":
+                ids = dice_of(session, self.request)
+                yield Static("Dice rolled: " + (fmt.escape(" ".join(ids)) or "none"),
+                             id="form-dice")
+            for field, text, _, example in FIELDS[cmd]:
+                yield Static(text, classes="form-label")
+                yield Input(placeholder=example, id=f"field-{field}", compact=True)
+            if cmd == "move":
+                state = session.state
+                if state.ally is not None:
+                    yield Static("Who moves", classes="form-label")
+                    yield Cycle([("the player's pawn", False), ("the ally pawn", True)],
+                                False, id="field-ally")
+                if state.mission is not None and state.mission.board == "rio":
+                    yield Static("Carry the artwork along", classes="form-label")
+                    yield Cycle([("no", False), ("yes", True)], False, id="field-carry")
+            yield Static("Blank fields are left out. Ctrl+S sends, Escape goes back.",
+                         classes="hint")
+            yield self.error_line()
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        fields = self.query(Input)
+        if fields:
+            fields.first().focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_send()
+
+    def action_send(self) -> None:
+        self.after_typing(self._send)
+
+    def _send(self) -> None:
+        request = dict(self.request)
+        for name, text, kind, _ in FIELDS[request["cmd"]]:
+            typed = self.query_one(f"#field-{name}", Input).value
+            if not typed.strip():
+                continue
+            try:
+                request[name] = parse_field(kind, typed)
+            except ValueError as err:
+                self.say_error(f"✗ {text}: {err}")
+                return
+        for flag in ("ally", "carry"):
+            found = self.query(f"#field-{flag}")
+            if found and found.first(Cycle).value:
+                request[flag] = True
+        if self.send_request(request):
+            self.dismiss(None)
+
+
+class ChooseDialog(PendingDialog):
+    """A decision the team makes (`choose`): the options the ruleset offers."""
+
+    def __init__(self, player: str, decision: str) -> None:
+        super().__init__(player)
+        self.decision = decision
+
+    def compose(self) -> ComposeResult:
+        choices = legal(self.referee.session, "choose")
+        with Vertical(classes="dialog"):
+            yield Static(f"[b]{TITLES.get(self.decision, self.decision)}[/b]",
+                         classes="dialog-title")
+            yield Choices(*[(str(r["choice"]), r) for r in choices], id="choices")
+            yield self.error_line()
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#choices", Choices).focus()
+
+    def on_option_list_option_selected(self, event: Choices.OptionSelected) -> None:
+        event.stop()
+        request = self.query_one("#choices", Choices).value_at(event.option_index)
+        if request is not None:
+            self.send_request(request)
+
+
+def verdict_text(v: dict[str, Any]) -> str:
+    """The battle term by term: dice, weapons ×2 against agents + threat + HQ (ART-20..22)."""
+    dice = " + ".join(f"{fmt.escape(str(k))} {n}" for k, n in v["dice"].items()) or "–"
+    return "\n".join([
+        f"Dice      {dice} = {v['dice_sum']}",
+        f"Weapons   {v['weapons']} × 2 = {v['weapon_bonus']}",
+        f"[b]Team      {v['dice_sum']} + {v['weapon_bonus']} = {v['strength']}[/b]",
+        f"Agents    {v['city_agents']} in {fmt.escape(v['city'])} + threat {v['threat']} "
+        f"+ HQ {v['hq']}",
+        f"[b]Agents    = {v['agents_strength']}[/b]",
+    ])
+
+
+class BattleDialog(PendingDialog):
+    """The open battle: the live sums, and reroll, weapon or concede."""
+
+    decision = "battle"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *PendingDialog.BINDINGS,
+        Binding("r", "reroll", "Reroll"),
+        Binding("w", "weapon", "Weapon"),
+        Binding("c", "concede", "Concede"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="battle-dialog"):
+            yield Static("", id="battle-title", classes="dialog-title")
+            yield Static("", id="battle-sums")
+            yield Static("", id="battle-short")
+            yield self.error_line()
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    def show(self) -> None:
+        v = shown(self.referee.session).get("battle")
+        if not v:
+            return
+        who = ", ".join(v["participants"])
+        self.query_one("#battle-title", Static).update(
+            f"[b]Battle in {fmt.escape(v['city'])}[/b], led by {fmt.escape(v['leader'])} "
+            f"({fmt.escape(who)})")
+        self.query_one("#battle-sums", Static).update(verdict_text(v))
+        short = v["agents_strength"] - v["strength"]
+        self.query_one("#battle-short", Static).update(
+            f"Short by {short}: R rerolls with a clue card, W adds a weapon, C concedes.")
+
+    def action_reroll(self) -> None:
+        if not legal(self.referee.session, "reroll"):
+            self.notify("No clue card in the chain can pay for a reroll.", severity="warning")
+            return
+        self.referee.open(RerollForm())
+
+    def action_weapon(self) -> None:
+        found = legal(self.referee.session, "weapon")
+        if not found:
+            self.notify("No weapon can be added now (the van has none: a player may pay "
+                        "health).", severity="warning")
+        self.referee.open(WeaponForm())
+
+    def action_concede(self) -> None:
+        self.send_request({"cmd": "concede"})
+
+
+class RerollForm(Dialog[None]):
+    """Reroll: the clue card paid, the dice rerolled, and values on the table if any."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *Dialog.BINDINGS, Binding("ctrl+s", "send", "Send", priority=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        session = self.referee.session
+        cards = list(dict.fromkeys(str(r["card"]) for r in legal(session, "reroll")))
+        chain = {x["id"]: x for x in shown(session)["chain"]}
+        dice = list((shown(session).get("battle") or {}).get("dice", {}).items())
+        with Vertical(classes="dialog", id="reroll-form"):
+            yield Static("[b]Reroll[/b] (a chain card pays: one die per symbol)",
+                         classes="dialog-title")
+            yield Choices(*[(f"{c}: {'+'.join(chain[c]['symbols'])} "
+                             f"({chain[c]['player']})" if c in chain else c, c)
+                            for c in cards], id="reroll-card")
+            yield Static("Dice to reroll (Space marks)", classes="form-label")
+            yield SelectionList[str](*[(f"{k} (now {n})", k) for k, n in dice],
+                                     id="reroll-dice")
+            yield Static("Values on the table (blank: the box rolls)", classes="form-label")
+            yield Input(placeholder="Ann=4", id="field-rolls", compact=True)
+            yield self.error_line()
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#reroll-card", Choices).focus()
+
+    def action_send(self) -> None:
+        self.after_typing(self._send)
+
+    def _send(self) -> None:
+        card = self.query_one("#reroll-card", Choices).highlighted_value
+        dice = list(self.query_one("#reroll-dice", SelectionList).selected)
+        request: dict[str, Any] = {"cmd": "reroll", "card": card, "dice": dice}
+        typed = self.query_one("#field-rolls", Input).value
+        if typed.strip():
+            try:
+                request["rolls"] = parse_field("pairs", typed)
+            except ValueError as err:
+                self.say_error(f"✗ {err}")
+                return
+        if self.send_request(request):
+            self.dismiss(None)
+
+
+class WeaponForm(Dialog[None]):
+    """A weapon for the battle (+2): who adds it, and any health paid for it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *Dialog.BINDINGS, Binding("ctrl+s", "send", "Send", priority=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        # Who may add one now (the ruleset's legal weapons); with none, any player may
+        # name the health paid for it, and the ruleset says whether that stands.
+        session = self.referee.session
+        names = [str(r["player"]) for r in legal(session, "weapon")] or [
+            p.name for p in session.state.players]
+        with Vertical(classes="dialog", id="weapon-form"):
+            yield Static("[b]Add a weapon[/b] (+2 to the team)", classes="dialog-title")
+            yield Choices(*[(n, n) for n in names], id="weapon-player")
+            yield Static("Health paid when the van has no weapon (0 or 1)",
+                         classes="form-label")
+            yield Input(placeholder="0", id="field-health", compact=True)
+            yield self.error_line()
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#weapon-player", Choices).focus()
+
+    def action_send(self) -> None:
+        self.after_typing(self._send)
+
+    def _send(self) -> None:
+        who = self.query_one("#weapon-player", Choices).highlighted_value
+        request: dict[str, Any] = {"cmd": "weapon", "player": who}
+        typed = self.query_one("#field-health", Input).value
+        if typed.strip():
+            try:
+                request["health"] = parse_field("int", typed)
+            except ValueError as err:
+                self.say_error(f"✗ {err}")
+                return
+        if self.send_request(request):
+            self.dismiss(None)
+
+
+class VerdictScreen(Dialog[None]):
+    """A battle that ended: its verdict term by term."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "cancel", "OK", priority=True), *Dialog.BINDINGS,
+    ]
+
+    def __init__(self, verdict: dict[str, Any], conceded: bool) -> None:
+        super().__init__()
+        self.verdict = verdict
+        self.conceded = conceded
+
+    def compose(self) -> ComposeResult:
+        v = self.verdict
+        head = ("conceded: the leader loses a health token (ART-23)" if self.conceded
+                else "won: the agents go to the reserve, the artwork to the track")
+        with Vertical(classes="dialog", id="verdict"):
+            yield Static(f"[b]Battle in {fmt.escape(v['city'])}[/b] {head}",
+                         classes="dialog-title")
+            yield Static(verdict_text(v), id="verdict-sums")
+        yield KeyBar()
+
+
+class ArtUndoConfirm(Dialog[None]):
+    """What undo would take back (the ruleset's words), and asks."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "undo", "Yes, undo"), Binding("n", "cancel", "No"),
+        Binding("escape", "cancel", "No", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        session = self.referee.session
+        words = session.undo_words()
+        nothing = (f"The game is over: its result stands ({session.ruleset.final_rule})."
+                   if session.state.over else "There is nothing to undo.")
+        with Vertical(classes="dialog", id="undo-dialog"):
+            yield Static("[b]Undo?[/b]", classes="dialog-title")
+            yield Static(fmt.escape(words or nothing), id="undo-what")
+            if words:
+                yield Static("Battle dice stay on the table: undo never rerolls (ART-36).",
+                             classes="hint")
+            yield Static("[b]Y[/b] undo · [b]N[/b] keep it")
+            yield self.error_line()
+        yield KeyBar()
+
+    def action_undo(self) -> None:
+        if self.send(Undo()):
+            self.dismiss(None)
+
+
+class ArtGameOverScreen(Dialog[None]):
+    """The result, why, the Hall of Fame and the revealed seed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "app.new_game", "New game"), Binding("q", "app.quit", "Quit"),
+        Binding("escape", "cancel", "See the table"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        s = shown(self.referee.session)
+        result = s.get("result") or {}
+        won = result.get("outcome") == "won"
+        hall = "\n".join(f"  {fmt.escape(h['mission'])} ({h['difficulty']}): "
+                         f"won {h['won']}, lost {h['lost']}" for h in s["hall_of_fame"])
+        with Vertical(classes="dialog", id="art-over"):
+            yield Static(f"[b]The team {'won' if won else 'lost'}[/b] "
+                         f"({result.get('rule') or ''})", classes="dialog-title")
+            yield Static(fmt.escape(str(s.get("next") or "")), id="over-why")
+            yield Static("[b]Hall of Fame[/b]\n" + (hall or "  –"), id="over-hall")
+            yield Static(f"Seed: {s.get('seed') or '–'}", id="over-seed", markup=False)
+        yield KeyBar()
+
+
+__all__ = ["ActionsDialog", "ArtGameOverScreen", "ArtUndoConfirm", "BattleDialog",
+           "ChooseDialog", "RequestForm", "RerollForm", "VerdictScreen", "WeaponForm",
+           "form_for", "pending_of"]

@@ -1,0 +1,101 @@
+"""The A.R.T. Project's console screens, as the app finds them (`ui.games`, entry point
+``art-project`` in ``tableside_referee.screens``), and what they share.
+
+Every figure shown is the ruleset's (`state_json`: the counts, the track's threat and ally
+cost, the battle's verdict term by term, the `next` line) and every action offered is one of
+its legal actions (`legal_actions`); the screens decide no rule. The screens themselves are
+imported when first shown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.screen import Screen
+
+from referee.session import LogEntry, Session
+from ui.games import GameScreens, in_progress
+
+GAME = "art-project"
+# The decisions the rules may hold open (state_json's `pending`), each answered in a dialog.
+CHOICES = ("uncover_order", "uncover_island", "collect_order", "lose_resources",
+           "lose_clue", "effect_health", "clue_set")
+DECISIONS = (*CHOICES, "battle")
+
+
+def shown(session: Session) -> dict[str, Any]:
+    """The state as the ruleset shows it (every count and derived figure)."""
+    return session.ruleset.state_json(session.state)
+
+
+def legal(session: Session, cmd: str | None = None) -> list[dict[str, Any]]:
+    """The requests the ruleset accepts now (of one command, if named)."""
+    found = session.ruleset.legal_actions(session.state, None)
+    return [r for r in found if cmd is None or r["cmd"] == cmd]
+
+
+def pending_of(session: Session, decision: str) -> dict[str, Any] | None:
+    return next((p for p in shown(session)["pending"] if p["decision"] == decision), None)
+
+
+def _base(_: Any) -> type[Screen[Any]]:
+    from ui.screens.art_table import ArtTableScreen
+
+    return ArtTableScreen
+
+
+def _dialog(decision: str) -> Callable[[str], Screen[Any]]:
+    def open_(player: str) -> Screen[Any]:
+        from ui.screens.art_dialogs import BattleDialog, ChooseDialog
+
+        if decision == "battle":
+            return BattleDialog(player)
+        return ChooseDialog(player, decision)
+
+    return open_
+
+
+def _announce(entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
+    """A battle that ended in this step (won, or conceded) shows its verdict."""
+    verdicts = [e for e in entry.events if e["type"] == "battle"]
+    ended = any(e["type"] in ("agents_cleared", "battle_conceded") for e in entry.events)
+    if not verdicts or not ended:
+        return []
+    from ui.screens.art_dialogs import VerdictScreen
+
+    last = verdicts[-1]
+    conceded = any(e["type"] == "battle_conceded" for e in entry.events)
+    return [lambda: VerdictScreen(last, conceded)]
+
+
+def _game_over() -> Screen[Any]:
+    from ui.screens.art_dialogs import ArtGameOverScreen
+
+    return ArtGameOverScreen()
+
+
+def _new_game() -> type[Screen[Any]]:
+    from ui.screens.art_setup import ArtNewGameScreen
+
+    return ArtNewGameScreen
+
+
+def _open_decisions(state: Any) -> set[tuple[str, str]]:
+    if not in_progress(state):
+        return set()
+    from referee import games
+
+    pending = games.find(GAME).state_json(state)["pending"]
+    return {(str(p["player"] or ""), str(p["decision"])) for p in pending
+            if p["decision"] in DECISIONS}
+
+
+SCREENS = GameScreens(
+    base=_base,
+    dialogs={d: _dialog(d) for d in DECISIONS},
+    announce=_announce,
+    game_over=_game_over,
+    name="The A.R.T. Project",
+    new_game=_new_game,
+    open_decisions=_open_decisions,
+)

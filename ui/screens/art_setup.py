@@ -1,0 +1,165 @@
+"""Starting a game of The A.R.T. Project: players and colours, mission, difficulty, solo's
+ally colour; and, for a mission whose board the catalog lacks, the table enters it (cities,
+start, then the track space by space) into a board file the console keeps for next time."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Input, Label, Static
+
+from referee import games
+from referee.errors import Refusal
+from referee.games.art_project.state import DIFFICULTY_HEALTH
+from ui import format as fmt
+from ui.base import BaseScreen, Cycle, KeyBar, TextButton
+from ui.screens.art_boards import board_file, catalog_with_boards
+
+SEATS = 6  # ART-1: 1-6 players
+GAME = "art-project"
+
+
+class ArtNewGameScreen(BaseScreen):
+    """Names (blank seats are empty), colours, mission, difficulty; Ctrl+S starts."""
+
+    AUTO_FOCUS = "#name-0"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start game", priority=True),
+        Binding("f3", "step('mission')", "Mission"),
+        Binding("f4", "step('difficulty')", "Difficulty"),
+        Binding("ctrl+b", "enter_board", "Enter board"),
+        Binding("escape", "back", "Back to the game", show=False),
+        Binding("enter", "entered", show=False, priority=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        catalog = catalog_with_boards()
+        colours = list(catalog.colours)
+        missions = [(self._mission_label(m), m.id) for m in catalog.missions.values()]
+        yield Static("Tableside Referee — The A.R.T. Project: new game", classes="title-bar")
+        with VerticalScroll(id="art-newgame"):
+            with Horizontal(classes="art-form-row"):
+                yield Label("Mission", classes="art-form-label")
+                yield Cycle(missions, missions[0][1] if missions else None, id="mission")
+            with Horizontal(classes="art-form-row"):
+                yield Label("Difficulty", classes="art-form-label")
+                yield Cycle([(d, d) for d in DIFFICULTY_HEALTH], "medium", id="difficulty")
+            with Horizontal(classes="art-form-row"):
+                yield Label("Solo: ally colour", classes="art-form-label")
+                yield Cycle([("(not solo)", None), *[(c, c) for c in colours]], None,
+                            id="ally")
+            yield Static("[b]Players[/b] (blank seats stay empty)", classes="panel-title")
+            for i in range(SEATS):
+                yield Horizontal(
+                    Label(f"{i + 1}.", classes="seat-number"),
+                    Input(placeholder="name", max_length=24, id=f"name-{i}",
+                          classes="name-input", compact=True),
+                    Cycle([(c, c) for c in colours], colours[i % len(colours)],
+                          id=f"colour-{i}", classes="colour-cycle"),
+                    classes="player-form")
+            yield Static("", id="board-note", markup=False)
+        with Horizontal(id="newgame-bar"):
+            yield TextButton("Start game \\[^S]", id="start", primary=True)
+            yield self.error_line()
+        yield KeyBar()
+
+    @staticmethod
+    def _mission_label(m: Any) -> str:
+        missing = m.missing()
+        kept = board_file(m.id)
+        if missing and kept is None:
+            return f"{m.id} (board to enter)"
+        return str(m.id)
+
+    def on_mount(self) -> None:
+        self._note()
+
+    def on_cycle_changed(self, event: Cycle.Changed) -> None:
+        if event.cycle.id == "mission":
+            self._note()
+
+    def _note(self) -> None:
+        mission = self.query_one("#mission", Cycle).value
+        catalog = catalog_with_boards()
+        m = catalog.missions.get(mission)
+        note = ""
+        if m is not None and m.missing() and board_file(mission) is None:
+            note = (f"The catalog has no board for {mission} (missing: "
+                    f"{', '.join(m.missing())}): Ctrl+B enters it from the printed board.")
+        elif board_file(mission) is not None:
+            note = f"The board entered for {mission} is used ({board_file(mission)})."
+        self.query_one("#board-note", Static).update(note)
+
+    def action_step(self, field: str) -> None:
+        """F3 / F4: the next mission / difficulty, wherever the cursor is."""
+        self.query_one(f"#{field}", Cycle).action_step(1)
+
+    def action_back(self) -> None:
+        self.referee.cancel_new_game()
+
+    def action_entered(self) -> None:
+        field = self.field_entered("name-")
+        i = int((field.id or "name-0")[5:])
+        target = f"#name-{i + 1}" if i + 1 < SEATS else "#start"
+        self.set_focus(self.query_one(target))
+
+    def action_enter_board(self) -> None:
+        from ui.screens.art_boards import BoardEntryScreen
+
+        mission = self.query_one("#mission", Cycle).value
+        self.referee.open(BoardEntryScreen(str(mission)), lambda _: self._note())
+
+    def _entered_board(self, _: object) -> None:
+        self._note()
+        if board_file(str(self.query_one("#mission", Cycle).value)) is not None:
+            self._start()
+
+    def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+
+    def action_start(self) -> None:
+        self.after_typing(self._start)
+
+    def request(self) -> dict[str, Any]:
+        """The new_game request the form holds (the ruleset checks it)."""
+        players = []
+        for i in range(SEATS):
+            name = self.query_one(f"#name-{i}", Input).value.strip()
+            if name:
+                players.append({"name": name,
+                                "color": str(self.query_one(f"#colour-{i}", Cycle).value)})
+        mission = str(self.query_one("#mission", Cycle).value)
+        request: dict[str, Any] = {
+            "cmd": "new_game", "players": players, "mission": mission,
+            "difficulty": str(self.query_one("#difficulty", Cycle).value)}
+        ally = self.query_one("#ally", Cycle).value
+        if ally is not None:
+            request["ally"] = ally
+        kept = board_file(mission)
+        if kept is not None:
+            request["catalog"] = str(kept)
+        return request
+
+    def _start(self) -> None:
+        request = self.request()
+        if not request["players"]:
+            self.say_error("✗ Name at least one player (ART-1).")
+            self.query_one("#name-0", Input).focus()
+            return
+        mission = catalog_with_boards().missions.get(request["mission"])
+        if mission is not None and mission.missing() and "catalog" not in request:
+            # First use of a mission without its board: the table enters it, then it starts.
+            from ui.screens.art_boards import BoardEntryScreen
+
+            self.referee.open(BoardEntryScreen(request["mission"]), self._entered_board)
+            return
+        try:
+            command = games.find(GAME).parse(request)
+        except Refusal as refusal:  # bad_request, bad_catalog: said inline
+            self.say_error(fmt.refusal_text(refusal))
+            return
+        self.refused(self.referee.new_game(command))

@@ -1,0 +1,84 @@
+"""Screens that serve every game: which game a new one is of, and "resume or new?" for a
+game whose screens have no dialog of their own for it (from its ruleset's `next` line)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from ui import format as fmt
+from ui.base import BaseScreen, Choices, Dialog, KeyBar, TextButton
+from ui.games import games_with_screens
+
+
+class GameChooser(Dialog[str]):
+    """Pick the game a new game is of (↑↓, Enter); Escape keeps the one chosen."""
+
+    def __init__(self, current: str) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        found = games_with_screens()
+        with Vertical(classes="dialog"):
+            yield Static("[b]Which game?[/b]", classes="dialog-title")
+            yield Choices(*[(name, game) for game, name in found], id="games")
+            yield Static("↑↓ picks, Enter starts its form, Escape keeps the current one.",
+                         classes="hint")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        games = self.query_one("#games", Choices)
+        if self.current in games.values:
+            games.highlighted = games.values.index(self.current)
+        games.focus()
+
+    def on_option_list_option_selected(self, event: Choices.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.query_one("#games", Choices).value_at(event.option_index))
+
+
+class ChooseGameScreen(BaseScreen):
+    """The base screen when the chosen game has no new-game form: pick another (F2)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f2", "app.choose_game", "Game")]
+
+    def compose(self) -> ComposeResult:
+        yield Static("Tableside Referee", classes="title-bar")
+        yield Static("This game cannot be started from the console: press F2 to choose "
+                     "another.", classes="hint")
+        yield KeyBar()
+
+
+class InProgressScreen(Dialog[str]):
+    """A game is in progress: resume it, or start a new one (any game's)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "choose('resume')", "Resume"),
+        Binding("n", "choose('new')", "New game"),
+        Binding("escape", "choose('resume')", "Resume", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        session = self.referee.session
+        shown: dict[str, Any] = session.ruleset.state_json(session.state)
+        names = ", ".join(str(p.get("name")) for p in shown.get("players") or [])
+        with Vertical(classes="dialog"):
+            yield Static(f"[b]A game of {fmt.escape(session.ruleset.name)} is in progress"
+                         "[/b]", classes="dialog-title")
+            yield Static(fmt.escape(names), id="in-progress-players")
+            yield Static(fmt.escape(str(shown.get("next") or "")), id="in-progress-next")
+            with Horizontal(classes="buttons"):
+                yield TextButton("Resume \\[R]", id="resume", primary=True)
+                yield TextButton("New game \\[N]", id="new")
+        yield KeyBar()
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
+        self.dismiss(event.button.id)
