@@ -27,8 +27,8 @@ from referee.session import LogEntry
 Clock = Callable[[], datetime]
 BUSY_TIMEOUT_MS = 5000
 # SQLite copies the -wal into the file (a checkpoint: three syncs) once the -wal holds this many
-# pages. Its default, 1000 pages, comes every ~300 commands; 4000 pages (16 MiB, ~1,200
-# commands) is longer than a game, whose end checkpoints anyway (`referee.store`), so during
+# pages. Its default, 1000 pages, came every ~300 commands; 4000 pages (8 MiB of 2 KiB pages,
+# ~2,000 commands) is longer than a game, whose end checkpoints anyway (`referee.store`), so during
 # play a command costs its two syncs (the commit and the mark) and the file is rewritten less.
 WAL_AUTOCHECKPOINT_PAGES = 4000
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
@@ -447,6 +447,13 @@ class Reader:
                        f"has {count} ending in {last[:12]}...")
         return out + row_problems(g, Link(first[0], first[1], first[2], first[3],
                                           bool(first[4])))
+
+    def snapshots(self, game_id: int) -> dict[int, str]:
+        """The game's snapshots as stored: {seq: body} (none before schema 3)."""
+        if "snapshots" not in self._tables:
+            return {}
+        return {int(seq): str(body) for seq, body in self._conn.execute(
+            "SELECT seq, body FROM snapshots WHERE game = ?", (game_id,))}
 
     def snapshot_problems(self) -> list[str]:
         """Every snapshot must hang on its entry's hash and be intact (its digest)."""
