@@ -235,7 +235,11 @@ class BoxController:
                 and self._clock() - self._last_press >= self._idle_s)
 
     def _entry(self, seq: int | None) -> LogEntry | None:
-        return next((e for e in self.session.log if e.seq == seq and not e.undone), None)
+        log = self.session.log  # log[i].seq == i + 1 (older entries are read from the store)
+        if seq is None or not 1 <= seq <= len(log):
+            return None
+        entry = log[seq - 1]
+        return None if entry.undone else entry
 
     # ---- which screen ----------------------------------------------------------------------
     def mode(self) -> str:

@@ -8,11 +8,13 @@ for the store's start-up checks and for `referee games/verify/export`. Schema: d
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from hashlib import sha256
 from pathlib import Path
@@ -25,11 +27,15 @@ from referee.session import LogEntry
 Clock = Callable[[], datetime]
 BUSY_TIMEOUT_MS = 5000
 # SQLite copies the -wal into the file (a checkpoint: three syncs) once the -wal holds this many
-# pages. Its default, 1000 pages, comes every ~300 commands; 4000 pages (16 MiB, ~1,200
-# commands) is longer than a game, whose end checkpoints anyway (`referee.store`), so during
+# pages. Its default, 1000 pages, came every ~300 commands; 4000 pages (8 MiB of 2 KiB pages,
+# ~2,000 commands) is longer than a game, whose end checkpoints anyway (`referee.store`), so during
 # play a command costs its two syncs (the commit and the mark) and the file is rewritten less.
 WAL_AUTOCHECKPOINT_PAGES = 4000
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
+# A new file's page size. Each command rewrites the last page of the entries table (and now
+# and then a new one, and the file's first page as the file grows): 2 KiB pages keep that
+# under 4 KB per command; an older file keeps the page size it was made with.
+PAGE_SIZE = int(os.environ.get("REFEREE_PAGE_SIZE", "2048"))
 
 # MIGRATIONS[n] takes a file from schema version n to n + 1 (forward only, one transaction).
 MIGRATIONS: list[Sequence[str]] = [
@@ -92,7 +98,33 @@ MIGRATIONS: list[Sequence[str]] = [
             digest TEXT NOT NULL,
             PRIMARY KEY (game, seq)) WITHOUT ROWID""",
     ),
+    # 3 -> 4: entries keyed by one integer, game * 2**32 + seq, in a table with rowids: an
+    # appended entry fills the last page in order (a WITHOUT ROWID table's appends rewrote
+    # about 2.4 pages per command), and no separate index is written (docs/performance.md).
+    (
+        """CREATE TABLE entries_by_id (
+            id INTEGER PRIMARY KEY,
+            game INTEGER NOT NULL REFERENCES games (id),
+            seq INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            cmd TEXT NOT NULL,
+            body TEXT NOT NULL,
+            prev TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            undone INTEGER NOT NULL DEFAULT 0,
+            CHECK (seq >= 1 AND seq < 4294967296 AND id = game * 4294967296 + seq))""",
+        """INSERT INTO entries_by_id (id, game, seq, at, cmd, body, prev, hash, undone)
+           SELECT game * 4294967296 + seq, game, seq, at, cmd, body, prev, hash, undone
+           FROM entries ORDER BY game, seq""",
+        "DROP TABLE entries",
+        "ALTER TABLE entries_by_id RENAME TO entries",
+    ),
 ]
+SEQ_SPAN = 1 << 32  # an entry's id: game * SEQ_SPAN + seq (schema 4)
+
+
+def entry_id(game: int, seq: int) -> int:
+    return game * SEQ_SPAN + seq
 
 
 def utc_now() -> datetime:
@@ -123,11 +155,16 @@ class GameRecord:
     revealed_at: str | None
     catalog_sha256: str
     catalog: dict[str, Any]
-    head: str
-    entries: int
+    head: str  # the hash of the game's last entry (as the log has it)
+    entries: int  # how many entries the log has
     game: str = "gallery-grippers"  # the ruleset's id
     ruleset_version: str = "1"
     result: dict[str, Any] | None = None  # {outcome, winners, reason, rule} once over
+    # What the row itself says: an entry the log must hold, with this hash (from schema 4
+    # the row is written with a game's first entry, each snapshot and its end, not with
+    # every command; the mark covers the entries after it).
+    saved_head: str = ""
+    saved_entries: int = 0
 
     @property
     def winners(self) -> list[str]:
@@ -163,6 +200,9 @@ def connect(path: str | Path, *, readonly: bool = False,
                                check_same_thread=False)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not readonly and PAGE_SIZE and not file_version(conn) and not conn.execute(
+                "SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # a new file (before WAL)
         if not readonly:
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
@@ -229,6 +269,24 @@ class Reader:
         self.path = Path(path)
         self.counted: dict[int, int] = {}  # game -> entries, as `problems` counted them
 
+    def _span(self, game: int, first: int = 1,
+              last: int = SEQ_SPAN - 1) -> tuple[str, tuple[int, ...]]:
+        """The WHERE clause (and its parameters) for entries `first` .. `last` of `game`:
+        by id from schema 4 on (one range of the table), by (game, seq) before."""
+        if self._keyed:
+            return "id BETWEEN ? AND ?", (entry_id(game, first), entry_id(game, last))
+        return "game = ? AND seq BETWEEN ? AND ?", (game, first, last)
+
+    @property
+    def _order(self) -> str:
+        """The entries' order within a game: by id (the table's own order) from schema 4."""
+        return "id" if self._keyed else "seq"
+
+    @functools.cached_property
+    def _keyed(self) -> bool:
+        cols = {r[1] for r in self._conn.execute("PRAGMA table_info(entries)").fetchall()}
+        return "id" in cols
+
     @property
     def _columns(self) -> str:
         """The games table's columns as this file has them (any schema from 1 on)."""
@@ -255,38 +313,54 @@ class Reader:
 
     def games(self) -> list[GameRecord]:
         rows = self._conn.execute(f"SELECT {self._columns} FROM games ORDER BY id").fetchall()
-        return [_game(r) for r in rows]
+        return [self._with_end(_game(r)) for r in rows]
 
     def game(self, game_id: int) -> GameRecord | None:
         row = self._conn.execute(f"SELECT {self._columns} FROM games WHERE id = ?",
                                  (game_id,)).fetchone()
-        return _game(row) if row else None
+        return self._with_end(_game(row)) if row else None
 
     def latest_game(self) -> GameRecord | None:
         row = self._conn.execute(
             f"SELECT {self._columns} FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        return _game(row) if row else None
+        return self._with_end(_game(row)) if row else None
+
+    def last_entry(self, game_id: int) -> tuple[int, str]:
+        """The number and hash of the game's last entry ((0, GENESIS): none)."""
+        where, args = self._span(game_id)
+        row = self._conn.execute(f"SELECT seq, hash FROM entries WHERE {where} "
+                                 f"ORDER BY {self._order} DESC LIMIT 1", args).fetchone()
+        return (int(row[0]), str(row[1])) if row else (0, GENESIS)
+
+    def _with_end(self, g: GameRecord) -> GameRecord:
+        """`g` with its head and count from its log, what the row says kept beside."""
+        seq, h = self.last_entry(g.id)
+        return replace(g, head=h, entries=seq, saved_head=g.head, saved_entries=g.entries)
 
     def total(self) -> int:
         """How many log entries the file holds, of all its games."""
         return int(self._conn.execute("SELECT count(*) FROM entries").fetchone()[0])
 
     def hash_at(self, game_id: int, seq: int) -> str | None:
-        row = self._conn.execute("SELECT hash FROM entries WHERE game = ? AND seq = ?",
-                                 (game_id, seq)).fetchone()
+        where, args = self._span(game_id, seq, seq)
+        row = self._conn.execute(f"SELECT hash FROM entries WHERE {where}", args).fetchone()
         return str(row[0]) if row else None
 
     def links(self, game_id: int) -> list[Link]:
+        where, args = self._span(game_id)
         rows = self._conn.execute(
-            "SELECT seq, body, prev, hash, undone FROM entries WHERE game = ? ORDER BY seq",
-            (game_id,)).fetchall()
+            f"SELECT seq, body, prev, hash, undone FROM entries WHERE {where} "
+            f"ORDER BY {self._order}",
+            args).fetchall()
         return [Link(seq, body, prev, h, bool(undone)) for seq, body, prev, h, undone in rows]
 
     def entries(self, game_id: int, *, after: int = 0) -> list[StoredEntry]:
         """The game's entries (those after entry `after`), each body parsed once."""
+        where, args = self._span(game_id, after + 1)
         rows = self._conn.execute(
-            "SELECT seq, body, prev, hash, undone FROM entries WHERE game = ? AND seq > ? "
-            "ORDER BY seq", (game_id, after)).fetchall()
+            f"SELECT seq, body, prev, hash, undone FROM entries WHERE {where} "
+            f"ORDER BY {self._order}",
+            args).fetchall()
         out = []
         for seq, text, prev, h, undone in rows:
             body = json.loads(text)
@@ -331,14 +405,18 @@ class Reader:
         its game and number."""
         out: list[str] = []
         last, expected = GENESIS, 1
+        saved_at = GENESIS if g.saved_entries == 0 else None
         marked: set[int] = set()
         by_log: set[Any] = set()
+        where, args = self._span(g.id)
         for seq, prev, data, h, undone, undoes in self._conn.execute(
                 "SELECT seq, prev, prev || body, hash, undone, CASE WHEN cmd = 'undo' THEN "
-                "json_extract(body, '$.command.undoes') END FROM entries WHERE game = ? "
-                "ORDER BY seq", (g.id,)):
+                f"json_extract(body, '$.command.undoes') END FROM entries WHERE {where} "
+                f"ORDER BY {self._order}", args):
             if undone:
                 marked.add(seq)
+            if seq == g.saved_entries:
+                saved_at = h
             if undoes is not None:
                 by_log.add(undoes)
             if seq != expected:
@@ -358,22 +436,33 @@ class Reader:
         if marked != by_log:
             out.append(f"game {g.id}: undo marks {sorted(marked)[:10]} do not match the undo "
                        f"entries {sorted(str(u) for u in by_log)[:10]}")
+        where, args = self._span(g.id, 1, 1)
         first = self._conn.execute("SELECT seq, body, prev, hash, undone FROM entries WHERE "
-                                   "game = ? AND seq = 1", (g.id,)).fetchone()
+                                   f"{where}", args).fetchone()
         if first is None:
             return [*out, f"game {g.id} has no entries"]
-        if g.head != last or g.entries != count:
-            out.append(f"game {g.id}: the games table expects {g.entries} entries ending in "
-                       f"{g.head[:12]}..., the log has {count} ending in {last[:12]}...")
+        if saved_at != g.saved_head or count < g.saved_entries:
+            out.append(f"game {g.id}: the games table expects {g.saved_entries} entries or "
+                       f"more, entry {g.saved_entries} hashed {g.saved_head[:12]}..., the log "
+                       f"has {count} ending in {last[:12]}...")
         return out + row_problems(g, Link(first[0], first[1], first[2], first[3],
                                           bool(first[4])))
+
+    def snapshots(self, game_id: int) -> dict[int, str]:
+        """The game's snapshots as stored: {seq: body} (none before schema 3)."""
+        if "snapshots" not in self._tables:
+            return {}
+        return {int(seq): str(body) for seq, body in self._conn.execute(
+            "SELECT seq, body FROM snapshots WHERE game = ?", (game_id,))}
 
     def snapshot_problems(self) -> list[str]:
         """Every snapshot must hang on its entry's hash and be intact (its digest)."""
         out = []
         for game, seq, h, body, digest, entry_hash in self._conn.execute(
                 "SELECT s.game, s.seq, s.hash, s.body, s.digest, e.hash FROM snapshots AS s "
-                "LEFT JOIN entries AS e ON e.game = s.game AND e.seq = s.seq"):
+                "LEFT JOIN entries AS e ON "
+                + ("e.id = s.game * 4294967296 + s.seq" if self._keyed
+                   else "e.game = s.game AND e.seq = s.seq")):
             if h != entry_hash:
                 out.append(f"game {game} snapshot {seq}: does not follow its entry")
             elif link(h, body) != digest:
@@ -386,9 +475,12 @@ def game_problems(g: GameRecord, links: list[Link]) -> list[str]:
     out = chain_problems(g.id, links)
     if not links:
         return [*out, f"game {g.id} has no entries"]
-    if g.head != links[-1].hash or g.entries != len(links):
-        out.append(f"game {g.id}: the games table expects {g.entries} entries ending in "
-                   f"{g.head[:12]}..., the log has {len(links)} ending in {links[-1].hash[:12]}...")
+    saved = g.saved_entries
+    saved_at = GENESIS if saved == 0 else links[saved - 1].hash if saved <= len(links) else None
+    if saved_at != g.saved_head:
+        out.append(f"game {g.id}: the games table expects {saved} entries or more, entry "
+                   f"{saved} hashed {g.saved_head[:12]}..., the log has {len(links)} ending "
+                   f"in {links[-1].hash[:12]}...")
     return out + row_problems(g, links[0])
 
 

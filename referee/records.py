@@ -9,13 +9,14 @@ to the referee itself, which checks it at start (holding the file's writer lock)
 from __future__ import annotations
 
 import argparse
+import json
 import sqlite3
 import sys
 from pathlib import Path
 
 from referee.audit import Verdict, verify
 from referee.db import GameRecord, Reader, connect, file_version, game_problems, schema_version
-from referee.errors import StoreError
+from referee.errors import BadRequest, StoreError
 from referee.export import from_store, read_jsonl, render
 
 FORMATS = ("jsonl", "csv", "bgstats")
@@ -149,6 +150,7 @@ def _verify_snapshot(reader: Reader, only: int | None) -> int:
         except (ValueError, KeyError, TypeError) as err:
             v = Verdict(g.id, problems=[f"the log cannot be read: {err}"])
         v.problems += [p for p in game_problems(g, reader.links(g.id)) if p not in v.problems]
+        v.problems += snapshot_mismatches(reader, g)
         verdicts.append(v)
         print(v.text(f"Game {g.id} ({', '.join(g.players)}), started {g.started_at[:16]}, "
                      f"{describe(g)}"))
@@ -189,3 +191,42 @@ def run_export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def snapshot_mismatches(reader: Reader, g: GameRecord) -> list[str]:
+    """Each stored snapshot against the game folded from its log up to that entry: a
+    snapshot says exactly what its entries give, or it is reported. Snapshots of another
+    version of the rules (which a resume does not use) are not compared."""
+    from referee import games
+    from referee.running import fresh
+
+    kept = reader.snapshots(g.id)
+    if not kept:
+        return []
+    try:
+        ruleset = games.find(g.game)
+    except BadRequest:  # a game this referee does not know: verify says so elsewhere
+        return []
+    if ruleset.version != g.ruleset_version:
+        return []
+    out: list[str] = []
+    try:
+        catalog = ruleset.catalog_from_json(g.catalog)
+        game = fresh(ruleset, catalog)
+        for stored in reader.entries(g.id):
+            game.replay(stored.log_entry())
+            body = kept.pop(stored.seq, None)
+            if body is None:
+                continue
+            # The state is compared as a state (a mapping's order is not part of it: the
+            # live game's events kept their keys' order, the stored ones are sorted).
+            core, mine = json.loads(body), game.snapshot()
+            same = ({**core, "state": None} == {**mine, "state": None}
+                    and ruleset.state_from_snapshot(core["state"], catalog) == game.state)
+            if not same:
+                out.append(f"game {g.id} snapshot {stored.seq}: differs from the game its "
+                           "entries give")
+    except (ValueError, KeyError, TypeError, IndexError) as err:
+        return [f"game {g.id}: its snapshots could not be checked ({err})"]
+    out += [f"game {g.id} snapshot {seq}: no entry {seq} stands for it" for seq in sorted(kept)]
+    return out

@@ -28,6 +28,7 @@ from referee.db import (
     Reader,
     StoredEntry,
     connect,
+    entry_id,
     game_problems,
     migrate,
     schema_version,
@@ -65,6 +66,7 @@ class _Head:
     game: int
     seq: int
     hash: str
+    row: tuple[str, int] = ("", 0)  # what the games row says (head, entries), as left
 
 
 class EventStore(Reader):
@@ -146,7 +148,7 @@ class EventStore(Reader):
             if g is None:
                 raise StoreError(f"there is no game {game_id} in {self.path}")
             entries = self.entries(game_id)
-        self._head = _Head(g.id, g.entries, g.head)
+        self._head = _Head(g.id, g.entries, g.head, (g.saved_head, g.saved_entries))
         return entries
 
     def resume_from_snapshot(self, game_id: int) -> tuple[dict[str, Any] | None,
@@ -157,7 +159,7 @@ class EventStore(Reader):
             g = self.game(game_id)
             if g is None:
                 raise StoreError(f"there is no game {game_id} in {self.path}")
-            self._head = _Head(g.id, g.entries, g.head)
+            self._head = _Head(g.id, g.entries, g.head, (g.saved_head, g.saved_entries))
             core = next(self.read_snapshots(g.entries), None)
             after = 0 if core is None else core[0]
             entries = self.entries(game_id, after=after)
@@ -168,9 +170,10 @@ class EventStore(Reader):
         """Entries `first` .. `last` of the game this store writes (parsed once each)."""
         if self._head is None:
             return []
+        g = self._head.game
         rows = self._conn.execute(
-            "SELECT seq, body, undone FROM entries WHERE game = ? AND seq BETWEEN ? AND ? "
-            "ORDER BY seq", (self._head.game, first, last)).fetchall()
+            "SELECT seq, body, undone FROM entries WHERE id BETWEEN ? AND ? ORDER BY id",
+            (entry_id(g, first), entry_id(g, last))).fetchall()
         out = []
         for seq, body, undone in rows:
             b = json.loads(body)
@@ -185,7 +188,7 @@ class EventStore(Reader):
             return
         rows = self._conn.execute(
             "SELECT s.seq, s.body, s.hash, s.digest, e.hash FROM snapshots AS s "
-            "JOIN entries AS e ON e.game = s.game AND e.seq = s.seq "
+            "JOIN entries AS e ON e.id = s.game * 4294967296 + s.seq "
             "WHERE s.game = ? AND s.seq <= ? ORDER BY s.seq DESC",
             (self._head.game, upto)).fetchall()
         for seq, body, after, digest, entry_hash in rows:
@@ -255,12 +258,13 @@ class EventStore(Reader):
                 gid, prev = self._follows(entry.seq)
             body = body_of(gid, entry.seq, at, entry.command, entry.events)
             digest = link(prev, body)
-            c.execute("INSERT INTO entries (game, seq, at, cmd, body, prev, hash) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                      (gid, entry.seq, at, entry.command["cmd"], body, prev, digest))
+            c.execute("INSERT INTO entries (id, game, seq, at, cmd, body, prev, hash) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                      (entry_id(gid, entry.seq), gid, entry.seq, at, entry.command["cmd"],
+                       body, prev, digest))
             if undoing is not None:
-                cur = c.execute("UPDATE entries SET undone = 1 WHERE game = ? AND seq = ? "
-                                "AND undone = 0", (gid, undoing))
+                cur = c.execute("UPDATE entries SET undone = 1 WHERE id = ? AND undone = 0",
+                                (entry_id(gid, undoing),))
                 if cur.rowcount != 1:
                     raise StoreError(f"entry {undoing} of game {gid} cannot be marked undone")
             if snapshot is not None:
@@ -268,8 +272,14 @@ class EventStore(Reader):
                 c.execute("INSERT OR REPLACE INTO snapshots (game, seq, hash, body, digest) "
                           "VALUES (?, ?, ?, ?, ?)", (gid, entry.seq, digest, kept,
                                                      link(digest, kept)))
-            c.execute("UPDATE games SET head = ?, entries = ? WHERE id = ?",
-                      (digest, entry.seq, gid))
+            row = self._head.row if entry.seq > 1 and self._head is not None else ("", 0)
+            if entry.seq == 1 or snapshot is not None or any(
+                    e["type"] == "game_over" for e in entry.events):
+                row = (digest, entry.seq)
+                # Now and then, not every command (one page less written per command): the
+                # log's last entry is the game's end; the mark covers what came after this.
+                c.execute("UPDATE games SET head = ?, entries = ? WHERE id = ?",
+                          (digest, entry.seq, gid))
             for e in entry.events:
                 if e["type"] == "game_over":
                     result = result_of(e)
@@ -283,7 +293,7 @@ class EventStore(Reader):
             if c.in_transaction:
                 c.execute("ROLLBACK")
             raise
-        return _Head(gid, entry.seq, digest)
+        return _Head(gid, entry.seq, digest, row)
 
     def _follows(self, seq: int) -> tuple[int, str]:
         """The game and hash entry `seq` follows: this store's game, as this store left it."""
@@ -291,12 +301,13 @@ class EventStore(Reader):
         if h is None or h.seq + 1 != seq:
             have = "none started or resumed" if h is None else f"game {h.game} has {h.seq}"
             raise StoreError(f"entry {seq} does not follow this referee's game ({have})")
-        row = self._conn.execute("SELECT head, entries FROM games WHERE id = ?",
-                                 (h.game,)).fetchone()
-        if row is None or (row[0], row[1]) != (h.hash, h.seq):
+        seq, last = self.last_entry(h.game)
+        saved = self._conn.execute("SELECT head, entries FROM games WHERE id = ?",
+                                   (h.game,)).fetchone()
+        if (seq, last) != (h.seq, h.hash) or saved is None or tuple(saved) != h.row:
             raise StoreError(f"game {h.game} was changed by another program (the file has "
-                             f"{'no such game' if row is None else f'{row[1]} entries'}, this "
-                             f"referee wrote {h.seq}); nothing was written")
+                             f"{seq} entries, this referee wrote {h.seq}); nothing was "
+                             "written")
         return h.game, h.hash
 
     def _start_game(self, entry: LogEntry, seed: bytes | None, at: str,
@@ -307,8 +318,9 @@ class EventStore(Reader):
         started = next(e for e in entry.events if e["type"] == "game_started")
         c = self._conn
         if self._head is not None:  # the game this session leaves (and no other)
-            c.execute("UPDATE games SET status = 'abandoned', ended_at = ? "
-                      "WHERE id = ? AND status = 'playing'", (at, self._head.game))
+            c.execute("UPDATE games SET status = 'abandoned', ended_at = ?, head = ?, "
+                      "entries = ? WHERE id = ? AND status = 'playing'",
+                      (at, self._head.hash, self._head.seq, self._head.game))
         cur = c.execute(
             "INSERT INTO games (started_at, status, players, commitment, seed, catalog_sha256, "
             "catalog, head, entries, game, ruleset_version) "

@@ -214,3 +214,26 @@ def test_a_gallerist_game_survives_its_snapshots_and_resumes_from_them(
     again = open_session(db=tmp_path / "g.sqlite", seed=seed, notify=lambda _: None)
     assert again.state == model.state and again.kept == model.kept
     again.close()
+
+
+def test_verify_compares_every_snapshot_with_the_game_its_entries_give(
+        tmp_path: Path, small: None) -> None:
+    from referee.chain import link
+    from tests.referee.storehelp import referee
+
+    path = tmp_path / "g.sqlite"
+    real = open_session(db=path, seed=SEED, notify=lambda _: None)
+    for request in long_stream(30):
+        real.handle(request)
+    assert real.handle({"cmd": "reveal"})["ok"]  # so verify can check every roll
+    real.close()
+    good = referee("verify", "--db", str(path))
+    assert good.returncode == 0 and "VERDICT: GOOD" in good.stdout, good.stdout
+    with sqlite3.connect(path) as conn:  # a snapshot that is intact but says another game
+        seq, h, body = conn.execute("SELECT seq, hash, body FROM snapshots").fetchone()
+        core = json.loads(body)
+        other = canonical({**core, "position": core["position"] + 1})
+        conn.execute("UPDATE snapshots SET body = ?, digest = ? WHERE seq = ?",
+                     (other, link(h, other), seq))
+    bad = referee("verify", "--db", str(path))
+    assert bad.returncode != 0 and f"snapshot {seq}: differs" in bad.stdout, bad.stdout

@@ -100,7 +100,13 @@ def test_each_entry_is_chained_to_the_one_before_by_sha256(tmp_path: Path) -> No
         assert set(parsed) == {"game", "seq", "at", "command", "events"} and parsed["seq"] == seq
         assert canonical(parsed) == body
         prev = digest
-    assert rows(path, "SELECT head, entries FROM games") == [(prev, n)]
+    # The row is written with a game's first entry, its snapshots and its end (not with
+    # every command); the games a reader lists end where the log ends.
+    assert rows(path, "SELECT head, entries FROM games") == [(stored[0][3], 1)]
+    reader = dbmod.Reader(dbmod.connect(path, readonly=True), path)
+    g = reader.game(1)
+    reader.close()
+    assert g is not None and (g.head, g.entries) == (prev, n)
 
 
 def test_timestamps_come_from_the_injected_clock(tmp_path: Path) -> None:
@@ -237,7 +243,7 @@ def test_migrations_go_forward_and_a_newer_file_is_refused(
     play(session, script()[:4])
     session.close()
     now = dbmod.schema_version()
-    assert now == 3 and rows(path, "SELECT version FROM schema_version") == [(now,)]
+    assert now == 4 and rows(path, "SELECT version FROM schema_version") == [(now,)]
     monkeypatch.setattr(dbmod, "MIGRATIONS", [*dbmod.MIGRATIONS,
                                               ("ALTER TABLE games ADD COLUMN note TEXT",)])
     again = open_session(db=path)
