@@ -35,8 +35,11 @@ def next_step(s: ArtState) -> str:
                 f"{_REASONS.get(s.reason or '', s.reason)}.")
     if s.pending:
         p = s.pending[0]
-        what = ("which set to uncover first" if p.decision == "uncover_order"
-                else f"which island gets the {p.symbol} artwork")
+        what = {"uncover_order": "which set to uncover first",
+                "uncover_island": f"which island gets the {p.symbol} artwork",
+                "clue_set": f"which clue cards make the {p.symbol} set",
+                "collect_order": "which artwork to collect first"}.get(
+                    p.decision, p.decision.replace("_", " "))
         return f"The team chooses {what}: {' or '.join(p.options)} (choose)."
     b = s.battle
     if b is not None:
