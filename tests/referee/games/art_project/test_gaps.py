@@ -194,3 +194,45 @@ def test_the_next_line_names_each_decision() -> None:
     r.ok("end_phase")
     assert r.json["next"] == ("The team chooses which artwork to collect first: Cinema or "
                               "Library (choose).")
+
+
+CITIES = ("Central", "Cinema", "Library")
+
+
+@settings(max_examples=60, deadline=None)
+@given(board=st.sampled_from(("test-rio-open", "test-rio")),
+       art=st.lists(st.sampled_from(CITIES), max_size=3, unique=True),
+       ann=st.sampled_from(CITIES), ben=st.sampled_from(CITIES),
+       guarded=st.sets(st.sampled_from(CITIES)), pick=st.data())
+def test_art_17_rio_every_collection_follows_the_track(
+        board: str, art: list[str], ann: str, ben: str, guarded: set[str],
+        pick: st.DataObject) -> None:
+    g = Game(["Ann", "Ben"], mission=board, catalog=BOARDS)
+    g.phase("B")
+    g.at("Ann", ann)
+    g.at("Ben", ben)
+    for city in guarded:
+        g.agents(city, 1)
+    g.given(artwork=tuple(art))
+    m = g.state.mission
+    assert m is not None
+    events = g.ok("end_phase")
+    while True:
+        for e in events:
+            if e["type"] == "collected":
+                want = m.track[e["space"] - 1].symbol
+                assert e["city"] in (ann, ben) and e["city"] not in guarded
+                assert want is None or m.city(e["city"]).symbol == want  # type: ignore[union-attr]
+        if not g.state.pending:
+            break
+        p = g.state.pending[0]
+        # asked only when several wait at once, and only those that may be collected now
+        assert p.decision == "collect_order" and len(p.options) > 1
+        assert set(p.options) <= {ann, ben} - guarded and set(p.options) <= set(g.state.artwork)
+        events = g.ok("choose", choice=pick.draw(st.sampled_from(p.options)))
+    assert g.state.phase == "B/C" or g.state.over
+    if not g.state.over:  # nothing collectable is left behind
+        space = g.state.space
+        want = None if space is None else m.track[space].symbol
+        assert not [c for c in g.state.artwork if c in (ann, ben)
+                    and not g.state.agents.get(c, 0) and (want is None or m.city(c).symbol == want)]  # type: ignore[union-attr]
