@@ -41,7 +41,8 @@ def next_step(s: ArtState) -> str:
                 "lose_resources": "what the van loses",
                 "lose_clue": "which clue card is lost",
                 "effect_health": "who pays the health",
-                "clue_set": f"which cards make the {p.symbol} set"}.get(p.decision, p.decision)
+                "clue_set": f"which clue cards make the {p.symbol} set"}.get(
+                    p.decision, p.decision.replace("_", " "))
         return f"The team chooses {what}: {' or '.join(p.options)} (choose)."
     b = s.battle
     if b is not None:

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from referee.dice import Roll
-from referee.errors import BadRequest, CatalogError
+from referee.errors import BadRequest, CatalogError, RuleViolation
 from referee.games.art_project.catalog import ArtCatalog, Mission, load_catalog
 from referee.inputs import RequestProblem, check_request, nfc, show
 from referee.ruleset import Reveal, Undo
@@ -168,6 +168,14 @@ def _count(name: str, value: Any, low: int = 0) -> int:
     return value
 
 
+def _carry(value: Any) -> bool:
+    """Rio: a pawn takes a single artwork along (ART-33); asking for more is refused."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > 1:
+        raise RuleViolation(f"A pawn carries a single artwork as it moves, not {value}: send "
+                            "carry: true.", code="one_artwork", rule="ART-33")
+    return _bool("carry", value)
+
+
 def _bool(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise BadRequest(f"'{name}' must be true or false")
@@ -278,7 +286,7 @@ def parse_command(request: Any) -> Command:
         "move": lambda: Move(_text("player", r["player"]), _text("to", r["to"]),
                              _count("health", r.get("health", 0)),
                              _bool("ally", r.get("ally", False)),
-                             _bool("carry", r.get("carry", False))),
+                             _carry(r.get("carry", False))),
         "unlock_ally": lambda: UnlockAlly(_counts("health", r.get("health", {}))),
         "battle": lambda: Battle(_text("city", r["city"]), _text("leader", r["leader"]),
                                  _rolls(r.get("rolls", {})),

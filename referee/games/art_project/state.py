@@ -93,10 +93,10 @@ class Battle:
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    decision: str  # uncover_order | uncover_island
+    decision: str  # uncover_order | uncover_island | clue_set | collect_order | ...
     options: tuple[str, ...]
     player: str | None = None  # None: the team
-    symbol: str | None = None  # uncover_island: the set being placed
+    symbol: str | None = None  # uncover_island, clue_set: the set being placed
     chain: str | None = None  # USA: whose chain the sets are in
     then: str | None = None  # what carries on once answered: "end_of_movement"
 

@@ -20,9 +20,9 @@ PHASE_WORDS = {"A": "the mission phase (A)", "A/B": "the window between A and B"
                "D/A": "the window between rounds"}
 
 
-DECISION_RULE = {"uncover_order": "ART-15", "uncover_island": "ART-32",
+DECISION_RULE = {"uncover_order": "ART-15", "clue_set": "ART-15", "uncover_island": "ART-32",
                  "collect_order": "ART-17", "lose_resources": "ART-31", "lose_clue": "ART-31",
-                 "effect_health": "ART-31", "clue_set": "ART-15"}
+                 "effect_health": "ART-31"}
 
 
 def refuse(code: str, rule: str | None, message: str) -> RuleViolation:

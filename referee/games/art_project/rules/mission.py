@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from referee.games.art_project import commands as c
 from referee.games.art_project.rules.common import (
     Steps,
@@ -194,46 +196,52 @@ def settle_clues(steps: Steps, owner: str) -> None:
             return
 
 
-def minimal_sets(chain: list[Clue], symbol: str) -> list[list[str]]:
-    """`clue_overflow = "minimal_set"` (ART-15): the sets of cards the team may name, oldest
-    first: cards bearing exactly 3 of `symbol`; where no cards make exactly 3 (a card bears
-    it twice), the smallest sets making more (none of whose cards could be left out)."""
+def clue_sets(chain: list[Clue], symbol: str) -> list[tuple[Clue, ...]]:
+    """`clue_overflow = "minimal_set"` (ART-15): the sets of cards bearing `symbol` exactly 3
+    times, or, where none does (two cards with it twice), the smallest sets making 3 or more.
+    Sets whose cards bear the same symbols for the same players are alike: the oldest stands
+    for them all, so the team is asked only when the cards it keeps would differ."""
     bearing = [x for x in chain if symbol in x.symbols]
-    subsets = [[x for i, x in enumerate(bearing) if mask >> i & 1]
-               for mask in range(1, 1 << len(bearing))]
+    subsets = [sub for k in range(1, len(bearing) + 1) for sub in combinations(bearing, k)]
 
-    def count(cards: list[Clue]) -> int:
-        return sum(x.symbols.count(symbol) for x in cards)
+    def count(sub: tuple[Clue, ...]) -> int:
+        return sum(x.symbols.count(symbol) for x in sub)
 
-    exact = [cards for cards in subsets if count(cards) == 3]
-    found = exact or [cards for cards in subsets if count(cards) >= 3
-                      and all(count([y for y in cards if y is not x]) < 3 for x in cards)]
-    order = {x.id: i for i, x in enumerate(bearing)}
-    return sorted(([x.id for x in cards] for cards in found),
-                  key=lambda ids: [order[i] for i in ids])
+    exact = [sub for sub in subsets if count(sub) == 3]
+    if not exact:  # every card needed, none spare
+        exact = [sub for sub in subsets if count(sub) >= 3
+                 and all(count(sub) - x.symbols.count(symbol) < 3 for x in sub)]
+    out: dict[tuple[tuple[tuple[str, ...], str], ...], tuple[Clue, ...]] = {}
+    for sub in exact:
+        out.setdefault(tuple(sorted((x.symbols, x.player) for x in sub)), sub)
+    return list(out.values())
+
+
+def set_name(cards: tuple[Clue, ...]) -> str:
+    return "+".join(x.id for x in cards)
 
 
 def uncover(steps: Steps, symbol: str, owner: str) -> bool:
-    """Discard the set's cards and place its artwork; True if the team must choose (the
-    cards, under minimal_set, or where)."""
+    """Discard the set's cards and place its artwork; True if the team must choose which
+    cards go (`clue_set`) or where the artwork goes (`uncover_island`)."""
     st = steps.state
-    chain = [x for x in _chain(st, owner) if symbol in x.symbols]
+    chain = tuple(x for x in _chain(st, owner) if symbol in x.symbols)
     if st.rules.clue_overflow == "minimal_set":
-        named = minimal_sets(chain, symbol)
-        if len(named) > 1:  # the team names the cards (ART-15)
+        sets = clue_sets(list(chain), symbol)
+        if len(sets) > 1:
             steps.add({"type": "pending", "decisions": [
-                {"decision": "clue_set", "options": ["+".join(ids) for ids in named],
+                {"decision": "clue_set", "options": [set_name(x) for x in sets],
                  "player": None, "symbol": symbol, "chain": owner}]})
             return True
-        return place_set(steps, symbol, owner, named[0] if named else [x.id for x in chain])
-    return place_set(steps, symbol, owner, [x.id for x in chain])
+        chain = sets[0]
+    return place(steps, symbol, owner, [x.id for x in chain])
 
 
-def place_set(steps: Steps, symbol: str, owner: str, cards: list[str]) -> bool:
-    """Discard `cards` (a completed set) and place its artwork; True if the team must choose
-    where (Polynesia)."""
+def place(steps: Steps, symbol: str, owner: str, cards: list[str]) -> bool:
+    """The set's cards discarded, then its artwork placed (or blocked); True if the team must
+    choose the island (ART-15, ART-32)."""
     st = steps.state
-    steps.add({"type": "clues_discarded", "symbol": symbol, "cards": list(cards)})
+    steps.add({"type": "clues_discarded", "symbol": symbol, "cards": cards})
     cities = [x.name for x in mission(st).cities if x.symbol == symbol]
     free = [x for x in cities if x not in st.lost and x not in st.artwork]
     limit = st.rules.artwork_token_limit

@@ -18,6 +18,9 @@ from referee.games.art_project.rules.effects import apply_effect
 from referee.games.art_project.state import ArtState
 from referee.ruleset import Event
 
+# Boards where the order of several collections changes the game (ART-17): Scandinavia's city
+# effects (ART-31) and Rio's track, whose next space decides what may be collected (ART-33).
+ORDER_MATTERS = ("scandinavia", "rio")
 CLOSES = {"A/B": "B", "B/C": "C", "D/A": "A"}  # a window, and the phase its next command opens
 
 
@@ -157,7 +160,8 @@ def collect(steps: Steps, city: str, then: str | None = None) -> None:
 
 def collect_all(steps: Steps, then: str | None) -> bool:
     """Every collectable artwork, one at a time; where the mission makes the order matter
-    (Scandinavia) and several are waiting, the team chooses (collect_order). False while a
+    (Scandinavia's effects, Rio's track, ART-17) and several are waiting, the team chooses
+    (collect_order); elsewhere they go in catalog order. False while a
     team decision waits (it carries on with `then` once answered)."""
     while not steps.over:
         if steps.state.pending:
@@ -165,7 +169,7 @@ def collect_all(steps: Steps, then: str | None) -> bool:
         ready = [c.name for c in mission(steps.state).cities if collectable(steps, c.name)]
         if not ready:
             return True
-        if len(ready) > 1 and mission(steps.state).board == "scandinavia":
+        if len(ready) > 1 and mission(steps.state).board in ORDER_MATTERS:
             steps.add({"type": "pending", "decisions": [
                 {"decision": "collect_order", "options": ready, "player": None,
                  "then": then}]})

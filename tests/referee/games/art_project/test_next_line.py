@@ -21,7 +21,7 @@ from tests.referee.games.art_project.test_session import SEED, START, ok
     ("lose_resources", "what the van loses"),
     ("lose_clue", "which clue card is lost"),
     ("effect_health", "who pays the health"),
-    ("clue_set", "which cards make the film set"),
+    ("clue_set", "which clue cards make the film set"),
 ])
 def test_art_9_the_next_line_names_each_pending_decision(decision: str, words: str) -> None:
     session = Session(seed=SEED)

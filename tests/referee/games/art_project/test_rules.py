@@ -184,11 +184,13 @@ def test_art_15_blocked_uncovers(setup: str, reason: str) -> None:
 def test_art_15_minimal_set_the_team_names_the_cards_bearing_exactly_3() -> None:
     g = Game(rules={"clue_overflow": "minimal_set"})
     g.drawn()
-    g.given(chain=(Clue("c1", ("film",), "Ann"), Clue("c2", ("film", "film"), "Ann")), cards=2)
+    # (c1 also bears a book: keeping it or c3 keeps different clues, so the team is asked)
+    g.given(chain=(Clue("c1", ("film", "book"), "Ann"), Clue("c2", ("film", "film"), "Ann")),
+            cards=2)
     g.ok("play_card", player="Ann", clues=["film"])
     assert g.json["pending"] == [{"player": None, "decision": "clue_set",
                                   "options": ["c1+c2", "c2+c3"]}]
-    assert "which cards make the film set" in g.json["next"]
+    assert "which clue cards make the film set" in g.json["next"]
     g.no("choose", "bad_choice", "ART-15", choice="c1+c3")  # bears only 2
     events = g.ok("choose", choice="c2+c3")
     assert {"type": "clues_discarded", "symbol": "film", "cards": ["c2", "c3"]} in events
@@ -207,14 +209,14 @@ def test_art_15_minimal_set_with_one_way_to_make_3_asks_nothing() -> None:
 
 
 def test_art_15_minimal_sets_are_the_smallest_when_none_bears_exactly_3() -> None:
-    from referee.games.art_project.rules.mission import minimal_sets
+    from referee.games.art_project.rules.mission import clue_sets, set_name
 
     two = Clue("c1", ("film", "film"), "Ann")
     also = Clue("c2", ("film", "film"), "Ann")
-    assert minimal_sets([two, also], "film") == [["c1", "c2"]]
+    assert [set_name(x) for x in clue_sets([two, also], "film")] == ["c1+c2"]
     one = Clue("c3", ("film",), "Ann")
-    assert minimal_sets([two, one, Clue("c4", ("film",), "Ann")], "film") == [
-        ["c1", "c3"], ["c1", "c4"]]
+    other = Clue("c4", ("film", "book"), "Ann")  # (keeping c3 or c4 keeps different clues)
+    assert [set_name(x) for x in clue_sets([two, one, other], "film")] == ["c1+c3", "c1+c4"]
 
 
 def test_art_16_moves() -> None:
