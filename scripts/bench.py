@@ -605,17 +605,87 @@ def bench_console() -> None:
           f"{statistics.median(command):.3f} s, {statistics.median(command) / base:.2f}x")
 
     rounds = 100
+    console_in, console_harness = _key_latency(rounds, minimal=False)
+    minimal_in, minimal_harness = _key_latency(rounds, minimal=True)
+    console_p99, minimal_p99 = _percentile(console_in, 0.99), _percentile(minimal_in, 0.99)
+    print(f"key press -> frame drawn, in the app (key received -> the frame with the new screen "
+          f"in front, turned into terminal bytes; open and close a dialog, {len(console_in)} "
+          f"presses each):")
+    print(f"  console (the move dialog on a resumed table): median "
+          f"{statistics.median(console_in) * 1000:.1f} ms, p99 {console_p99 * 1000:.1f} ms")
+    print(f"  minimal Textual app (a modal dialog of two lines and a footer): median "
+          f"{statistics.median(minimal_in) * 1000:.1f} ms, p99 {minimal_p99 * 1000:.1f} ms")
+    print(f"  ratio: median {statistics.median(console_in) / statistics.median(minimal_in):.2f}x,"
+          f" p99 {console_p99 / minimal_p99:.2f}x (target p99 <= 2x: "
+          f"{'met' if console_p99 <= 2 * minimal_p99 else 'NOT met'})")
+    print(f"  through the pilot (press + pause, mostly its idle waits): console median "
+          f"{statistics.median(console_harness) * 1000:.1f} ms, minimal "
+          f"{statistics.median(minimal_harness) * 1000:.1f} ms")
+    _pty_latency(rounds)
 
-    def latency() -> tuple[list[float], list[float]]:
-        """Open and close the move dialog by keys. Two clocks: in the app, from the key
-        event reaching the app to the first frame drawn with the new screen in front; and
-        around Pilot.press + pause, which waits for the app to go idle in steps of 20 ms
-        (textual._wait.wait_for_idle), so it mostly measures the harness."""
-        from textual import events
-        from textual._compositor import CompositorUpdate
-        from textual.app import App
 
-        from ui.app import make_app, run_app
+# A minimal Textual app with a dialog of the same kind as the console's move dialog: `r` opens
+# a modal screen (a bordered box of two lines of text over the screen, a footer), Escape closes
+# it. Run as a script on a pty; its classes are also used in the app (exec'd, not run).
+MINIMAL_DIALOG_APP = """
+from textual.app import App
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+
+class Dialog(ModalScreen):
+    BINDINGS = [("escape", "app.pop_screen", "Cancel")]
+
+    def compose(self):
+        with Vertical(classes="dialog"):
+            yield Static("[b]Roll to move[/b] - Ann, outside")
+            yield Static("[b]R[/b]: the box rolls  -  [b]1-6[/b]: type the real die")
+        yield Footer()
+
+
+class Minimal(App):
+    CSS = ("Dialog { align: center middle; } "
+           ".dialog { width: 60; height: auto; border: round $accent; background: $panel; }")
+    BINDINGS = [("r", "open", "Roll")]
+
+    def compose(self):
+        yield Static("Table: Ann to move")
+        yield Footer()
+
+    def action_open(self):
+        self.push_screen(Dialog())
+
+
+if __name__ == "__main__":
+    Minimal().run()
+"""
+
+
+def _key_latency(rounds: int, *, minimal: bool) -> tuple[list[float], list[float]]:
+    """Open and close a dialog by keys (the console's move dialog on a resumed table, or the
+    minimal app's). Two clocks: in the app, from the key event reaching the app to the first
+    frame drawn with the new screen in front; and around Pilot.press + pause, which waits for
+    the app to go idle in steps of 20 ms (textual._wait.wait_for_idle), so it mostly measures
+    the harness."""
+    from textual import events
+    from textual._compositor import CompositorUpdate
+    from textual.app import App
+    from textual.screen import Screen
+
+    in_app: list[float] = []
+    harness: list[float] = []
+    pending: dict[str, Any] = {}
+    display, on_event = App._display, App.on_event
+    steps: tuple[tuple[str, type[Screen[Any]]], ...]
+    if minimal:
+        space: dict[str, Any] = {"__name__": "bench_minimal_dialog"}
+        exec(MINIMAL_DIALOG_APP, space)
+        app = space["Minimal"]()
+        first: tuple[str, ...] = ()
+        steps = (("r", space["Dialog"]), ("escape", Screen))
+    else:
+        from ui.app import make_app
         from ui.screens.hands import balanced_hands
         from ui.screens.table import TableScreen
         from ui.screens.turn import MoveDialog
@@ -627,55 +697,90 @@ def bench_console() -> None:
         if not s.handle({"cmd": "turn_order", "rolls": {"Ann": 6, "Ben": 1}})["ok"]:
             raise RuntimeError("bench game did not start")
         app = make_app(s)
-        in_app: list[float] = []
-        harness: list[float] = []
-        pending: dict[str, Any] = {}
-        display, on_event = App._display, App.on_event
+        first = ("r",)  # resume
+        steps = (("r", MoveDialog), ("escape", TableScreen))
 
-        def timed_display(self: App[Any], screen: Any, update: Any) -> None:
-            display(self, screen, update)
-            want = pending.get("screen")
-            if (want is not None and isinstance(update, CompositorUpdate)
-                    and not self._batch_count and isinstance(self.screen, want)):
-                update.render_segments(self.console)  # the bytes a terminal would get
-                in_app.append(time.perf_counter() - pending.pop("t"))
-                pending.pop("screen")
+    def timed_display(self: App[Any], screen: Any, update: Any) -> None:
+        display(self, screen, update)
+        want = pending.get("screen")
+        if (want is not None and isinstance(update, CompositorUpdate)
+                and not self._batch_count and type(self.screen) is want):
+            update.render_segments(self.console)  # the bytes a terminal would get
+            in_app.append(time.perf_counter() - pending.pop("t"))
+            pending.pop("screen")
 
-        async def timed_event(self: App[Any], event: Any) -> None:
-            if isinstance(event, events.Key) and "screen" in pending and "t" not in pending:
-                pending["t"] = time.perf_counter()
-            await on_event(self, event)
+    async def timed_event(self: App[Any], event: Any) -> None:
+        if isinstance(event, events.Key) and "screen" in pending and "t" not in pending:
+            pending["t"] = time.perf_counter()
+        await on_event(self, event)
 
-        async def drive(pilot: Any) -> None:
-            await pilot.press("r")  # resume
-            await pilot.pause()
-            for _ in range(rounds):
-                for key, screen in (("r", MoveDialog), ("escape", TableScreen)):
-                    pending["screen"] = screen
-                    t0 = time.perf_counter()
-                    await pilot.press(key)
-                    while not isinstance(app.screen, screen) or "screen" in pending:
-                        await pilot.pause()
-                    harness.append(time.perf_counter() - t0)
-            app.exit()
+    async def drive(pilot: Any) -> None:
+        for key in first:
+            await pilot.press(key)
+        await pilot.pause()
+        for _ in range(rounds):
+            for key, screen in steps:
+                pending["screen"] = screen
+                t0 = time.perf_counter()
+                await pilot.press(key)
+                while type(app.screen) is not screen or "screen" in pending:
+                    await pilot.pause()
+                harness.append(time.perf_counter() - t0)
+        app.exit()
 
-        App._display, App.on_event = timed_display, timed_event  # type: ignore[method-assign]
-        try:
+    App._display, App.on_event = timed_display, timed_event  # type: ignore[method-assign]
+    try:
+        if minimal:
+            app.run(headless=True, size=(100, 32), auto_pilot=drive)
+        else:
+            from ui.app import run_app
+
             # As `referee console` runs it (run_app: the collector paused until the first
             # frame, then the start-up's objects frozen out of later collections).
             if run_app(app, headless=True, size=(100, 32), auto_pilot=drive) != 0:
                 raise RuntimeError("the console failed during the latency run")
-        finally:
-            App._display, App.on_event = display, on_event  # type: ignore[method-assign]
-        return in_app, harness
+    finally:
+        App._display, App.on_event = display, on_event  # type: ignore[method-assign]
+    return in_app, harness
 
-    in_app, harness = latency()
-    print(f"key press -> screen updated (open/close the move dialog, {len(in_app)} presses): "
-          f"in the app (key received -> frame drawn) median "
-          f"{statistics.median(in_app) * 1000:.1f} ms, p99 {_percentile(in_app, 0.99) * 1000:.1f}"
-          f" ms; through the pilot (press + pause, mostly its idle waits) median "
-          f"{statistics.median(harness) * 1000:.1f} ms, p99 "
-          f"{_percentile(harness, 0.99) * 1000:.1f} ms")
+
+def _pty_latency(rounds: int) -> None:
+    """From outside, as a terminal sees it: each program on its own 80x24 pty; a key is
+    written and the clock runs until the program's output has gone quiet (the last byte
+    before 150 ms of silence; the marker text of the dialog must have come for `r`)."""
+    import bench_idle  # scripts/bench_idle.py, beside this file
+
+    quiet = 0.15
+    results: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
+        db = str(Path(tmp) / "games.sqlite")
+        bench_idle.game_in_play(db)
+        py = sys.executable
+        for name, argv, start, marker in (
+                ("console", [py, "-m", "referee", "console", "--db", db], b"r", "Roll to move"),
+                ("minimal", [py, "-c", MINIMAL_DIALOG_APP], b"", "Roll to move")):
+            term = bench_idle.OnPty(argv, ready="Resume" if start else "Table")
+            times: list[float] = []
+            try:
+                term.settle()
+                if start:
+                    term.keys(start, "End turn")
+                for _ in range(rounds):
+                    for key, want in ((b"r", marker), (b"\x1b", "")):
+                        times.append(term.time_key(key, want, quiet))
+            finally:
+                term.close()
+            results[name] = times
+    for i, what in ((0, "open (r)"), (1, "close (Escape)")):
+        c, m = results["console"][i::2], results["minimal"][i::2]
+        cp, mp = _percentile(c, 0.99), _percentile(m, 0.99)
+        print(f"key press -> output settled, from outside on an 80x24 pty, {what}, {len(c)} "
+              f"presses: console median {statistics.median(c) * 1000:.1f} ms, p99 "
+              f"{cp * 1000:.1f} ms; minimal app median {statistics.median(m) * 1000:.1f} ms, "
+              f"p99 {mp * 1000:.1f} ms; ratio p99 {cp / mp:.2f}x (target <= 2x: "
+              f"{'met' if cp <= 2 * mp else 'NOT met'})")
+    print("  (a lone Escape byte is taken as the Escape key only after Textual's wait for a "
+          "sequence that might follow it, in both programs alike)")
 
 
 def bench_idle() -> None:

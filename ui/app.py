@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from textual import events
 from textual._context import active_message_pump
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -162,6 +163,17 @@ class RefereeApp(App[None]):
             self._announce.clear()
         self._announce += self.screens.announce(entry)
         self.sync()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """A text field's cursor stays lit while it has the focus instead of blinking (every
+        screen's fields, Textual's `Input` and whatever else has a `cursor_blink`, set here
+        once). A blink is a timer that wakes the console twice a second and redraws the
+        field, for as long as a form waits: most of its idle cost (docs/performance.md). A
+        player still sees where they type; the cursor goes out when the field loses the
+        focus, as before."""
+        widget = event.widget
+        if getattr(widget, "cursor_blink", False):
+            widget.cursor_blink = False  # type: ignore[attr-defined]
 
     def on_box_changed(self, _: BoxChanged) -> None:
         from ui.screens.info import BoxScreen

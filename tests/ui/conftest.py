@@ -79,3 +79,27 @@ def played(s: Session | None = None) -> Session:
     ok(cmd="move", player="Ben", tile="plain", roll=2)
     ok(cmd="end_turn", player="Ben")
     return s
+
+
+def ticking(app: Any) -> list[str]:
+    """The repeating timers (Textual's `set_interval`) running anywhere in the app: each one
+    wakes the console while it waits (docs/performance.md, idle). One-shot timers (a
+    notification's timeout, the box's next deadline) are not counted: they end; nor is a
+    screen's frame timer (`screen_update`), which Textual runs only while a redraw is due."""
+    nodes = [app, *app.screen_stack]
+    for screen in app.screen_stack:
+        nodes += list(screen.walk_children())
+    return [f"{type(node).__name__} {timer.name} every {timer._interval} s"
+            for node in nodes for timer in list(node._timers)
+            if timer._repeat != 0 and timer._task is not None and not timer._task.done()
+            and timer._active.is_set() and timer.name != "screen_update"]
+
+
+def check_still(app: Any) -> None:
+    """Nothing ticks while the console waits, and the focused text field (if one is)
+    shows its cursor, lit, not blinking: a player sees where they type."""
+    assert not ticking(app), ticking(app)
+    focused = app.focused
+    if focused is not None and hasattr(focused, "cursor_blink"):
+        assert not focused.cursor_blink, type(focused).__name__
+        assert focused._cursor_visible, type(focused).__name__

@@ -29,7 +29,7 @@ from textual.widgets import OptionList
 
 from referee.running import LogEntry
 from referee.session import Session
-from tests.ui.conftest import keys
+from tests.ui.conftest import check_still, keys
 from ui.app import make_app
 from ui.base import Choices, PendingDialog
 from ui.screens.art_dialogs import (
@@ -111,6 +111,7 @@ def labels(lst: OptionList) -> list[str]:
 
 
 def check_screens(app: Any) -> None:
+    check_still(app)
     for screen in app.screen_stack:
         for lst in screen.query(OptionList):
             ids = [lst.get_option_at_index(i).id for i in range(lst.option_count)]

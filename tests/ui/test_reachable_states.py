@@ -27,7 +27,7 @@ from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules.queries import legal_actions
 from referee.games.gallery_grippers.state import Phase
 from referee.session import Session
-from tests.ui.conftest import keys, typed
+from tests.ui.conftest import check_still, keys, typed
 from tests.ui.reachable import SEED, reachable_session
 from ui.app import DECISIONS, make_app
 from ui.base import Choices, PendingDialog
@@ -68,6 +68,7 @@ def labels(lst: OptionList) -> list[str]:
 
 
 def check_no_option_ids(app: Any) -> None:
+    check_still(app)
     for screen in app.screen_stack:
         for lst in screen.query(OptionList):
             ids = [lst.get_option_at_index(i).id for i in range(lst.option_count)]
