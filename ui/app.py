@@ -386,8 +386,8 @@ class RefereeApp(App[None]):
         from ui.screens.info import QuitConfirm
 
         s = self.session.state
-        if (self.session.store is None and s.phase in (Phase.SETUP, Phase.PLAYING)
-                and not s.over and not isinstance(self.screen, QuitConfirm)):
+        if (self.session.store is None and in_progress(s)
+                and not isinstance(self.screen, QuitConfirm)):
             self.open(QuitConfirm())
             return
         self.exit()
