@@ -16,9 +16,14 @@ from tests.ui.conftest import keys, typed
 from ui.app import make_app
 from ui.base import Choices, Cycle
 from ui.screens.common import GameChooser
-from ui.screens.gallerist import EntryDialog, GameOverDialog, HelpScreen, ScoresScreen
+from ui.screens.gallerist import (
+    EntryDialog,
+    GameOverDialog,
+    HelpScreen,
+    ScoresScreen,
+    UndoDialog,
+)
 from ui.screens.gallerist_setup import RULES, GalleristNewGameScreen, parse_bag
-from ui.screens.info import UndoConfirm
 from ui.screens.setup import NewGameScreen
 
 SMALL = (80, 24)
@@ -110,7 +115,7 @@ async def test_a_whole_game_from_the_form_to_the_final_scoring_by_keys() -> None
             before = len(s.log)
             if req["cmd"] == "undo":
                 await keys(pilot, "ctrl+z")
-                assert isinstance(app.screen, UndoConfirm)
+                assert isinstance(app.screen, UndoDialog)
                 await keys(pilot, "y")
             elif await pick(pilot, app, req):
                 listed += 1

@@ -30,6 +30,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from referee.errors import BadRequest
 from referee.games.gallerist.commands import SCHEMA
 from referee.games.gallerist.rules.scoring import CATEGORY_WORDS
+from referee.ruleset import Undo
 from referee.session import LogEntry, Session
 from ui.base import BaseScreen, Choice, Choices, Cycle, Dialog, KeyBar, TextButton
 from ui.games import GameScreens
@@ -188,7 +189,7 @@ class ScoresScreen(BaseScreen):
 
     AUTO_FOCUS = "#gal-actions"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+z", "app.undo", "Undo"),
+        Binding("ctrl+z", "undo", "Undo"),
         Binding("ctrl+t", "typed", "Type a command"),
         Binding("ctrl+n", "app.new_game", "New game"),
     ]
@@ -223,6 +224,10 @@ class ScoresScreen(BaseScreen):
         actions.set_choices(choices(session))
         if before is not None and before < actions.option_count:
             actions.highlighted = before
+
+    def action_undo(self) -> None:
+        if not isinstance(self.app.screen, UndoDialog):
+            self.referee.open(UndoDialog())
 
     def action_typed(self) -> None:
         self.query_one("#gal-command", Input).focus()
@@ -351,6 +356,31 @@ class EntryDialog(Dialog[bool]):
             return
         if self.send_request(req):
             self.dismiss(True)
+
+
+class UndoDialog(Dialog[None]):
+    """What undo would take back (the ruleset's words), and asks."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "undo", "Yes, undo"), Binding("n", "cancel", "No"),
+        Binding("escape", "cancel", "No", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        session = self.referee.session
+        words = session.undo_words()
+        nothing = (f"The game is over: its result stands ({session.ruleset.final_rule})."
+                   if session.state.over else "There is nothing to undo.")
+        with Vertical(classes="dialog", id="undo-dialog"):
+            yield Static("Undo?", classes="dialog-title")
+            yield Static(words or nothing, id="undo-what", markup=False)
+            yield Static("Y undo · N keep it", markup=False)
+            yield self.error_line()
+        yield KeyBar()
+
+    def action_undo(self) -> None:
+        if self.send(Undo()):
+            self.dismiss(None)
 
 
 class HelpScreen(Dialog[None]):
