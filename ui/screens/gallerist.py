@@ -51,8 +51,8 @@ def score_rows(state: dict[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, 
     head: tuple[str, ...]
     rows: list[tuple[str, ...]]
     if state.get("phase") == "setup":  # the setup checklist the table walks through
-        head = ("Step", "Done", "What the table does")
-        rows = [(i["item"], "yes" if i["done"] else "", i["words"])
+        head = ("Setup step", "Done")  # (what each asks: in the list under the table)
+        rows = [(i["item"], "yes" if i["done"] else "")
                 for i in state["setup"]["checklist"]]
         return head, rows
     if scoring is None:
@@ -145,8 +145,11 @@ def choices(session: Session) -> list[Choice]:
     state = shown(session)
     legal = session.ruleset.legal_actions(session.state, None)
     out: list[Choice] = []
+    steps = {i["item"]: i["words"] for i in (state.get("setup") or {}).get("checklist") or []}
     for req in legal:
-        if req["cmd"] == "intermediate":  # who qualifies and the benefit: asked
+        if req["cmd"] == "check" and req["item"] in steps:
+            out.append(Choice(f"Done: {req['item']} — {steps[req['item']]}", req))
+        elif req["cmd"] == "intermediate":  # who qualifies and the benefit: asked
             out.append(Choice(f"Intermediate scoring: goal tile {req['tile']}…", Entry(
                 f"Intermediate scoring, goal tile {req['tile']}",
                 {"cmd": "intermediate", "tile": req["tile"]},
@@ -200,8 +203,8 @@ class ScoresScreen(BaseScreen):
         yield DataTable(id="gal-scores", cursor_type="none", zebra_stripes=True)
         yield Static("", id="gal-next", markup=False)
         yield Choices(id="gal-actions")
-        yield Input(placeholder='or type a record, e.g. {"cmd": "money", "player": "Ann", '
-                    '"delta": 3} (F1 lists them)', id="gal-command", compact=True)
+        yield Input(placeholder='or ^T: type a record, e.g. {"cmd": "money", "player": "Ann", '
+                    '"delta": 3}', id="gal-command", compact=True)
         yield self.error_line()
         yield KeyBar()
 
