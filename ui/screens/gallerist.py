@@ -37,7 +37,7 @@ from ui.games import GameScreens
 
 CATEGORIES = ("market", "reputation", "exhibited", "auction", "curator", "dealer",
               "influence")
-HEADS = ("Market", "Reput.", "Exhib.", "Auction", "Curator", "Dealer", "Influence")
+HEADS = ("Market", "Reput.", "Exhib.", "Auct.", "Cur.", "Deal.", "Infl.")
 OWED = "…"
 ENTERED = "*"  # a figure the table entered (GAL-25)
 
@@ -223,10 +223,12 @@ class ScoresScreen(BaseScreen):
         for row in rows:
             table.add_row(*row)
         actions = self.query_one("#gal-actions", Choices)
-        before = actions.highlighted
+        before = actions.highlighted_value
         actions.set_choices(choices(session))
-        if before is not None and before < actions.option_count:
-            actions.highlighted = before
+        # the same action stays highlighted if it is still on offer, else the first: Enter
+        # twice never does something else than the line the cursor was on
+        if before is not None and before in actions.values:
+            actions.highlighted = actions.values.index(before)
 
     def action_undo(self) -> None:
         if not isinstance(self.app.screen, UndoDialog):
