@@ -21,6 +21,7 @@ from ui.screens.gallerist import (
     GameOverDialog,
     HelpScreen,
     ScoresScreen,
+    StartDrawnDialog,
     UndoDialog,
 )
 from ui.screens.gallerist_setup import RULES, GalleristNewGameScreen, parse_bag
@@ -147,7 +148,7 @@ async def test_the_form_sends_house_rules_and_says_what_is_wrong() -> None:
     async with app.run_test(size=SMALL) as pilot:
         form = app.screen
         assert isinstance(form, GalleristNewGameScreen)
-        await keys(pilot, *typed("Ann"))
+        await keys(pilot, *typed("Ann"), "enter", *typed("Ben"))
         form.query_one("#bag").focus()
         await keys(pilot, *typed("pink=two"), "ctrl+s")
         assert "not colour=count" in str(form.query_one("#error").render())
@@ -164,6 +165,13 @@ async def test_the_form_sends_house_rules_and_says_what_is_wrong() -> None:
         assert isinstance(app.screen, HelpScreen)
         await keys(pilot, "escape", "ctrl+s")
         assert isinstance(app.screen_stack[0], ScoresScreen)
+        # the box drew the start player: said once, Enter goes on to the checklist
+        assert isinstance(app.screen, StartDrawnDialog)
+        start = s.state.start_player
+        assert f"{start} is the start player" in str(
+            app.screen.query_one("#gal-start-words").render())
+        await keys(pilot, "enter")
+        assert isinstance(app.screen, ScoresScreen)
         assert s.log[0].command["rules"]["start_player"] == "rotating"
         assert s.log[0].command["bag"] == 9
 

@@ -433,8 +433,32 @@ def _base(_state: Any) -> type[Screen[Any]]:
     return ScoresScreen
 
 
-def _announce(_entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
-    return []
+class StartDrawnDialog(Dialog[None]):
+    """The box drew the start player (GAL-1): said once, as the game starts."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "cancel", "OK")]
+
+    def __init__(self, player: str, seat: int, seats: int) -> None:
+        super().__init__()
+        self.words = (f"The box drew seat {seat} of {seats}: {player} is the start player "
+                      "(GAL-1). Places are taken in reverse turn order.")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="gal-start-drawn"):
+            yield Static("The start player", classes="dialog-title")
+            yield Static(self.words, id="gal-start-words", markup=False)
+            yield Static("Enter or Escape: to the setup checklist", classes="hint")
+        yield KeyBar()
+
+
+def _announce(entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
+    """A start player the box drew is said once (the new game's step)."""
+    started = next((e for e in entry.events if e["type"] == "game_started"), None)
+    if started is None or not started.get("start_drawn"):
+        return []
+    names = [p["name"] for p in started["players"]]
+    who = str(started["start_player"])
+    return [lambda: StartDrawnDialog(who, names.index(who) + 1, len(names))]
 
 
 def _game_over() -> Screen[Any]:
