@@ -141,7 +141,12 @@ async def drive(s: Session, data: st.DataObject) -> None:
         assert values == [c.value for c in choices(s)]
         # every legal action is offered (an intermediate scoring as an entry that asks)
         legal = s.ruleset.legal_actions(s.state, None)
+        head = next((p for p in state["pending"]
+                     if p["decision"] in ("kickout", "intermediate")), None)
+        gallerists = ({head["player"]} if head and head.get("piece") == "gallerist" else set())
         for req in legal:
+            if "desk" in req and req["player"] in gallerists:
+                continue  # (a desk is for an assistant: not offered for a gallerist)
             assert req in values or any(isinstance(v, Entry) and v.request.items()
                                         <= req.items() for v in values), req
         decisions = {p["decision"] for p in state["pending"]}

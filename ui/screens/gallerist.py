@@ -145,8 +145,16 @@ def choices(session: Session) -> list[Choice]:
     state = shown(session)
     legal = session.ruleset.legal_actions(session.state, None)
     out: list[Choice] = []
+    # the kicked-out piece the clock waits on now (the queue's head; later ones wait)
+    head = next((p for p in state.get("pending") or []
+                 if p.get("decision") in ("kickout", "intermediate")), None)
+    gallerists = ({head.get("player")} if head is not None and head["decision"] == "kickout"
+                  and head.get("piece") == "gallerist" else set())
     steps = {i["item"]: i["words"] for i in (state.get("setup") or {}).get("checklist") or []}
     for req in legal:
+        if (req["cmd"] == "kickout_action" and "desk" in req
+                and req["player"] in gallerists):
+            continue  # (a desk is for an assistant; a kicked-out gallerist goes home)
         if req["cmd"] == "check" and req["item"] in steps:
             out.append(Choice(f"Done: {req['item']} — {steps[req['item']]}", req))
         elif req["cmd"] == "intermediate":  # who qualifies and the benefit: asked
@@ -159,32 +167,34 @@ def choices(session: Session) -> list[Choice]:
                 tuple(p["name"] for p in state.get("players") or []))))
         else:
             out.append(Choice(request_words(req), req))
+    asked: list[Choice] = []  # the entries the decisions waited on need: listed first
     for p in state.get("pending") or []:
         who, decision = p.get("player"), p.get("decision")
         if decision == "score":
             for cat in p["options"]:
                 words = CATEGORY_WORDS.get(cat, cat)
-                out.append(Choice(f"{who}: enter the {words} money…", Entry(
+                asked.append(Choice(f"{who}: enter the {words} money…", Entry(
                     f"{who}: {words}", {"cmd": "score", "player": who, "category": cat},
                     (("money", "Money", "count"),))))
         elif decision == "auction_pick":
             offered = {r.get("easel") for r in legal if r["cmd"] == "auction_pick"}
             for form in p["options"]:
                 if form not in offered:
-                    out.append(Choice(f"{who}: auction, the renowned {form} work…", Entry(
+                    asked.append(Choice(f"{who}: auction, the renowned {form} work…", Entry(
                         f"{who}: the renowned {form} work",
                         {"cmd": "auction_pick", "player": who, "easel": form},
                         (("value", "Its value (money)", "count"),
                          ("counts_as", "Counts as", "counts_as")))))
-        elif decision == "kickout" and "location" in p["options"] and not any(
+        elif decision == "kickout" and "location" in p["options"] and p is head and not any(
                 r["cmd"] == "kickout_action" and r["kind"] == "location"
                 and r["player"] == who for r in legal):
-            out.append(Choice(f"{who} (kicked out): location, paid in influence…", Entry(
+            asked.append(Choice(f"{who} (kicked out): location, paid in influence…", Entry(
                 f"{who}: kicked-out location action",
                 {"cmd": "kickout_action", "player": who, "kind": "location"},
                 (("influence", "Influence marker moves to", "count"),
-                 ("desk", "A free desk for the assistant", "desk")))))
-    return out
+                 *(() if who in gallerists else
+                   (("desk", "A free desk for the assistant", "desk"),))))))
+    return asked + out
 
 
 class ScoresScreen(BaseScreen):
