@@ -145,6 +145,7 @@ def choices(session: Session) -> list[Choice]:
     state = shown(session)
     legal = session.ruleset.legal_actions(session.state, None)
     out: list[Choice] = []
+    now = {p["name"]: p["influence"] for p in state.get("players") or []}
     # the kicked-out piece the clock waits on now (the queue's head; later ones wait)
     head = next((p for p in state.get("pending") or []
                  if p.get("decision") in ("kickout", "intermediate")), None)
@@ -191,7 +192,7 @@ def choices(session: Session) -> list[Choice]:
             asked.append(Choice(f"{who} (kicked out): location, paid in influence…", Entry(
                 f"{who}: kicked-out location action",
                 {"cmd": "kickout_action", "player": who, "kind": "location"},
-                (("influence", "Influence marker moves to", "count"),
+                (("influence", f"Influence marker moves to (now {now.get(who)})", "count"),
                  *(() if who in gallerists else
                    (("desk", "A free desk for the assistant", "desk"),))))))
     return asked + out
@@ -294,12 +295,12 @@ class EntryDialog(Dialog[bool]):
                 for i, (_, label, kind) in enumerate(self.entry.fields):
                     if kind == "players":
                         yield Static(f"{label}:", markup=False)
-                        for j, name in enumerate(self.names):
+                        for seat, name in enumerate(self.names):
                             with Horizontal(classes="art-form-row"):
                                 yield Label(f"  {name}", classes="art-form-label",
                                             markup=False)
                                 yield Cycle([("no", False), ("yes", True)], False,
-                                            id=f"field-{i}-{j}")
+                                            id=f"field-{i}-{seat}")
                         continue
                     with Horizontal(classes="art-form-row"):
                         yield Label(label, classes="gal-rule-label", markup=False)
