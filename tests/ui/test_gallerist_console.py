@@ -180,3 +180,33 @@ def test_the_bag_field() -> None:
     assert parse_bag("") is None
     assert parse_bag(" 12 ") == 12
     assert parse_bag("pink=5, white=6") == {"pink": 5, "white": 6}
+
+
+async def test_an_intermediate_scoring_is_entered_by_keys() -> None:
+    """A ticket stack runs out: the entry waits first in the list; its dialog ticks who
+    qualifies and types the benefit; the ruleset pays it."""
+    s = Session(seed=play.SEED)
+    for req in make_games.game()[:6]:
+        play.ok(s, **req)
+    while s.state.tickets.get("pink"):
+        play.ok(s, cmd="take_ticket", player="Ann", colour="pink")
+    play.ok(s, cmd="move", player="Ann", to="International Market")
+    play.ok(s, cmd="location_action", player="Ann")
+    play.ok(s, cmd="end_turn", player="Ann")
+    assert [p["decision"] for p in s.ruleset.state_json(s.state)["pending"]] == ["intermediate"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "r")  # resume
+        lst = app.screen.query_one("#gal-actions", Choices)
+        assert str(lst.get_option_at_index(0).prompt).startswith("Intermediate scoring")
+        await keys(pilot, "enter")
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        assert dialog.focused is dialog.query_one("#field-0-0")
+        await keys(pilot, "tab", "enter")  # Ann no, Ben yes
+        await keys(pilot, "tab", *typed("2"), "ctrl+s")
+        assert not isinstance(app.screen, EntryDialog)
+        logged = s.log[-1].command
+        assert (logged["cmd"], logged["qualifying"], logged["benefit"]) == (
+            "intermediate", ["Ben"], {"money": 2})
