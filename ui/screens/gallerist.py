@@ -84,7 +84,8 @@ def heading(state: dict[str, Any]) -> str:
     if phase == "setup":
         return "Setup — the checklist for this number of players"
     final = " (final round)" if state.get("in_final_round") else ""
-    return f"Round {state.get('round')}{final} — {state.get('current')}'s turn"
+    after = "after " if (state.get("turn") or {}).get("ended") else ""
+    return f"Round {state.get('round')}{final} — {after}{state.get('current')}'s turn"
 
 
 # ---- what may be done now --------------------------------------------------------------------
