@@ -184,6 +184,7 @@ def _candidates(s: State) -> Iterator[Request]:
                 yield {"cmd": "place_start", "player": n, "location": x}
         for item, _, _ in s.checklist:
             yield {"cmd": "check", "item": item}
+        yield {"cmd": "draw_visitor"}  # a box draw from the bag (when it is known by colour)
         return
     if s.phase == "play":
         if s.queue:
@@ -207,6 +208,7 @@ def _candidates(s: State) -> Iterator[Request]:
             yield {"cmd": "end_turn", "player": cur}
             for colour in s.tickets:
                 yield {"cmd": "take_ticket", "player": cur, "colour": colour}
+            yield {"cmd": "draw_visitor", "player": cur}
         for n in names:
             yield {"cmd": "hire", "player": n}
         return

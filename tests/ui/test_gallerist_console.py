@@ -1,0 +1,212 @@
+"""The Gallerist at the console, by keys (issue 14): F2 chooses it, its form starts a game
+(players, start player, catalog, bag, a house rule), and the scripted whole game
+(tests/referee/games/gallerist/make_games.py) is played through to final scoring by picking
+from the list of what may be done now (the ruleset's legal actions and the entry dialogs for
+figures), typing only what the box merely records; the end is the same as headless."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from referee.session import Session
+from tests.referee.games.gallerist import make_games
+from tests.referee.games.gallerist import test_session as play
+from tests.ui.conftest import keys, typed
+from ui.app import make_app
+from ui.base import Choices, Cycle
+from ui.screens.common import GameChooser
+from ui.screens.gallerist import (
+    EntryDialog,
+    GameOverDialog,
+    HelpScreen,
+    ScoresScreen,
+    StartDrawnDialog,
+    UndoDialog,
+)
+from ui.screens.gallerist_setup import RULES, GalleristNewGameScreen, parse_bag
+from ui.screens.setup import NewGameScreen
+
+SMALL = (80, 24)
+
+
+async def choose_gallerist(pilot: Any, app: Any) -> None:
+    await keys(pilot, "f2")
+    assert isinstance(app.screen, GameChooser)
+    games = app.screen.query_one("#games").values
+    step = games.index("gallerist") - games.index(app.new_of)
+    await keys(pilot, *(["down"] * step if step > 0 else ["up"] * -step), "enter")
+    assert isinstance(app.screen_stack[0], GalleristNewGameScreen)
+    assert len(app.screen_stack) == 1
+
+
+def _matches(value: Any, req: dict[str, Any]) -> bool:
+    if isinstance(value, dict):
+        return value == req
+    return (value.request.items() <= req.items()
+            and set(req) - set(value.request) <= {f[0].partition(".")[0]
+                                                  for f in value.fields})
+
+
+async def pick(pilot: Any, app: Any, req: dict[str, Any]) -> bool:
+    """Pick `req` from the list by ↑↓ and Enter (an entry's figures typed in its dialog);
+    False if the list does not offer it."""
+    actions = app.screen.query_one("#gal-actions", Choices)
+    found = [i for i, v in enumerate(actions.values) if _matches(v, req)]
+    if not found:
+        return False
+    actions.focus()
+    await pilot.pause()
+    here = actions.highlighted or 0
+    step = found[0] - here
+    entry = actions.values[found[0]]
+    await keys(pilot, *(["down"] * step if step > 0 else ["up"] * -step), "enter")
+    if isinstance(entry, dict):
+        return True
+    dialog = app.screen
+    assert isinstance(dialog, EntryDialog)
+    for i, (key, _, kind) in enumerate(entry.fields):
+        top, _, sub = key.partition(".")
+        value = req.get(top)
+        if sub and value is not None:
+            value = value.get(sub)
+        if kind == "players":
+            for j, name in enumerate(entry.names):
+                if name in (value or []):
+                    dialog.query_one(f"#field-{i}-{j}", Cycle).focus()
+                    await keys(pilot, "enter")
+        elif kind == "count":
+            dialog.query_one(f"#field-{i}").focus()
+            await keys(pilot, *typed(str(value)) if value is not None else [])
+        else:
+            cycle = dialog.query_one(f"#field-{i}", Cycle)
+            cycle.focus()
+            while cycle.value != value:
+                await keys(pilot, "right")
+    await keys(pilot, "ctrl+s")
+    assert not isinstance(app.screen, EntryDialog), dialog.query_one("#error").render()
+    return True
+
+
+async def test_a_whole_game_from_the_form_to_the_final_scoring_by_keys() -> None:
+    script = make_games.game()
+    start = script[0]
+    s = Session(seed=play.SEED)
+    app = make_app(s)
+    listed = typed_lines = 0
+    async with app.run_test(size=SMALL) as pilot:
+        assert isinstance(app.screen, NewGameScreen)
+        await choose_gallerist(pilot, app)
+        form = app.screen
+        await keys(pilot, "ctrl+s")  # nobody named: said, nothing started
+        assert "Name at least one player" in str(form.query_one("#error").render())
+        await keys(pilot, *typed("Ann"), "enter", *typed("Ben"), "enter", "enter", "enter")
+        assert form.focused is form.query_one("#start-player")
+        await keys(pilot, "right")  # seat 1 starts (Ann)
+        form.query_one("#catalog").focus()
+        await keys(pilot, *typed(start["catalog"]), "enter", *typed("pink=2 white=1"))
+        await keys(pilot, "ctrl+s")
+        assert isinstance(app.screen, ScoresScreen), form.query_one("#error").render()
+        assert app.session.ruleset.id == "gallerist"
+        assert s.log[0].command["start_player"] == "Ann"
+        for req in script[1:]:
+            req = {k: v for k, v in req.items() if k != "game"}
+            if req["cmd"] == "state":
+                continue
+            before = len(s.log)
+            if req["cmd"] == "undo":
+                await keys(pilot, "ctrl+z")
+                assert isinstance(app.screen, UndoDialog)
+                await keys(pilot, "y")
+            elif await pick(pilot, app, req):
+                listed += 1
+            else:  # a record the box keeps as told: typed on the line
+                app.screen.query_one("#gal-command").focus()
+                await keys(pilot, *typed(json.dumps(req)), "enter")
+                typed_lines += 1
+            assert len(s.log) == before + 1 or req["cmd"] == "undo", (
+                req, str(app.screen.query_one("#error").render()))
+            nxt = str(app.screen_stack[0].query_one("#gal-next").render())
+            assert nxt.startswith("next: ")
+        assert s.state.over
+        assert isinstance(app.screen, GameOverDialog)
+        words = str(app.screen.query_one("#gal-over-words").render())
+        assert s.ruleset.state_json(s.state)["next"] in words
+    # every turn, kick-out, draw, score and the auction came from the list
+    assert listed > typed_lines > 0
+    headless = Session(seed=play.SEED)
+    for req in script:
+        if req["cmd"] != "state":
+            play.ok(headless, **req)
+    mine, theirs = (x.ruleset.state_json(x.state) for x in (s, headless))
+    assert mine["result"] == theirs["result"] and mine["scoring"] == theirs["scoring"]
+
+
+async def test_the_form_sends_house_rules_and_says_what_is_wrong() -> None:
+    s = Session(seed=play.SEED)
+    app = make_app(s, game="gallerist")
+    async with app.run_test(size=SMALL) as pilot:
+        form = app.screen
+        assert isinstance(form, GalleristNewGameScreen)
+        await keys(pilot, *typed("Ann"), "enter", *typed("Ben"))
+        form.query_one("#bag").focus()
+        await keys(pilot, *typed("pink=two"), "ctrl+s")
+        assert "not colour=count" in str(form.query_one("#error").render())
+        assert s.log == []
+        form.query_one("#bag").value = "9"
+        form.query_one("#start-player").value = 2  # seat 3 is empty
+        await keys(pilot, "ctrl+s")
+        assert "Seat 3 is empty" in str(form.query_one("#error").render())
+        form.query_one("#start-player").value = None
+        rule = RULES.index("start_player")
+        form.query_one(f"#rule-{rule}").focus()
+        await keys(pilot, "enter")  # fixed -> rotating
+        await keys(pilot, "f1")
+        assert isinstance(app.screen, HelpScreen)
+        await keys(pilot, "escape", "ctrl+s")
+        assert isinstance(app.screen_stack[0], ScoresScreen)
+        # the box drew the start player: said once, Enter goes on to the checklist
+        assert isinstance(app.screen, StartDrawnDialog)
+        start = s.state.start_player
+        assert f"{start} is the start player" in str(
+            app.screen.query_one("#gal-start-words").render())
+        await keys(pilot, "enter")
+        assert isinstance(app.screen, ScoresScreen)
+        assert s.log[0].command["rules"]["start_player"] == "rotating"
+        assert s.log[0].command["bag"] == 9
+
+
+def test_the_bag_field() -> None:
+    assert parse_bag("") is None
+    assert parse_bag(" 12 ") == 12
+    assert parse_bag("pink=5, white=6") == {"pink": 5, "white": 6}
+
+
+async def test_an_intermediate_scoring_is_entered_by_keys() -> None:
+    """A ticket stack runs out: the entry waits first in the list; its dialog ticks who
+    qualifies and types the benefit; the ruleset pays it."""
+    s = Session(seed=play.SEED)
+    for req in make_games.game()[:6]:
+        play.ok(s, **req)
+    while s.state.tickets.get("pink"):
+        play.ok(s, cmd="take_ticket", player="Ann", colour="pink")
+    play.ok(s, cmd="move", player="Ann", to="International Market")
+    play.ok(s, cmd="location_action", player="Ann")
+    play.ok(s, cmd="end_turn", player="Ann")
+    assert [p["decision"] for p in s.ruleset.state_json(s.state)["pending"]] == ["intermediate"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "r")  # resume
+        lst = app.screen.query_one("#gal-actions", Choices)
+        assert str(lst.get_option_at_index(0).prompt).startswith("Intermediate scoring")
+        await keys(pilot, "enter")
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        assert dialog.focused is dialog.query_one("#field-0-0")
+        await keys(pilot, "tab", "enter")  # Ann no, Ben yes
+        await keys(pilot, "tab", *typed("2"), "ctrl+s")
+        assert not isinstance(app.screen, EntryDialog)
+        logged = s.log[-1].command
+        assert (logged["cmd"], logged["qualifying"], logged["benefit"]) == (
+            "intermediate", ["Ben"], {"money": 2})
