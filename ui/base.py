@@ -444,3 +444,36 @@ class KeyShown(NamedTuple):
     @property
     def width(self) -> int:
         return len(self.shown) + len(self.description) + 4
+
+
+class RulesetUndoConfirm(Dialog[None]):
+    """What undo would take back, in the words of the game's ruleset, and asks: the undo
+    prompt of every game whose screens need no more than that (a game adds a `HINT`)."""
+
+    HINT: ClassVar[str | None] = None  # e.g. what stays on the table after the undo
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "undo", "Yes, undo"), Binding("n", "cancel", "No"),
+        Binding("escape", "cancel", "No", show=False),
+    ]
+
+    def compose(self) -> Any:
+        from textual.containers import Vertical
+
+        session = self.referee.session
+        words = session.undo_words()
+        nothing = (f"The game is over: its result stands ({session.ruleset.final_rule})."
+                   if session.state.over else "There is nothing to undo.")
+        with Vertical(classes="dialog", id="undo-dialog"):
+            yield Static("[b]Undo?[/b]", classes="dialog-title")
+            yield Static(words or nothing, id="undo-what", markup=False)
+            if words and self.HINT:
+                yield Static(self.HINT, classes="hint", markup=False)
+            yield Static("[b]Y[/b] undo · [b]N[/b] keep it")
+            yield self.error_line()
+        yield KeyBar()
+
+    def action_undo(self) -> None:
+        from referee.ruleset import Undo
+
+        if self.send(Undo()):
+            self.dismiss(None)

@@ -15,9 +15,9 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, SelectionList, Static
 
-from referee.ruleset import NeedDice, Undo
+from referee.ruleset import NeedDice
 from ui import format as fmt
-from ui.base import Choices, Cycle, Dialog, KeyBar, PendingDialog
+from ui.base import Choices, Cycle, Dialog, KeyBar, PendingDialog, RulesetUndoConfirm
 from ui.screens.art_project import legal, pending_of, shown
 
 TITLES = {
@@ -404,32 +404,10 @@ class VerdictScreen(Dialog[None]):
         yield KeyBar()
 
 
-class ArtUndoConfirm(Dialog[None]):
-    """What undo would take back (the ruleset's words), and asks."""
+class ArtUndoConfirm(RulesetUndoConfirm):
+    """Undo, saying that the battle dice stay."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "undo", "Yes, undo"), Binding("n", "cancel", "No"),
-        Binding("escape", "cancel", "No", show=False),
-    ]
-
-    def compose(self) -> ComposeResult:
-        session = self.referee.session
-        words = session.undo_words()
-        nothing = (f"The game is over: its result stands ({session.ruleset.final_rule})."
-                   if session.state.over else "There is nothing to undo.")
-        with Vertical(classes="dialog", id="undo-dialog"):
-            yield Static("[b]Undo?[/b]", classes="dialog-title")
-            yield Static(fmt.escape(words or nothing), id="undo-what")
-            if words:
-                yield Static("Battle dice stay on the table: undo never rerolls (ART-36).",
-                             classes="hint")
-            yield Static("[b]Y[/b] undo · [b]N[/b] keep it")
-            yield self.error_line()
-        yield KeyBar()
-
-    def action_undo(self) -> None:
-        if self.send(Undo()):
-            self.dismiss(None)
+    HINT = "Battle dice stay on the table: undo never rerolls (ART-36)."
 
 
 class ArtGameOverScreen(Dialog[None]):

@@ -30,9 +30,17 @@ from textual.widgets import DataTable, Input, Label, Static
 from referee.errors import BadRequest
 from referee.games.gallerist.commands import SCHEMA
 from referee.games.gallerist.rules.scoring import CATEGORY_WORDS
-from referee.ruleset import Undo
 from referee.session import LogEntry, Session
-from ui.base import BaseScreen, Choice, Choices, Cycle, Dialog, KeyBar, TextButton
+from ui.base import (
+    BaseScreen,
+    Choice,
+    Choices,
+    Cycle,
+    Dialog,
+    KeyBar,
+    RulesetUndoConfirm,
+    TextButton,
+)
 from ui.games import GameScreens
 
 CATEGORIES = ("market", "reputation", "exhibited", "auction", "curator", "dealer",
@@ -375,29 +383,7 @@ class EntryDialog(Dialog[bool]):
             self.dismiss(True)
 
 
-class UndoDialog(Dialog[None]):
-    """What undo would take back (the ruleset's words), and asks."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "undo", "Yes, undo"), Binding("n", "cancel", "No"),
-        Binding("escape", "cancel", "No", show=False),
-    ]
-
-    def compose(self) -> ComposeResult:
-        session = self.referee.session
-        words = session.undo_words()
-        nothing = (f"The game is over: its result stands ({session.ruleset.final_rule})."
-                   if session.state.over else "There is nothing to undo.")
-        with Vertical(classes="dialog", id="undo-dialog"):
-            yield Static("Undo?", classes="dialog-title")
-            yield Static(words or nothing, id="undo-what", markup=False)
-            yield Static("Y undo · N keep it", markup=False)
-            yield self.error_line()
-        yield KeyBar()
-
-    def action_undo(self) -> None:
-        if self.send(Undo()):
-            self.dismiss(None)
+UndoDialog = RulesetUndoConfirm  # (the ruleset's words are all The Gallerist's prompt says)
 
 
 class HelpScreen(Dialog[None]):
