@@ -378,10 +378,12 @@ class RefereeApp(App[None]):
             self.open(screen)
 
     def action_undo(self) -> None:
-        from ui.screens.info import UndoConfirm
+        """Ctrl+Z, on any screen of any game: the game's own undo prompt (GameScreens.undo)."""
+        from ui.base import RulesetUndoConfirm
 
-        if not isinstance(self.screen, UndoConfirm):
-            self.open(UndoConfirm())
+        screen = (self.screens.undo or RulesetUndoConfirm)()
+        if not isinstance(self.screen, type(screen)):
+            self.open(screen)
 
     def action_box(self) -> None:
         from ui.screens.info import BoxScreen

@@ -42,6 +42,10 @@ class Referee(Protocol):
 
     def drawing_failed(self, screen: Screen[Any], error: Exception) -> None: ...
 
+    def action_undo(self) -> None:
+        """Ctrl+Z (bound as ``app.undo``): open the game's undo prompt."""
+        ...
+
 
 class SessionView:
     """Mixin: a screen that draws from the session and redraws on `show()`."""

@@ -47,6 +47,9 @@ class GameScreens:
     every pending decision of a game in progress (player "" for the team)."""
     help: Callable[[], Screen[Any]] | None = None
     """The player aid F1 opens; None: none for this game."""
+    undo: Callable[[], Screen[Any]] | None = None
+    """The prompt Ctrl+Z opens (what undo would take back, and "undo?"); None: the console's
+    own, in the words of the game's ruleset (`ui.base.RulesetUndoConfirm`)."""
 
 
 def phase_of(state: Any) -> str:

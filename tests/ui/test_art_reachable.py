@@ -256,6 +256,10 @@ def test_every_kind_of_pending_choice_opens_its_dialog(decision: str,
             check_screens(app)
             await keys(pilot, "escape")  # a pending decision cannot be dismissed
             assert isinstance(app.screen, ChooseDialog)
+            await keys(pilot, "ctrl+z")  # the game's own undo prompt, over its dialog too
+            assert isinstance(app.screen, ArtUndoConfirm)
+            await keys(pilot, "n")
+            assert isinstance(app.screen, ChooseDialog)
             before = len(resumed.log)
             i = min(1, len(options) - 1)  # answered by keys: the second option, if any
             await keys(pilot, *["down"] * i, "enter")

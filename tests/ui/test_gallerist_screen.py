@@ -18,7 +18,7 @@ from tests.referee.games.gallerist import make_games
 from tests.referee.games.gallerist import test_session as play
 from ui.games import screens_for
 from ui.screens import gallerist as gal
-from ui.screens.gallerist import ENTERED, OWED, ScoresScreen, score_rows
+from ui.screens.gallerist import ENTERED, OWED, ScoresScreen, UndoDialog, score_rows
 
 
 class Table(App[None]):
@@ -35,6 +35,9 @@ class Table(App[None]):
         except Refusal as refusal:
             return refusal
         return None
+
+    def action_undo(self) -> None:
+        self.open(UndoDialog())
 
     def drawing_failed(self, screen: Screen[Any], error: Exception) -> None:
         self.failed.append(error)

@@ -90,6 +90,12 @@ def _open_decisions(state: Any) -> set[tuple[str, str]]:
             if p["decision"] in DECISIONS}
 
 
+def _undo() -> Screen[Any]:
+    from ui.screens.art_dialogs import ArtUndoConfirm
+
+    return ArtUndoConfirm()
+
+
 SCREENS = GameScreens(
     base=_base,
     dialogs={d: _dialog(d) for d in DECISIONS},
@@ -98,4 +104,5 @@ SCREENS = GameScreens(
     name="The A.R.T. Project",
     new_game=_new_game,
     open_decisions=_open_decisions,
+    undo=_undo,
 )

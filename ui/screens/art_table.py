@@ -91,7 +91,7 @@ class ArtTableScreen(BaseScreen):
         Binding("b", "actions('battle')", "Battle"),
         Binding("u", "actions('unlock_ally')", "Ally"),
         Binding("e", "end_phase", "End phase"),
-        Binding("ctrl+z", "undo", "Undo"),
+        Binding("ctrl+z", "app.undo", "Undo"),
         Binding("o", "app.box", "Box", show=False),
         Binding("x", "actions('extra_draw')", "Extra draw", show=False),
         Binding("s", "actions('place_agents')", "Setup agents", show=False),
@@ -155,11 +155,6 @@ class ArtTableScreen(BaseScreen):
 
     def action_end_phase(self) -> None:
         self.send_request({"cmd": "end_phase"})
-
-    def action_undo(self) -> None:
-        from ui.screens.art_dialogs import ArtUndoConfirm
-
-        self.referee.open(ArtUndoConfirm())
 
     def action_game_over(self) -> None:
         if self.referee.session.state.over:

@@ -212,7 +212,7 @@ class ScoresScreen(BaseScreen):
 
     AUTO_FOCUS = "#gal-actions"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+z", "undo", "Undo"),
+        Binding("ctrl+z", "app.undo", "Undo"),
         Binding("ctrl+t", "typed", "Type a command"),
         Binding("ctrl+n", "app.new_game", "New game"),
     ]
@@ -249,10 +249,6 @@ class ScoresScreen(BaseScreen):
         # twice never does something else than the line the cursor was on
         if before is not None and before in actions.values:
             actions.highlighted = actions.values.index(before)
-
-    def action_undo(self) -> None:
-        if not isinstance(self.app.screen, UndoDialog):
-            self.referee.open(UndoDialog())
 
     def action_typed(self) -> None:
         self.query_one("#gal-command", Input).focus()
@@ -477,4 +473,4 @@ def _open_decisions(_state: Any) -> set[tuple[str, str]]:
 
 SCREENS = GameScreens(base=_base, dialogs={}, announce=_announce, game_over=_game_over,
                       name="The Gallerist", new_game=_new_game,
-                      open_decisions=_open_decisions, help=HelpScreen)
+                      open_decisions=_open_decisions, help=HelpScreen, undo=UndoDialog)

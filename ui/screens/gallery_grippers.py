@@ -81,6 +81,12 @@ def _game_over() -> Screen[Any]:
     return GameOverScreen()
 
 
+def _undo() -> Screen[Any]:
+    from ui.screens.info import UndoConfirm
+
+    return UndoConfirm()
+
+
 _DIALOGS: dict[str, Callable[[str], Screen[Any]]] = {
     d: _dialog(d) for d in Decision if d is not Decision.TIEBREAK}
 
@@ -94,4 +100,5 @@ SCREENS = GameScreens(
     in_progress=_in_progress,
     open_decisions=_open_decisions,
     help=_help,
+    undo=_undo,
 )
