@@ -10,60 +10,24 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from referee.errors import Refusal
 from referee.games.art_project import RULESET
 from referee.games.art_project.state import ArtState
-from referee.ruleset import NeedDice
+from tests.referee.games.playing import COMMIT, PureGame
 
-COMMIT = "ab" * 32
+__all__ = ["COMMIT", "Game", "totals"]
 
 
-class Game:
+class Game(PureGame):
+    RULESET = RULESET
+    state: ArtState
+
     def __init__(self, players: list[str] | None = None, *, mission: str = "test-board",
                  difficulty: str = "medium", **extra: Any) -> None:
-        self.state: ArtState = RULESET.initial_state(RULESET.load_catalog(None))
-        req = {"cmd": "new_game", "players": [{"name": n} for n in players or ["Ann", "Ben",
-                                                                                "Cy"]],
-               "mission": mission, "difficulty": difficulty, **extra}
-        cmd = RULESET.start(RULESET.parse(req), commitment=COMMIT, settings={})
-        self._apply(cmd)
-
-    def _apply(self, cmd: Any) -> list[dict[str, Any]]:
-        events = RULESET.decide(self.state, cmd)
-        if isinstance(events, NeedDice):
-            raise AssertionError(f"needs dice: {events}")
-        self.state = RULESET.fold(self.state, events)
-        return events
-
-    def ok(self, cmd: str, **fields: Any) -> list[dict[str, Any]]:
-        return self._apply(RULESET.parse({"cmd": cmd, **fields}))
-
-    def need(self, cmd: str, **fields: Any) -> NeedDice:
-        out = RULESET.decide(self.state, RULESET.parse({"cmd": cmd, **fields}))
-        assert isinstance(out, NeedDice), out
-        return out
-
-    def no(self, cmd: str, code: str, rule: str | None = None, **fields: Any) -> Refusal:
-        before = self.state
-        try:
-            RULESET.decide(self.state, RULESET.parse({"cmd": cmd, **fields}))
-        except Refusal as err:
-            assert err.code == code, (err.code, err.message)
-            if rule is not None:
-                assert err.rule == rule, (err.rule, err.message)
-            assert err.message
-            assert self.state == before
-            return err
-        raise AssertionError(f"{cmd} {fields} was accepted")
-
-    @property
-    def json(self) -> dict[str, Any]:
-        return RULESET.state_json(self.state)
+        self.start({"cmd": "new_game",
+                    "players": [{"name": n} for n in players or ["Ann", "Ben", "Cy"]],
+                    "mission": mission, "difficulty": difficulty, **extra})
 
     # ---- given states ---------------------------------------------------------------------
-    def given(self, **changes: Any) -> None:
-        self.state = replace(self.state, **changes)
-
     def van(self, kind: str, n: int) -> None:
         self.given(van={**self.state.van, kind: n}, reserve={**self.state.reserve, kind: 6 - n})
 

@@ -12,11 +12,10 @@ from hypothesis import strategies as st
 
 from referee import games
 from referee.app import open_session
-from referee.audit import verify
 from referee.db import Reader, connect
-from referee.export import from_store
 from referee.session import Session
 from tests.referee.games.art_project.helpers import totals
+from tests.referee.games.playing import resumes_and_verifies
 
 SEED = bytes(range(32))
 NAMES = ["Ann", "Ben", "Cy"]
@@ -71,23 +70,7 @@ def test_the_registry_finds_the_game_and_undo_never_rerolls_a_battle(tmp_path: P
         state = session.state
     assert session.state.battle is None and session.state.agents["Film"] == 0
     ok(session, cmd="reveal")  # so that verify can check every electronic die
-    live = session.ruleset.state_json(session.state)
-    session.close()
-    resumed = open_session(db=path, seed=SEED, notify=lambda _: None)
-    try:
-        assert resumed.ruleset.id == "art-project"
-        assert resumed.ruleset.state_json(resumed.state) == live
-    finally:
-        resumed.close()
-    reader = Reader(connect(path, readonly=True), path)
-    try:
-        with reader.snapshot():
-            [game] = reader.games()
-            verdict = verify(from_store(reader, game))
-    finally:
-        reader.close()
-    assert game.game == "art-project"
-    assert verdict.good, verdict.problems
+    resumes_and_verifies(session, path, "art-project", SEED)
 
 
 def _wanted(s: Any, who: str, pick: st.DataObject) -> tuple[str, str]:

@@ -3,25 +3,25 @@ the ruleset (as the session does) and walks setup and turns quickly."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from referee.errors import Refusal
 from referee.games.gallerist import RULESET
 from referee.games.gallerist.state import State
-from referee.ruleset import NeedDice
+from tests.referee.games.playing import COMMIT, PureGame
 
-COMMIT = "ab" * 32
+__all__ = ["COMMIT", "FIXTURE", "PLACES", "Game"]
 FIXTURE = str(Path(__file__).with_name("fixture.toml"))
 PLACES = ["Media Centre", "Artists Colony", "International Market", "Fourth Location"]
 
 
-class Game:
+class Game(PureGame):
+    RULESET = RULESET
+    state: State
+
     def __init__(self, players: list[str] | None = None, *, start: str | None = "Ann",
                  catalog: str | None = FIXTURE, rules: dict[str, Any] | None = None,
                  **extra: Any) -> None:
-        self.state: State = RULESET.initial_state(RULESET.load_catalog(None))
         req: dict[str, Any] = {"cmd": "new_game", "players": players or ["Ann", "Ben", "Cy"],
                                **extra}
         if start is not None:
@@ -30,35 +30,7 @@ class Game:
             req["catalog"] = catalog
         if rules:
             req["rules"] = rules
-        cmd = RULESET.start(RULESET.parse(req), commitment=COMMIT, settings={})
-        self._apply(cmd)
-
-    def _apply(self, cmd: Any) -> list[dict[str, Any]]:
-        events = RULESET.decide(self.state, cmd)
-        if isinstance(events, NeedDice):
-            raise AssertionError(f"needs dice: {events}")
-        self.state = RULESET.fold(self.state, events)
-        return events
-
-    def ok(self, cmd: str, **fields: Any) -> list[dict[str, Any]]:
-        return self._apply(RULESET.parse({"cmd": cmd, **fields}))
-
-    def no(self, cmd: str, code: str, rule: str | None = None, **fields: Any) -> Refusal:
-        before = self.state
-        try:
-            RULESET.decide(self.state, RULESET.parse({"cmd": cmd, **fields}))
-        except Refusal as err:
-            assert err.code == code, (err.code, err.message)
-            if rule is not None:
-                assert err.rule == rule, (err.rule, err.message)
-            assert err.message
-            assert self.state == before
-            return err
-        raise AssertionError(f"{cmd} {fields} was accepted")
-
-    @property
-    def json(self) -> dict[str, Any]:
-        return RULESET.state_json(self.state)
+        self.start(req)
 
     @property
     def next(self) -> str:
@@ -82,9 +54,6 @@ class Game:
         events += self.ok("location_action", player=player)
         events += self.ok("end_turn", player=player)
         return events
-
-    def given(self, **changes: Any) -> None:
-        self.state = replace(self.state, **changes)
 
     def given_player(self, name: str, **changes: Any) -> None:
         self.state = self.state.with_player(name, **changes)

@@ -12,13 +12,11 @@ from hypothesis import strategies as st
 
 from referee import games
 from referee.app import open_session
-from referee.audit import verify
-from referee.db import Reader, connect
-from referee.export import from_store
 from referee.games.gallerist import RULESET
 from referee.games.gallerist.state import CATEGORIES
 from referee.session import Session
 from tests.referee.games.gallerist.helpers import FIXTURE, PLACES
+from tests.referee.games.playing import resumes_and_verifies
 
 SEED = bytes(range(32))
 NAMES = ["Ann", "Ben", "Cy"]
@@ -62,23 +60,7 @@ def test_a_fair_start_draw_box_draws_from_the_bag_store_resume_verify(tmp_path: 
     ok(session, cmd="move", player=who, to="International Market")
     assert session.undo_words() == f"Undo the move to International Market ({who})."
     ok(session, cmd="reveal")
-    live = session.ruleset.state_json(session.state)
-    session.close()
-    resumed = open_session(db=path, seed=SEED, notify=lambda _: None)
-    try:
-        assert resumed.ruleset.id == "gallerist"
-        assert resumed.ruleset.state_json(resumed.state) == live
-    finally:
-        resumed.close()
-    reader = Reader(connect(path, readonly=True), path)
-    try:
-        with reader.snapshot():
-            [game] = reader.games()
-            verdict = verify(from_store(reader, game))
-    finally:
-        reader.close()
-    assert game.game == "gallerist"
-    assert verdict.good, verdict.problems
+    resumes_and_verifies(session, path, "gallerist", SEED)
 
 
 def _wanted(s: Any, pick: st.DataObject) -> dict[str, Any]:

@@ -1,0 +1,89 @@
+"""Playing any ruleset on pure states in tests, as the session does (decide, then fold), and
+checking a stored game end to end. Each game's ``helpers.Game`` adds its own set-up and
+"given" states on top of `PureGame`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from referee.app import open_session
+from referee.audit import verify
+from referee.db import Reader, connect
+from referee.errors import Refusal
+from referee.export import from_store
+from referee.ruleset import NeedDice
+from referee.session import Session
+
+COMMIT = "ab" * 32  # a dice commitment for games started without a session
+
+
+class PureGame:
+    """A state of `RULESET`'s game, moved on by commands through the ruleset."""
+
+    RULESET: ClassVar[Any]
+    state: Any
+
+    def start(self, request: dict[str, Any]) -> None:
+        self.state = self.RULESET.initial_state(self.RULESET.load_catalog(None))
+        cmd = self.RULESET.start(self.RULESET.parse(request), commitment=COMMIT, settings={})
+        self._apply(cmd)
+
+    def _apply(self, cmd: Any) -> list[dict[str, Any]]:
+        events = self.RULESET.decide(self.state, cmd)
+        if isinstance(events, NeedDice):
+            raise AssertionError(f"needs dice: {events}")
+        self.state = self.RULESET.fold(self.state, events)
+        return list(events)
+
+    def ok(self, cmd: str, **fields: Any) -> list[dict[str, Any]]:
+        return self._apply(self.RULESET.parse({"cmd": cmd, **fields}))
+
+    def need(self, cmd: str, **fields: Any) -> NeedDice:
+        out = self.RULESET.decide(self.state, self.RULESET.parse({"cmd": cmd, **fields}))
+        assert isinstance(out, NeedDice), out
+        return out
+
+    def no(self, cmd: str, code: str, rule: str | None = None, **fields: Any) -> Refusal:
+        """`cmd` is refused with `code` (and `rule`), in words, and changes nothing."""
+        before = self.state
+        try:
+            self.RULESET.decide(self.state, self.RULESET.parse({"cmd": cmd, **fields}))
+        except Refusal as err:
+            assert err.code == code, (err.code, err.message)
+            if rule is not None:
+                assert err.rule == rule, (err.rule, err.message)
+            assert err.message
+            assert self.state == before
+            return err
+        raise AssertionError(f"{cmd} {fields} was accepted")
+
+    @property
+    def json(self) -> dict[str, Any]:
+        return dict(self.RULESET.state_json(self.state))
+
+    def given(self, **changes: Any) -> None:
+        self.state = replace(self.state, **changes)
+
+
+def resumes_and_verifies(session: Session, path: Path, game: str, seed: bytes) -> None:
+    """Close a stored `session` (its seed revealed): the game opened again from `path` is the
+    one that was live, and `verify` finds the stored game (of ruleset `game`) good."""
+    live = session.ruleset.state_json(session.state)
+    session.close()
+    resumed = open_session(db=path, seed=seed, notify=lambda _: None)
+    try:
+        assert resumed.ruleset.id == game
+        assert resumed.ruleset.state_json(resumed.state) == live
+    finally:
+        resumed.close()
+    reader = Reader(connect(path, readonly=True), path)
+    try:
+        with reader.snapshot():
+            [stored] = reader.games()
+            verdict = verify(from_store(reader, stored))
+    finally:
+        reader.close()
+    assert stored.game == game
+    assert verdict.good, verdict.problems
