@@ -8,9 +8,10 @@ propagates to the controller, which shows it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from device import screens as sc
+from device.dealing import balanced_hands
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import queries
 from referee.games.gallery_grippers.rules.queries import Decision
@@ -58,6 +59,63 @@ def _chosen(box: BoxController, mode: str) -> object:
     return menu[box.ui.index % len(menu)][1] if menu else None
 
 
+# ---- Gallery Grippers' flows started from the box ---------------------------------------
+def start_game(box: BoxController, abandon: bool = False) -> None:
+    """A new game of the box's player count, names and house rules, every hand dealt."""
+    names = box.player_names(box.ui.players)
+    box._apply(c.NewGame(players=tuple(c.PlayerSpec(x) for x in names),
+                         rules=box.house_rules, abandon=abandon))
+    box.ui.overlay = None
+    deal_all(box)
+
+
+def deal_all(box: BoxController) -> None:
+    """Deal every player still without a hand a balanced default hand (GG-1)."""
+    s = box.session.state
+    undealt = [p.name for p in s.players if not p.dealt]
+    hands = balanced_hands(s, undealt)
+    for name in undealt:
+        h = hands[name]
+        box._apply(c.Deal(name, tuple(h["specialists"]), tuple(h["attributes"])))
+
+
+def turn_order(box: BoxController) -> None:
+    """The box rolls a d6 for every player (GG-3) and says who goes first, or that it is a
+    tie."""
+    outcome = box._apply(c.TurnOrder())
+    order = next((e for e in outcome.events if e["type"] == "turn_order_rolled"), None)
+    if order is not None:
+        rolls = ", ".join(f"{n} {v}" for n, v in order["rolls"].items())
+        first = outcome.state.first_player
+        box._say(f"d6: {rolls}. " + (f"{first} goes first." if first else "A tie!"))
+
+
+def preview_move(box: BoxController) -> None:
+    """ROLL on the turn screen: the movement d6 is rolled and shown (move_roll); the tile
+    menu follows as the session's pending 'tile' decision."""
+    p = box.session.state.current_player
+    if p is None:
+        return
+    box.ui.step, box.ui.index = None, 0
+    name = p.name
+    box.roll(name, "d6", lambda r: c.MoveRoll(name, roll=r))  # GG-4: once a turn
+
+
+def move(box: BoxController, tile: str, museum: str | None) -> None:
+    p = box.session.state.current_player
+    if p is not None:
+        box._apply(c.Move(p.name, tile, museum))
+        box.ui.step, box.ui.tile = None, None
+
+
+def movement_roll(box: BoxController) -> dict[str, Any] | None:
+    """The roll event of this turn's movement d6, once rolled."""
+    if box.session.state.turn.rolled is None:
+        return None
+    roll = sc.last_roll(box.session.log)
+    return roll if roll and roll.get("purpose") == "move" else None
+
+
 def _player(box: BoxController) -> str:
     p = box.session.state.current_player
     assert p is not None
@@ -69,7 +127,7 @@ def _new(box: BoxController, action: str) -> None:
     if action in ("next", "back"):
         ui.players = (ui.players - 1 + (1 if action == "next" else -1)) % 6 + 1
     elif action in GO:
-        box.start_game(abandon=box.session.state.phase in (Phase.SETUP, Phase.PLAYING))
+        start_game(box, abandon=box.session.state.phase in (Phase.SETUP, Phase.PLAYING))
 
 
 def _over(box: BoxController, action: str) -> None:
@@ -131,19 +189,19 @@ def _hands(box: BoxController, action: str) -> None:
     if action in ("next", "back"):
         box.ui.index += 1 if action == "next" else -1
     elif action in GO:
-        box._apply(c.TurnOrder())
+        turn_order(box)
 
 
 def _deal(box: BoxController, action: str) -> None:
     if action in GO:
-        box.deal_all()
+        deal_all(box)
 
 
 def _tiebreak(box: BoxController, action: str) -> None:
     tie = next(q for q in box.session.state.pending if q.decision == Decision.TIEBREAK)
     if tie.info.get("mode") == "reroll":
         if action in GO:
-            box._apply(c.TurnOrder())
+            turn_order(box)
         return
     if not _cycle(box, "tiebreak", action) and action in GO:
         box._apply(c.Tiebreak(str(_chosen(box, "tiebreak"))), ack=False)
@@ -161,7 +219,7 @@ def _turn(box: BoxController, action: str) -> None:
         elif queries.can(s, p.name, c.Sell):
             box.ui.step, box.ui.index = "sell", 0
         else:
-            box.preview_move()
+            preview_move(box)
 
 
 def _tiles(box: BoxController, action: str) -> None:
@@ -176,7 +234,7 @@ def _tiles(box: BoxController, action: str) -> None:
     if museum == "?":
         box.ui.tile, box.ui.step, box.ui.index = tile, "museums", 0
     else:
-        box.move(tile, None)
+        move(box, tile, None)
 
 
 def _museums(box: BoxController, action: str) -> None:
@@ -184,7 +242,7 @@ def _museums(box: BoxController, action: str) -> None:
         box.ui.step, box.ui.index = "tiles", 0
         return
     if not _cycle(box, "museums", action) and action in GO and box.ui.tile:
-        box.move(box.ui.tile, str(_chosen(box, "museums")))
+        move(box, box.ui.tile, str(_chosen(box, "museums")))
 
 
 def _steal_or_sell(box: BoxController, action: str) -> None:

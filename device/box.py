@@ -19,13 +19,11 @@ from dataclasses import replace
 from typing import Any
 
 from device import screens as sc
-from device.dealing import balanced_hands
 from device.pins import DEFAULT_PINS, PinMap
 from device.traydice import Bridge, TrayDice, Waiting
 from device.view import DEFAULT_GAME, BoxView, OledScreens, oled_screens, wrap
+from referee.dice import Roll
 from referee.errors import Refusal
-from referee.games.gallery_grippers import commands as c
-from referee.games.gallery_grippers.commands import Roll
 from referee.session import LogEntry, Outcome, Session
 
 log = logging.getLogger(__name__)
@@ -138,8 +136,19 @@ class BoxController:
     def close(self) -> None:
         self._unsubscribe()
 
+    # ---- what a new game started from the box gets -----------------------------------------
+    def player_names(self, n: int) -> list[str]:
+        """The names of a new game's `n` players: the configured ones first, then P<i>."""
+        names = (self._names or [])[:n]
+        return names + [f"P{i + 1}" for i in range(len(names), n)]
+
+    @property
+    def house_rules(self) -> dict[str, Any]:
+        """The house-rule overrides every new game started from the box gets."""
+        return dict(self._rules)
+
     # ---- dice: the tray when there is one --------------------------------------------------
-    def roll(self, player: str, die: str, make: Callable[[Roll | None], c.Command], *,
+    def roll(self, player: str, die: str, make: Callable[[Roll | None], Any], *,
              answers: tuple[str, ...] = (), ack: bool = False) -> None:
         """Apply `make(roll)`: wait for the tray if one is connected, else the box rolls."""
         if not self.dice.wait_for(Waiting(player, die, make, answers, ack)):
@@ -208,18 +217,15 @@ class BoxController:
             self.ui.overlay = None if self.ui.overlay in ("menu", "confirm") else self.ui.overlay
             self._changed()
 
-    def _apply(self, command: c.Command, ack: bool = False) -> Outcome:
+    def _apply(self, command: Any, ack: bool = False) -> Outcome:
+        """Apply a command of the running game from this box (`ack`: its result stays on
+        screen until a press); the game's box screens say what the outcome needs said."""
         self._mine = True
         try:
             outcome = self.session.apply(command)
         finally:
             self._mine = False
         self.ui.ack = outcome.entry.seq if ack else None
-        order = next((e for e in outcome.events if e["type"] == "turn_order_rolled"), None)
-        if order is not None:
-            rolls = ", ".join(f"{n} {v}" for n, v in order["rolls"].items())
-            first = outcome.state.first_player
-            self._say(f"d6: {rolls}. " + (f"{first} goes first." if first else "A tie!"))
         return outcome
 
     def _refused(self, refusal: Refusal) -> None:
@@ -278,45 +284,3 @@ class BoxController:
                 self.ui.overlay = CODE
                 return
         self.game.handle(self, mode, action)
-
-    def start_game(self, abandon: bool = False) -> None:
-        n = self.ui.players
-        names = (self._names or [])[:n]
-        names += [f"P{i + 1}" for i in range(len(names), n)]
-        self._apply(c.NewGame(players=tuple(c.PlayerSpec(x) for x in names),
-                              rules=self._rules, abandon=abandon))
-        self.ui.overlay = None
-        self.deal_all()
-
-    def deal_all(self) -> None:
-        """Deal every player still without a hand a balanced default hand (GG-1)."""
-        s = self.session.state
-        undealt = [p.name for p in s.players if not p.dealt]
-        hands = balanced_hands(s, undealt)
-        for name in undealt:
-            h = hands[name]
-            self._apply(c.Deal(name, tuple(h["specialists"]), tuple(h["attributes"])))
-
-    def preview_move(self) -> None:
-        """ROLL on the turn screen: the movement d6 is rolled and shown (move_roll); the
-        tile menu follows as the session's pending 'tile' decision."""
-        p = self.session.state.current_player
-        if p is None:
-            return
-        self.ui.step, self.ui.index = None, 0
-        name = p.name
-        self.roll(name, "d6", lambda r: c.MoveRoll(name, roll=r))  # GG-4: once a turn
-
-    def move(self, tile: str, museum: str | None) -> None:
-        p = self.session.state.current_player
-        if p is not None:
-            self._apply(c.Move(p.name, tile, museum))
-            self.ui.step, self.ui.tile = None, None
-
-    def movement_roll(self) -> dict[str, Any] | None:
-        """The roll event of this turn's movement d6, once rolled."""
-        if self.session.state.turn.rolled is None:
-            return None
-        roll = sc.last_roll(self.session.log)
-        return roll if roll and roll.get("purpose") == "move" else None
-

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from device import screens as sc
+from device.actions import movement_roll
 from device.view import BoxView, OledScreens
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import queries
@@ -112,7 +113,7 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         return BoxView("reup", title=sc.title(p, s), strikes=p.strikes,
                        lines=("No cards left:", "roll a d6 and draw", "that many cards."),
                        hint="ROLL:roll d6")
-    rolled = ctrl.movement_roll()
+    rolled = movement_roll(ctrl)
     head = {
         "tiles": f"{p.name} moves {s.turn.rolled if s.turn.rolled is not None else '?'}",
         "museums": "Which museum?",
