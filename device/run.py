@@ -70,14 +70,17 @@ def add_box_args(p: argparse.ArgumentParser) -> None:
 
 
 def box_settings(path: str | None) -> tuple[list[str] | None, dict[str, Any]]:
-    """Player names (``[box] players``) and house rules (``[rules]``) from a settings file."""
+    """Player names (``[box] players``) and house rules (``[rules]``, read by the ruleset of
+    the game the box starts: the box's buttons start Gallery Grippers games) from a settings
+    file."""
     if path is None:
         return None, {}
+    from device.view import DEFAULT_GAME
+    from referee import games
     from referee.errors import SettingsError
-    from referee.games.gallery_grippers.settings import load_settings
     from referee.tomlfile import toml_loads
 
-    rules = load_settings(path).to_json()
+    rules = dict(games.find(DEFAULT_GAME).load_settings(path).to_json())
     data = toml_loads(Path(path).read_text(encoding="utf-8"), path, SettingsError)
     names = data.get("box", {}).get("players")
     if names is not None and (not isinstance(names, list) or not 1 <= len(names) <= 6
