@@ -368,7 +368,9 @@ class RefereeApp(App[None]):
 
     # ---- actions (keys that work everywhere) ----------------------------------------------
     def action_rules(self) -> None:
-        make = self.screens.help
+        """F1: the player aid of the game being played, or on a new-game form of the game
+        the form starts."""
+        make = (screens_for(self.new_of) if self.setting_up_new_game() else self.screens).help
         if make is None:
             self.notify("No player aid for this game on the console yet: the rules are in "
                         "the docs.", severity="warning")

@@ -481,3 +481,19 @@ class RulesetUndoConfirm(Dialog[None]):
 
         if self.send(Undo()):
             self.dismiss(None)
+
+
+class DescribesRules(Protocol):
+    """A game's house rules as its settings describe them."""
+
+    def describe(self) -> list[tuple[str, object, str]]: ...
+
+
+def house_rules_markdown(rules: DescribesRules) -> str:
+    """The house rules in force, one line each (name, value, what it decides): every game's
+    player aid ends with them."""
+    lines = ["## House rules in force"]
+    for name, value, text in rules.describe():
+        shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
+        lines.append(f"- `{name}` = **{shown}** — {text}")
+    return "\n".join(lines)

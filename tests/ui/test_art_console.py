@@ -187,3 +187,76 @@ async def test_the_end_shows_the_result_and_the_hall_of_fame() -> None:
         assert "lost" in str(app.screen.query_one(".dialog-title").render())
         await keys(pilot, "n")
         assert isinstance(app.screen, ArtNewGameScreen)
+
+
+async def test_f1_opens_the_art_player_aid_with_the_house_rules_in_force() -> None:
+    """F1 at the A.R.T. table: its own aid (not Gallery Grippers'), every phase of the round,
+    and each house rule with the value this game plays by (one changed from its default)."""
+    from ui.screens.art_help import ArtHelpScreen
+
+    s = Session(seed=SEED)
+    assert s.handle({**START, "rules": {"deck_empty": "reshuffle"}})["ok"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        if isinstance(app.screen, InProgressScreen):
+            await keys(pilot, "r")
+        assert isinstance(app.screen, ArtTableScreen)
+        await keys(pilot, "f1")
+        assert isinstance(app.screen, ArtHelpScreen)
+        text = app.screen.query_one("#art-aid").source  # type: ignore[attr-defined]
+        for phase in ("A — Mission", "B — Movement", "C — Battle", "D — End of round"):
+            assert phase in text
+        for name, value, _ in s.state.rules.describe():
+            shown = f"{value:,}" if type(value) is int else value
+            assert f"`{name}` = **{shown}**" in text
+        assert "`deck_empty` = **reshuffle**" in text
+        await keys(pilot, "escape")
+        assert isinstance(app.screen, ArtTableScreen)
+
+
+async def test_f1_on_the_art_form_shows_the_art_aid_with_a_new_games_rules() -> None:
+    """F1 on the A.R.T. new-game form, the console's own game being Gallery Grippers: the
+    A.R.T. aid, with the rules an A.R.T. game starts with (not Gallery Grippers' rules)."""
+    from referee.games.art_project.settings import ArtRules
+    from ui.screens.art_help import ArtHelpScreen
+
+    app = make_app(Session(seed=SEED))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await choose_art(pilot, app)
+        await keys(pilot, "f1")
+        assert isinstance(app.screen, ArtHelpScreen)
+        text = app.screen.query_one("#art-aid").source  # type: ignore[attr-defined]
+        assert "a new game's, unless changed" in text
+        for name, value, _ in ArtRules().describe():
+            shown = f"{value:,}" if type(value) is int else value
+            assert f"`{name}` = **{shown}**" in text
+        assert "reup_at_or_below" not in text  # (a Gallery Grippers rule)
+
+
+async def test_f1_on_another_games_form_after_an_art_game_shows_that_games_aid() -> None:
+    """An A.R.T. game is over and the table picks Gallery Grippers for the next one: F1 on
+    that form is Gallery Grippers' aid with its own house rules (the session's state is
+    still the A.R.T. game's)."""
+    from ui.screens.info import RulesScreen
+
+    s = Session(seed=SEED)
+    assert s.handle(START)["ok"]
+    for n in ("Ann", "Ben"):
+        for _ in range(2):
+            assert s.handle({"cmd": "draw", "player": n})["ok"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "p", "enter", *typed("Music=40"), "ctrl+s")
+        assert s.state.over and isinstance(app.screen, ArtGameOverScreen)
+        await keys(pilot, "n", "f2")
+        assert isinstance(app.screen, GameChooser)
+        games = app.screen.query_one("#games").values
+        step = games.index("gallery-grippers") - games.index("art-project")
+        await keys(pilot, *(["down"] * step if step > 0 else ["up"] * -step), "enter")
+        assert isinstance(app.screen_stack[0], NewGameScreen)
+        await keys(pilot, "f1")
+        assert isinstance(app.screen, RulesScreen)
+        text = app.screen.query_one("Markdown").source  # type: ignore[attr-defined]
+        assert "`reup_at_or_below` = **0**" in text and "deck_empty" not in text

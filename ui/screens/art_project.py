@@ -90,6 +90,12 @@ def _open_decisions(state: Any) -> set[tuple[str, str]]:
             if p["decision"] in DECISIONS}
 
 
+def _help() -> Screen[Any]:
+    from ui.screens.art_help import ArtHelpScreen
+
+    return ArtHelpScreen()
+
+
 def _undo() -> Screen[Any]:
     from ui.screens.art_dialogs import ArtUndoConfirm
 
@@ -104,5 +110,6 @@ SCREENS = GameScreens(
     name="The A.R.T. Project",
     new_game=_new_game,
     open_decisions=_open_decisions,
+    help=_help,
     undo=_undo,
 )

@@ -12,9 +12,8 @@ from textual.widgets import Static
 
 from referee.games.gallery_grippers.commands import Undo
 from referee.games.gallery_grippers.rules.queries import undo_preview
-from referee.games.gallery_grippers.settings import HouseRules
 from ui import format as fmt
-from ui.base import Dialog, KeyBar
+from ui.base import Dialog, KeyBar, house_rules_markdown
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -102,14 +101,6 @@ KEYS_HELP = """\
 """
 
 
-def house_rules_markdown(rules: HouseRules) -> str:
-    lines = ["## House rules in force"]
-    for name, value, text in rules.describe():
-        shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
-        lines.append(f"- `{name}` = **{shown}** — {text}")
-    return "\n".join(lines)
-
-
 class RulesScreen(Dialog[None]):
     """The player aid, in the project's own words, and the house rules in force."""
 
@@ -121,8 +112,14 @@ class RulesScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         from textual.widgets import Markdown
 
+        from referee.games.gallery_grippers.settings import HouseRules
+
+        rules = getattr(self.state, "rules", None)
+        if not isinstance(rules, HouseRules):  # F1 on this game's form after another game
+            table = self.referee.session.house_rules
+            rules = table if isinstance(table, HouseRules) else HouseRules()
         with VerticalScroll(id="rules"):
-            yield Markdown(PLAYER_AID + "\n" + house_rules_markdown(self.state.rules) + "\n\n"
+            yield Markdown(PLAYER_AID + "\n" + house_rules_markdown(rules) + "\n\n"
                            + KEYS_HELP)
         yield KeyBar()
 
