@@ -102,7 +102,11 @@ async def test_a_whole_game_from_the_form_to_the_final_scoring_by_keys() -> None
         assert "Name at least one player" in str(form.query_one("#error").render())
         await keys(pilot, *typed("Ann"), "enter", *typed("Ben"), "enter", "enter", "enter")
         assert form.focused is form.query_one("#start-player")
-        await keys(pilot, "right")  # seat 1 starts (Ann)
+        await keys(pilot, "right")  # seat 1 starts (Ann): named as typed
+        assert str(form.query_one("#start-player").render()) == "‹ Ann (seat 1) ›"
+        await keys(pilot, "right", "right")
+        assert str(form.query_one("#start-player").render()) == "‹ seat 3 (no name yet) ›"
+        await keys(pilot, "left", "left")
         form.query_one("#catalog").focus()
         await keys(pilot, *typed(start["catalog"]), "enter", *typed("pink=2 white=1"))
         await keys(pilot, "ctrl+s")
@@ -153,6 +157,12 @@ async def test_the_form_sends_house_rules_and_says_what_is_wrong() -> None:
         await keys(pilot, *typed("pink=two"), "ctrl+s")
         assert "not colour=count" in str(form.query_one("#error").render())
         assert s.log == []
+        form.query_one("#bag").value = ""  # the built-in catalog has no bag count: the form
+        form.query_one("#name-0").focus()  # says which field to fill, in its own words
+        await keys(pilot, "ctrl+s")
+        said = str(form.query_one("#error").render())
+        assert "“Visitors in bag”" in said and "new_game" not in said and s.log == []
+        assert form.focused is form.query_one("#bag")
         form.query_one("#bag").value = "9"
         form.query_one("#start-player").value = 2  # seat 3 is empty
         await keys(pilot, "ctrl+s")

@@ -51,6 +51,11 @@ def parse_bag(text: str) -> int | dict[str, int] | None:
     return out
 
 
+def _seat_words(seat: int, name: str) -> str:
+    """A start-player choice: the player's name and seat, or the seat while it is empty."""
+    return f"{name} (seat {seat + 1})" if name else f"seat {seat + 1} (no name yet)"
+
+
 class GalleristNewGameScreen(BaseScreen):
     """Names (blank seats are empty), the start player, house rules, catalog and bag;
     Ctrl+S starts."""
@@ -77,7 +82,7 @@ class GalleristNewGameScreen(BaseScreen):
             with Horizontal(classes="art-form-row"):
                 yield Label("Start player", classes="art-form-label")
                 yield Cycle([("drawn by the box", None),
-                             *[(f"seat {i + 1}", i) for i in range(SEATS)]], None,
+                             *[(_seat_words(i, ""), i) for i in range(SEATS)]], None,
                             id="start-player")
             with Horizontal(classes="art-form-row"):
                 yield Label("Catalog file", classes="art-form-label")
@@ -99,6 +104,16 @@ class GalleristNewGameScreen(BaseScreen):
             yield TextButton("Start game \\[^S]", id="start", primary=True)
             yield self.error_line()
         yield KeyBar()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """The start-player choices name the players as they are typed."""
+        wid = event.input.id or ""
+        if not wid.startswith("name-"):
+            return
+        cycle = self.query_one("#start-player", Cycle)
+        seat = int(wid.removeprefix("name-"))
+        cycle.choices[seat + 1] = (_seat_words(seat, event.value.strip()), seat)
+        cycle.refresh()
 
     def action_back(self) -> None:
         self.referee.cancel_new_game()
@@ -165,4 +180,13 @@ class GalleristNewGameScreen(BaseScreen):
         except Refusal as refusal:  # bad_request, bad_catalog: said inline
             self.say_error(fmt.refusal_text(refusal))
             return
-        self.refused(self.referee.new_game(command))
+        refused = self.referee.new_game(command)
+        if refused is not None and (refused.code, refused.rule) == ("catalog_incomplete",
+                                                                     "GAL-13"):
+            # (the ruleset words it for a protocol line: "give new_game a bag")
+            self.say_error("✗ GAL-13 The catalog does not say how many visitors are in the "
+                           "bag: type them in “Visitors in bag” — a number, or one per "
+                           "colour (pink=5 white=4 …).")
+            self.query_one("#bag", Input).focus()
+            return
+        self.refused(refused)
