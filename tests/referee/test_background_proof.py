@@ -10,6 +10,7 @@ refused naming the damage, and the session starts afresh on a new file."""
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import sqlite3
 import threading
@@ -24,7 +25,7 @@ from referee.app import open_session
 from referee.db import Reader
 from referee.session import Session
 from tests.referee.conftest import SEED
-from tests.referee.storehelp import Clock, long_stream
+from tests.referee.storehelp import Clock, lines, long_stream, referee
 
 STAMP = "20250501T190001Z"  # the first reading of storehelp.Clock
 COMMANDS = 600  # snapshots after entries 256 and 512
@@ -201,3 +202,19 @@ def test_a_closed_session_never_moves_its_file_afterwards(
         again.settle()
     again.close()
     assert digest(path.with_name(f"g.sqlite.damaged-{STAMP}")) == damaged
+
+
+def test_headless_says_the_damage_on_stderr_and_refuses_the_command(
+        pristine: Path, tmp_path: Path) -> None:
+    path = damaged_copy(pristine, tmp_path)
+    damaged = digest(path)
+    done = referee("headless", "--db", str(path), stdin="\n".join(json.dumps(r) for r in (
+        {"cmd": "state"}, {"cmd": "undo"}, {"cmd": "new_game", "players": ["Ann", "Ben"]},
+    )) + "\n")
+    state, undo, new = lines(done.stdout)
+    assert state["ok"] and undo["ok"] is False and new["ok"]
+    assert undo["error"]["code"] == "store_error" and "damaged" in undo["error"]["message"]
+    said = [line for line in done.stderr.splitlines() if "damaged" in line]
+    assert len(said) == 1 and "moved aside" in said[0]
+    (moved,) = tmp_path.glob("g.sqlite.damaged-*[0-9TZ]")
+    assert digest(moved) == damaged
