@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from referee import startup
 from referee.app import open_session
@@ -218,3 +220,42 @@ def test_headless_says_the_damage_on_stderr_and_refuses_the_command(
     assert len(said) == 1 and "moved aside" in said[0]
     (moved,) = tmp_path.glob("g.sqlite.damaged-*[0-9TZ]")
     assert digest(moved) == damaged
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seq=st.integers(1, COMMANDS), where=st.floats(0, 1, exclude_max=True))
+def test_a_flip_in_any_entry_is_found_before_anything_is_written(
+        pristine: Path, tmp_path_factory: pytest.TempPathFactory, seq: int,
+        where: float) -> None:
+    """Wherever an entry's body changes (before or after the newest snapshot), the game is
+    playable at once, the first command waits, is refused naming that entry, and the file is
+    moved aside exactly as it was."""
+    tmp = tmp_path_factory.mktemp("flip")
+    path = tmp / "g.sqlite"
+    shutil.copy(pristine, path)
+    with sqlite3.connect(path) as conn:
+        (body,) = conn.execute("SELECT body FROM entries WHERE seq = ?", (seq,)).fetchone()
+    data = bytearray(path.read_bytes())
+    assume(body.encode() in data)  # (a long body spills onto overflow pages: not in one piece)
+    start = data.index(body.encode())
+    offset = start + int(where * len(body.encode()))
+    data[offset] ^= 0x01  # (ASCII stays ASCII: still text, still a valid page)
+    path.write_bytes(bytes(data))
+    damaged = digest(path)
+    told: list[str] = []
+    session = open_session(db=path, seed=SEED, notify=told.append, clock=Clock())
+    try:
+        if told[-1].startswith("Resumed"):  # found by the proof, beside the game
+            assert len(session.log) == COMMANDS
+            answer = session.handle({"cmd": "undo"})
+            assert not answer["ok"] and answer["error"]["code"] == "store_error", answer
+            assert "damaged" in answer["error"]["message"]
+        else:  # (an entry the resume read, after the newest snapshot, did not parse: the
+            # proof ran at open, before the game was shown)
+            assert seq > 512 and "damaged" in told[-1]
+        (moved,) = tmp.glob("g.sqlite.damaged-*[0-9TZ]")
+        assert digest(moved) == damaged
+        assert session.log == [] and any("damaged" in t for t in told)
+    finally:
+        session.close()
