@@ -12,7 +12,7 @@ from typing import Any
 
 from referee import games
 from referee.chain import fingerprint
-from referee.errors import BadRequest, CatalogError, StoreError
+from referee.errors import BadRequest, CatalogError, FileDamaged, StoreError
 from referee.ruleset import Ruleset, Settings
 from referee.session import Session
 from referee.store import Clock, EventStore, GameRecord, utc_now
@@ -83,36 +83,58 @@ def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | Non
     if not db:
         return Session(cat, seed=seed, house_rules=house_rules)
     path = Path(db).expanduser()
-    store = EventStore.open(path, clock=clock, notify=notify)
+    store = EventStore.open(path, clock=clock, notify=notify, background=True)
     try:
-        latest = store.latest_game()
-        if latest is None:
-            return Session(cat, seed=seed, store=store, house_rules=house_rules)
-        names = ", ".join(latest.players)
-        sha = fingerprint(ruleset.catalog_json(cat))
-        game = None
-        if latest.game != ruleset.id:  # another game: played with the catalog it stored
+        try:
+            session = _open(store, path, ruleset=ruleset, cat=cat, catalog=catalog,
+                            seed=seed, house_rules=house_rules, notify=notify)
+        except Exception:
+            if store.proof is None:
+                raise
+            # Read before its proof: if the file is damaged, that is what start-up says (the
+            # file moved aside, a new one started), as it did before it resumed anything.
             try:
-                played = games.find(latest.game)
-            except BadRequest as err:
-                raise StoreError(f"game {latest.id} ({names}) in {path} is of a game this "
-                                 f"referee does not know: {err}") from err
-            game = (played, played.catalog_from_json(latest.catalog))
-        elif latest.catalog_sha256 != sha:
-            if latest.status == "playing":
-                raise CatalogError(
-                    f"game {latest.id} ({names}) in {path} is being played with another "
-                    f"catalog (sha256 {latest.catalog_sha256[:12]}...) than this one "
-                    f"(sha256 {sha[:12]}...); start the referee with the "
-                    "catalog that game began with", path=catalog or "<default catalog>")
-            notify(f"Game {latest.id} ({names}) was played with another catalog; it is kept "
-                   f"in {path}. New games use this one.")
-            return Session(cat, seed=seed, store=store, house_rules=house_rules)
-        session = _resume(store, latest, cat=cat, seed=seed, house_rules=house_rules,
-                          game=game)
+                store.settle()
+            except FileDamaged:
+                return Session(cat, seed=seed, store=store, house_rules=house_rules)
+            raise
     except BaseException:
         store.close()
         raise
+    # The game is playable; the proof of every entry runs beside it from now on, and the
+    # first command that writes waits for it (Session.settle, docs/store.md).
+    store.prove()
+    return session
+
+
+def _open(store: EventStore, path: Path, *, ruleset: Ruleset, cat: Any, catalog: str | None,
+          seed: bytes | None, house_rules: Settings | None, notify: Notify) -> Session:
+    """The session on an opened store: its latest game resumed, or none."""
+    latest = store.latest_game()
+    if latest is None:
+        return Session(cat, seed=seed, store=store, house_rules=house_rules)
+    names = ", ".join(latest.players)
+    sha = fingerprint(ruleset.catalog_json(cat))
+    game = None
+    if latest.game != ruleset.id:  # another game: played with the catalog it stored
+        try:
+            played = games.find(latest.game)
+        except BadRequest as err:
+            raise StoreError(f"game {latest.id} ({names}) in {path} is of a game this "
+                             f"referee does not know: {err}") from err
+        game = (played, played.catalog_from_json(latest.catalog))
+    elif latest.catalog_sha256 != sha:
+        if latest.status == "playing":
+            raise CatalogError(
+                f"game {latest.id} ({names}) in {path} is being played with another "
+                f"catalog (sha256 {latest.catalog_sha256[:12]}...) than this one "
+                f"(sha256 {sha[:12]}...); start the referee with the "
+                "catalog that game began with", path=catalog or "<default catalog>")
+        notify(f"Game {latest.id} ({names}) was played with another catalog; it is kept "
+               f"in {path}. New games use this one.")
+        return Session(cat, seed=seed, store=store, house_rules=house_rules)
+    session = _resume(store, latest, cat=cat, seed=seed, house_rules=house_rules,
+                      game=game)
     if latest.status == "playing":
         notify(f"Resumed game {latest.id} ({names}) after command {len(session.log)}.")
     return session

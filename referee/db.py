@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from hashlib import sha256
@@ -27,15 +27,17 @@ from referee.session import LogEntry
 Clock = Callable[[], datetime]
 BUSY_TIMEOUT_MS = 5000
 # SQLite copies the -wal into the file (a checkpoint: three syncs) once the -wal holds this many
-# pages. Its default, 1000 pages, came every ~300 commands; 4000 pages (8 MiB of 2 KiB pages,
-# ~2,000 commands) is longer than a game, whose end checkpoints anyway (`referee.store`), so during
-# play a command costs its two syncs (the commit and the mark) and the file is rewritten less.
+# pages. Its default, 1000 pages, came every ~300 commands; 4000 pages (4 MiB of 1 KiB pages,
+# ~1,700 commands) is longer than a game, whose end checkpoints anyway (`referee.store`), so during
+# play a command costs one sync on its path (the commit) and the file is rewritten less.
 WAL_AUTOCHECKPOINT_PAGES = 4000
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 # A new file's page size. Each command rewrites the last page of the entries table (and now
-# and then a new one, and the file's first page as the file grows): 2 KiB pages keep that
-# under 4 KB per command; an older file keeps the page size it was made with.
-PAGE_SIZE = int(os.environ.get("REFEREE_PAGE_SIZE", "2048"))
+# and then a new one, its parent and the file's first page as the file grows): with schema 5's
+# entries (~440 bytes) 1 KiB pages keep that about 3.2 KB per command with the mark and the
+# checkpoint's share (2 KiB pages: 4.0 KB; docs/performance.md); an older file keeps the page
+# size it was made with.
+PAGE_SIZE = int(os.environ.get("REFEREE_PAGE_SIZE", "1024"))
 
 # MIGRATIONS[n] takes a file from schema version n to n + 1 (forward only, one transaction).
 MIGRATIONS: list[Sequence[str]] = [
@@ -119,8 +121,31 @@ MIGRATIONS: list[Sequence[str]] = [
         "DROP TABLE entries",
         "ALTER TABLE entries_by_id RENAME TO entries",
     ),
+    # 4 -> 5: an entry keeps only what is not already elsewhere (less written per command):
+    # its body (canonical JSON, which holds its game, number and time), its hash as 32 bytes
+    # and its undo mark. game, seq, at and cmd are computed from the id and the body when read
+    # (VIRTUAL: nothing on disk), and hash shows the bytes as 64 hex digits; prev is the hash
+    # of the entry before, read from that row (docs/store.md).
+    (
+        """CREATE TABLE entries_lean (
+            id INTEGER PRIMARY KEY,
+            body TEXT NOT NULL,
+            h BLOB NOT NULL CHECK (length(h) = 32),
+            undone INTEGER NOT NULL DEFAULT 0,
+            game INTEGER GENERATED ALWAYS AS (id >> 32) VIRTUAL,
+            seq INTEGER GENERATED ALWAYS AS (id & 4294967295) VIRTUAL,
+            at TEXT GENERATED ALWAYS AS (json_extract(body, '$.at')) VIRTUAL,
+            cmd TEXT GENERATED ALWAYS AS (json_extract(body, '$.command.cmd')) VIRTUAL,
+            hash TEXT GENERATED ALWAYS AS (lower(hex(h))) VIRTUAL,
+            CHECK (id & 4294967295 >= 1))""",
+        """INSERT INTO entries_lean (id, body, h, undone)
+           SELECT id, body, referee_unhex(hash), undone FROM entries ORDER BY id""",
+        "DROP TABLE entries",
+        "ALTER TABLE entries_lean RENAME TO entries",
+    ),
 ]
 SEQ_SPAN = 1 << 32  # an entry's id: game * SEQ_SPAN + seq (schema 4)
+LEAN = 5  # from this schema on, an entry's prev is the hash of the row before it
 
 
 def entry_id(game: int, seq: int) -> int:
@@ -199,6 +224,8 @@ def connect(path: str | Path, *, readonly: bool = False,
         conn = sqlite3.connect(str(path), isolation_level=None, factory=factory,
                                check_same_thread=False)
     try:
+        # (for the migration to schema 5: SQLite has unhex() only from 3.41)
+        conn.create_function("referee_unhex", 1, _unhex, deterministic=True)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if not readonly and PAGE_SIZE and not file_version(conn) and not conn.execute(
                 "SELECT count(*) FROM sqlite_master").fetchone()[0]:
@@ -214,6 +241,10 @@ def connect(path: str | Path, *, readonly: bool = False,
         conn.close()
         raise
     return conn
+
+
+def _unhex(text: str) -> bytes:
+    return bytes.fromhex(text)
 
 
 def file_version(conn: sqlite3.Connection) -> int:
@@ -287,6 +318,21 @@ class Reader:
         cols = {r[1] for r in self._conn.execute("PRAGMA table_info(entries)").fetchall()}
         return "id" in cols
 
+    @functools.cached_property
+    def _lean(self) -> bool:
+        """Schema 5 on: no prev column (an entry's prev is the hash of the row before)."""
+        cols = {r[1] for r in self._conn.execute("PRAGMA table_info(entries)").fetchall()}
+        return "prev" not in cols
+
+    @property
+    def _prev(self) -> str:
+        """The entries' prev as SQL, over a span of one game read in order: the stored column
+        before schema 5, the hash of the row before it after (the span's first row: the
+        genesis hash; `entries` starts its span one row early when it needs that row's)."""
+        if self._lean:
+            return f"lag(hash, 1, '{GENESIS}') OVER (ORDER BY id)"
+        return "prev"
+
     @property
     def _columns(self) -> str:
         """The games table's columns as this file has them (any schema from 1 on)."""
@@ -349,18 +395,27 @@ class Reader:
     def links(self, game_id: int) -> list[Link]:
         where, args = self._span(game_id)
         rows = self._conn.execute(
-            f"SELECT seq, body, prev, hash, undone FROM entries WHERE {where} "
+            f"SELECT seq, body, {self._prev}, hash, undone FROM entries WHERE {where} "
             f"ORDER BY {self._order}",
             args).fetchall()
         return [Link(seq, body, prev, h, bool(undone)) for seq, body, prev, h, undone in rows]
 
     def entries(self, game_id: int, *, after: int = 0) -> list[StoredEntry]:
         """The game's entries (those after entry `after`), each body parsed once."""
-        where, args = self._span(game_id, after + 1)
+        early = self._lean and after > 0  # (read entry `after` too, for the next one's prev)
+        where, args = self._span(game_id, after if early else after + 1)
         rows = self._conn.execute(
-            f"SELECT seq, body, prev, hash, undone FROM entries WHERE {where} "
+            f"SELECT seq, body, {self._prev}, hash, undone FROM entries WHERE {where} "
             f"ORDER BY {self._order}",
             args).fetchall()
+        if early:
+            if rows and rows[0][0] == after:
+                before = rows.pop(0)[3]
+                rows = [(seq, text, before if i == 0 else prev, h, undone)
+                        for i, (seq, text, prev, h, undone) in enumerate(rows)]
+            else:  # (entry `after` is not there: no prev to give the next one)
+                rows = [(seq, text, "" if i == 0 else prev, h, undone)
+                        for i, (seq, text, prev, h, undone) in enumerate(rows)]
         out = []
         for seq, text, prev, h, undone in rows:
             body = json.loads(text)
@@ -409,26 +464,38 @@ class Reader:
         marked: set[int] = set()
         by_log: set[Any] = set()
         where, args = self._span(g.id)
-        for seq, prev, data, h, undone, undoes in self._conn.execute(
-                "SELECT seq, prev, prev || body, hash, undone, CASE WHEN cmd = 'undo' THEN "
-                f"json_extract(body, '$.command.undoes') END FROM entries WHERE {where} "
-                f"ORDER BY {self._order}", args):
+        if self._lean:  # (prev is the row before's hash: chained here; the hash as bytes)
+            rows: Iterable[tuple[Any, ...]] = self._conn.execute(
+                "SELECT seq, body, h, undone, CASE WHEN instr(body, '\"undoes\":') AND "
+                "json_extract(body, '$.command.cmd') = 'undo' THEN json_extract(body, "
+                f"'$.command.undoes') END FROM entries WHERE {where} ORDER BY id", args)
+        else:
+            rows = ((seq, body, h, undone, undoes, prev)
+                    for seq, body, prev, h, undone, undoes in self._conn.execute(
+                        "SELECT seq, body, prev, hash, undone, CASE WHEN cmd = 'undo' THEN "
+                        f"json_extract(body, '$.command.undoes') END FROM entries WHERE "
+                        f"{where} ORDER BY {self._order}", args))
+        for seq, body, h, undone, undoes, *stored_prev in rows:
             if undone:
                 marked.add(seq)
-            if seq == g.saved_entries:
-                saved_at = h
             if undoes is not None:
                 by_log.add(undoes)
             if seq != expected:
                 out.append(f"game {g.id}: entry {expected} is missing (found {seq})")
                 expected = seq
             expected += 1
-            if prev != last:
+            if stored_prev and stored_prev[0] != last:
                 out.append(f"game {g.id} entry {seq}: does not follow the entry before it "
                            "(prev hash differs)")
-            if sha256(data.encode("utf-8")).hexdigest() != h:
+            digest = sha256(((stored_prev[0] if stored_prev else last) + body).encode("utf-8"))
+            if stored_prev:  # (before schema 5: the hash as hex text)
+                right, last = digest.hexdigest() == h, h
+            else:
+                right, last = digest.digest() == h, h.hex() if isinstance(h, bytes) else ""
+            if not right:
                 out.append(f"game {g.id} entry {seq}: content does not match its hash")
-            last = h
+            if seq == g.saved_entries:
+                saved_at = last
             if len(out) > 20:
                 return out
         count = expected - 1
@@ -437,8 +504,8 @@ class Reader:
             out.append(f"game {g.id}: undo marks {sorted(marked)[:10]} do not match the undo "
                        f"entries {sorted(str(u) for u in by_log)[:10]}")
         where, args = self._span(g.id, 1, 1)
-        first = self._conn.execute("SELECT seq, body, prev, hash, undone FROM entries WHERE "
-                                   f"{where}", args).fetchone()
+        first = self._conn.execute(f"SELECT seq, body, {self._prev}, hash, undone FROM "
+                                   f"entries WHERE {where}", args).fetchone()
         if first is None:
             return [*out, f"game {g.id} has no entries"]
         if saved_at != g.saved_head or count < g.saved_entries:

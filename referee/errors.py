@@ -87,5 +87,10 @@ class StoreError(RefereeError, OSError):
     """The event store could not read or write (disk full, I/O error, damaged file)."""
 
 
+class FileDamaged(StoreError):
+    """The proof of every entry, run beside the session, found the game file damaged: it was
+    moved aside and a new, empty one started (the message says so, and where it went)."""
+
+
 class DeviceError(RefereeError, OSError):
     """A hardware part (buttons, display, dice tray) failed."""

@@ -4,14 +4,18 @@ take it with it.
 A session that writes a game file holds an exclusive ``flock`` on ``<file>.lock`` beside it
 (the kernel releases it when the process dies, so a killed box never leaves a stale lock). The
 lock file also holds the **mark**: the game, number and hash of the last command the store
-acknowledged, and how many commands the file held then. It is rewritten (and synced) after
-every commit, before the command is answered, so at start the store can tell whether commands
-it once acknowledged are missing (a deleted, truncated or damaged ``-wal``, an emptied file).
+acknowledged, and how many commands the file held then. It is rewritten after every commit,
+before the command is answered (a write to the page cache: a killed process keeps it), so at
+start the store can tell whether commands it once acknowledged are missing (a deleted,
+truncated or damaged ``-wal``, an emptied file). It is synced by a thread of its own, off the
+command's path (the -wal's sync is the command's one sync): a burst of commands costs one
+sync of the mark, and an idle box none. A power cut can leave the mark a command or so
+behind the file (harmless: the -wal was synced, nothing is lost, and a mark behind the file
+is never reported as a loss); only a power cut *and* a lost -wal together could miss those.
 
 The file has two 256-byte slots, written in turn, each a line of canonical JSON with its own
-checksum; a write torn by a power cut leaves the other slot, which holds the mark before it
-(and a torn write is never of an acknowledged command: the command is answered only after
-the write is synced). See docs/store.md.
+checksum; a write torn by a power cut leaves the other slot, which holds an earlier mark (if
+both were torn, the next start says it could not read the mark). See docs/store.md.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import fcntl
 import hashlib
 import json
 import os
+import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,19 +68,22 @@ def lock_path(db: Path) -> Path:
     return db.with_name(db.name + SUFFIX)
 
 
-def _encode(n: int, pid: int, mark: Mark | None) -> bytes:
+def _encode(n: int, pid: int, mark: Mark | None, *, pad: bool = True) -> bytes:
+    """A slot's line. `pad`: the whole slot (spaces to its end); otherwise only the line and
+    its newline (a mark after every command writes ~170 bytes, not 256: the slot is read up to
+    its first newline, so what an earlier, longer line left after it is never read)."""
     body = {"n": n, "pid": pid, "mark": None if mark is None else mark.to_json()}
     check = hashlib.sha256(canonical(body).encode()).hexdigest()[:16]
     line = canonical({**body, "check": check}).encode()
     if len(line) >= SLOT:
         raise ValueError("a mark does not fit its slot")
-    return line + b" " * (SLOT - 1 - len(line)) + b"\n"
+    return line + (b" " * (SLOT - 1 - len(line)) if pad else b"") + b"\n"
 
 
 def _decode(raw: bytes) -> tuple[int, int, Mark | None] | None:
-    """(n, pid, mark) of a slot, or None when it is empty or not intact."""
+    """(n, pid, mark) of a slot (its first line), or None when it is empty or not intact."""
     try:
-        item = json.loads(raw.decode("utf-8"))
+        item = json.loads(raw.split(b"\n", 1)[0].decode("utf-8"))
         check = item.pop("check")
         if hashlib.sha256(canonical(item).encode()).hexdigest()[:16] != check:
             return None
@@ -104,6 +113,12 @@ class WriterLock:
         self.current = found
         self._fd: int | None = fd
         self._n = n
+        self._wake = threading.Condition()
+        self._dirty = False
+        self._stopping = False
+        self._syncer: threading.Thread | None = None
+        self._sync_error: OSError | None = None
+        self.syncs = 0  # syncs of the mark the syncer made (a burst of marks: one)
 
     @classmethod
     def acquire(cls, db: Path) -> WriterLock:
@@ -146,19 +161,72 @@ class WriterLock:
         for _ in range(2):
             self._write(mark)
 
-    def _write(self, mark: Mark | None) -> None:
+    def _write(self, mark: Mark | None, *, sync: bool = True) -> None:
         if self._fd is None:
             raise StoreError("the game file's lock was released")
         self._n += 1
-        os.pwrite(self._fd, _encode(self._n, os.getpid(), mark), (self._n % 2) * SLOT)
-        os.fdatasync(self._fd)
+        os.pwrite(self._fd, _encode(self._n, os.getpid(), mark, pad=sync),
+                  (self._n % 2) * SLOT)
+        if sync:
+            os.fdatasync(self._fd)
 
     def record(self, mark: Mark) -> None:
-        """Keep `mark` (synced before this returns); raises OSError if it could not."""
-        self._write(mark)
+        """Keep `mark`: written before this returns (in the page cache, so a killed process
+        keeps it), synced soon after by the syncer thread, off the command's path (a power
+        cut may leave the mark a command or so behind the file: never ahead of it, so never a
+        false loss). Raises OSError if it could not be written, or if an earlier sync failed."""
+        failed, self._sync_error = self._sync_error, None
+        if failed is not None:
+            raise failed
+        self._write(mark, sync=False)
         self.current = mark
+        with self._wake:
+            self._dirty = True
+            if self._syncer is None:
+                self._syncer = threading.Thread(target=self._sync_loop,
+                                                args=(weakref.ref(self), self._wake),
+                                                daemon=True, name="referee-mark-sync")
+                self._syncer.start()
+            self._wake.notify()
+
+    @staticmethod
+    def _sync_loop(ref: weakref.ref[WriterLock], wake: threading.Condition) -> None:
+        """Sync the lock file whenever a mark was written since the last sync (a burst of
+        marks costs one sync); sleeps on `wake` while there is nothing to do. It holds the
+        lock only weakly while it sleeps, so a lock nobody closed is still released (__del__)."""
+        while True:
+            with wake:
+                while True:
+                    lock = ref()
+                    if lock is None:
+                        return
+                    if lock._dirty or lock._stopping:
+                        break
+                    del lock
+                    wake.wait()
+                if not lock._dirty:
+                    return
+                lock._dirty = False
+                fd = lock._fd
+            if fd is None:
+                return
+            try:
+                os.fdatasync(fd)
+                lock.syncs += 1
+            except OSError as err:
+                lock._sync_error = err
+            del lock
+
+    def _stop_syncer(self) -> None:
+        with self._wake:
+            self._stopping = True
+            self._wake.notify()
+            syncer, self._syncer = self._syncer, None
+        if syncer is not None and syncer is not threading.current_thread():
+            syncer.join()  # (it syncs what is left before it stops)
 
     def release(self) -> None:
+        self._stop_syncer()
         if self._fd is not None:
             fd, self._fd = self._fd, None
             os.close(fd)  # closing the last descriptor releases the flock

@@ -20,7 +20,15 @@ from typing import Any, Protocol, cast
 
 from referee import games, running
 from referee.dice import SEED_BYTES, Roll, commitment, stream_draw
-from referee.errors import BadRequest, GameOver, NotRecorded, Refusal, RuleViolation, StoreError
+from referee.errors import (
+    BadRequest,
+    FileDamaged,
+    GameOver,
+    NotRecorded,
+    Refusal,
+    RuleViolation,
+    StoreError,
+)
 from referee.inputs import RequestProblem, check_request, show
 from referee.kept import (
     KeptDie,
@@ -120,6 +128,7 @@ class Session:
         self._house_rules = house_rules  # the table's settings file: new_game overrides win
         self._game = self._fresh(self._ruleset, self._catalog)
         self._subscribers: list[Callable[[Outcome], None]] = []
+        self._on_restart: list[Callable[[str], None]] = []
 
     def _fresh(self, ruleset: Ruleset, catalog: Any, seed: bytes | None = None) -> RunningGame:
         return fresh(ruleset, catalog, seed, _history(self._store))
@@ -192,6 +201,35 @@ class Session:
         close = getattr(self._store, "close", None)
         if callable(close):
             close()
+
+    def settle(self) -> None:
+        """Wait until the game file may be written: a file opened with its proof of every
+        entry running beside the session (`referee.store.EventStore.settle`). If the proof
+        found the file damaged, it was moved aside and a new one started: the session starts
+        afresh too (no game, as a start with that file would have), whoever watches
+        (`on_restart`) is told, and `NotRecorded` is raised, naming the damage."""
+        settle = getattr(self._store, "settle", None)
+        if not callable(settle):
+            return
+        try:
+            settle()
+        except FileDamaged as err:
+            self._game = self._fresh(self._ruleset, self._catalog)
+            for callback in list(self._on_restart):
+                try:
+                    callback(str(err))
+                except Exception:  # the file was moved aside all the same
+                    log.exception("a restart watcher failed")
+            raise NotRecorded(f"Not done: {err}") from err
+        except StoreError as err:
+            raise NotRecorded(f"Not saved, so not done (nothing changed): {err}. "
+                              "Check the storage and send the command again.") from err
+
+    def on_restart(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call `callback(message)` when the session starts afresh because its game file was
+        found damaged after it opened (see `settle`); returns an unsubscribe."""
+        self._on_restart.append(callback)
+        return lambda: self._on_restart.remove(callback)
 
     def subscribe(self, callback: Callable[[Outcome], None]) -> Callable[[], None]:
         """Call `callback(outcome)` after every accepted command; returns an unsubscribe."""
@@ -277,6 +315,7 @@ class Session:
 
         `ruleset` names the game of a new_game (default: the session's own game's, or the
         game being played)."""
+        self.settle()  # (a file still being proven: wait; nothing before it changes)
         if isinstance(command, Undo):
             return self._undo()
         if isinstance(command, Reveal):

@@ -14,14 +14,17 @@ checkpoints or deletes a ``-wal``, so the evidence stays as it was found), in on
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import sqlite3
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.db import MIGRATIONS, Clock, Reader, connect, file_version
+from referee.db import MIGRATIONS, Clock, Reader, connect, file_version, schema_version
 from referee.errors import StoreError
 from referee.evidence import preserve, quarantine
 from referee.lock import EMPTY, Mark, WriterLock
@@ -48,8 +51,14 @@ class Found:
 
 
 def check(path: Path, lock: WriterLock, *, clock: Clock, notify: Notify | None,
-          factory: type[sqlite3.Connection]) -> None:
-    """Check the file before a session writes it; say what was found; keep the mark."""
+          factory: type[sqlite3.Connection], background: bool = False) -> Proof | None:
+    """Check the file before a session writes it; say what was found; keep the mark.
+
+    With `background`, a file of this schema is checked here only in what takes constant
+    time (that it opens, its schema, the mark against the entry it names: lost commands are
+    said now); the proof of every entry is returned, not run: a `Proof` to run beside the
+    session, which must finish before anything is written (`EventStore.settle`). None: the
+    file was proven here (or moved aside, or is new)."""
     tell = notify or (lambda _: None)
     mark = lock.found
     if lock.unreadable:
@@ -70,22 +79,14 @@ def check(path: Path, lock: WriterLock, *, clock: Clock, notify: Notify | None,
             tell(f"The game file {path} is empty (0 bytes) and there is no record of what it "
                  "held: if it held games, they are lost. It is started as a new game file.")
         lock.record(EMPTY)
-        return
-    found = _inspect(path, mark, factory)
+        return None
+    quick = background and _current(path, factory)
+    found = _inspect(path, mark, factory, quick=quick)
     if found.newer:
-        return
+        return None
     if found.problems:
-        held = (f" It held {mark.total} saved command(s), the last one command {mark.seq} "
-                f"of game {mark.game}; they stay in the moved file."
-                if mark is not None and mark.total else "")
-        moved = quarantine(path, clock)
-        problems = found.problems
-        tell(f"The game file {path} is damaged ({problems[0]}"
-             + (f", and {len(problems) - 1} more problem(s)" if len(problems) > 1 else "")
-             + f"). It was moved aside to {moved} (with its -wal/-shm files, if any) "
-             f"and a new, empty game file was started.{held}")
-        lock.record(EMPTY)
-        return
+        tell(moved_aside(path, lock, clock, found.problems))
+        return None
     if mark is not None and mark.game is not None and (
             found.total < mark.total or found.at_mark != mark.head):
         text = _loss_message(path, mark, found)
@@ -95,11 +96,125 @@ def check(path: Path, lock: WriterLock, *, clock: Clock, notify: Notify | None,
              "against the box before you carry on.")
     if lock.current != found.latest:
         lock.record(found.latest)
+    return Proof(path, factory) if quick else None
 
 
-def _inspect(path: Path, mark: Mark | None, factory: type[sqlite3.Connection]) -> Found:
+def moved_aside(path: Path, lock: WriterLock, clock: Clock, problems: list[str]) -> str:
+    """Move a damaged file aside (with its -wal/-shm), start the mark afresh, and say so."""
+    mark = lock.current
+    held = (f" It held {mark.total} saved command(s), the last one command {mark.seq} "
+            f"of game {mark.game}; they stay in the moved file."
+            if mark is not None and mark.total else "")
+    moved = quarantine(path, clock)
+    lock.record(EMPTY)
+    return (f"The game file {path} is damaged ({problems[0]}"
+            + (f", and {len(problems) - 1} more problem(s)" if len(problems) > 1 else "")
+            + f"). It was moved aside to {moved} (with its -wal/-shm files, if any) "
+            f"and a new, empty game file was started.{held}")
+
+
+def _current(path: Path, factory: type[sqlite3.Connection]) -> bool:
+    """Whether the file is of this program's schema (then it is read as it is; an older one
+    is migrated when opened, so it is proven first, as it was found)."""
     try:
-        return _read(path, mark, factory)
+        conn = connect(path, readonly=True, factory=factory)
+    except sqlite3.Error:
+        return False
+    try:
+        return file_version(conn) == schema_version()
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+
+
+class Proof:
+    """The proof of every entry of a file (``quick_check``, every game's chain, its row, every
+    snapshot: `Reader.problems`) on its own read-only connection, in one read snapshot, in a
+    thread beside the session (docs/store.md). `result` waits for it."""
+
+    def __init__(self, path: Path, factory: type[sqlite3.Connection]) -> None:
+        self.path = path
+        self._factory = factory
+        self._thread: threading.Thread | None = None
+        self._guard = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        self._cancelled = False
+        self._problems: list[str] | None = None
+        self._error: BaseException | None = None
+        self.elapsed: float | None = None  # seconds the proof took, once it has run
+
+    def start(self) -> None:
+        """Run the proof in a thread (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="referee-proof",
+                                            daemon=True)
+            self._thread.start()
+
+    @property
+    def done(self) -> bool:
+        return self._problems is not None
+
+    def _run(self) -> None:
+        t0 = time.perf_counter()
+        try:
+            with self._guard:
+                if self._cancelled:
+                    return
+                self._conn = connect(self.path, readonly=True, factory=self._factory)
+            found = Reader(self._conn, self.path).problems()
+        except sqlite3.DatabaseError as err:
+            code = getattr(err, "sqlite_errorcode", None)
+            if self._cancelled or (code is not None and code & 0xFF in NOT_DAMAGE):
+                self._error = err  # stopped, or the file cannot be reached for now
+                return
+            found = [f"SQLite: {err}"]
+        except (ValueError, KeyError, TypeError) as err:
+            found = [f"unreadable content: {err}"]
+        except BaseException as err:  # (reported to whoever waits for the proof)
+            self._error = err
+            return
+        finally:
+            with self._guard:
+                if self._conn is not None:
+                    self._conn.close()
+                    self._conn = None
+        self.elapsed = time.perf_counter() - t0
+        self._problems = found
+
+    def result(self) -> list[str]:
+        """Wait for the proof: what is wrong with the file ([]: nothing). A proof that could
+        not run (the file unreachable for now, not damaged) runs again here, and raises
+        `StoreError` if it still cannot."""
+        self.start()
+        assert self._thread is not None
+        self._thread.join()
+        if self._problems is None:
+            if self._cancelled:
+                raise StoreError(f"the check of {self.path} was stopped")
+            err, self._error = self._error, None
+            self._run()
+            if self._problems is None:
+                err = self._error or err
+                raise StoreError(f"cannot check {self.path}: {err}") from err
+        return self._problems
+
+    def cancel(self) -> None:
+        """Stop the proof (the session closes) and wait for its thread: it touches nothing
+        afterwards."""
+        with self._guard:
+            self._cancelled = True
+            if self._conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.interrupt()
+        if self._thread is not None:
+            self._thread.join()
+
+
+def _inspect(path: Path, mark: Mark | None, factory: type[sqlite3.Connection],
+             *, quick: bool = False) -> Found:
+    try:
+        return _read(path, mark, factory, quick=quick)
     except sqlite3.OperationalError as err:
         if (getattr(err, "sqlite_errorcode", 0) or 0) & 0xFF != SQLITE_READONLY:
             return _damage_or_raise(path, err)
@@ -112,7 +227,8 @@ def _inspect(path: Path, mark: Mark | None, factory: type[sqlite3.Connection]) -
         return _damage_or_raise(path, err)
 
 
-def _read(path: Path, mark: Mark | None, factory: type[sqlite3.Connection]) -> Found:
+def _read(path: Path, mark: Mark | None, factory: type[sqlite3.Connection],
+          *, quick: bool = False) -> Found:
     conn: sqlite3.Connection | None = None
     try:
         conn = connect(path, readonly=True, factory=factory)
@@ -124,8 +240,10 @@ def _read(path: Path, mark: Mark | None, factory: type[sqlite3.Connection]) -> F
             if version == 0:
                 ok = reader.sqlite_check()
                 return Found(problems=[] if ok == ["ok"] else [f"quick_check: {ok[0]}"])
-            found = Found(problems=reader.problems())
+            found = Found(problems=[] if quick else reader.problems())
             games = reader.games()
+            if quick:  # (numbered from 1 without gaps: the proof checks that, later)
+                reader.counted = {g.id: g.entries for g in games}
             # (the check counted every game's entries; the file holds no others)
             counted = reader.counted
             found.total = (sum(counted.values()) if set(counted) == {g.id for g in games}

@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,12 +36,12 @@ from referee.db import (
     timestamp,
     utc_now,
 )
-from referee.errors import StoreError
+from referee.errors import FileDamaged, StoreError
 from referee.evidence import quarantine
 from referee.lock import Mark, WriterLock
 from referee.ruleset import GameInfo, result_of
 from referee.running import LogEntry
-from referee.startup import NOT_DAMAGE, check
+from referee.startup import NOT_DAMAGE, Proof, check, moved_aside
 
 __all__ = ["NOT_DAMAGE", "Clock", "EventStore", "GameRecord", "Reader", "StoredEntry",
            "catalog_fingerprint", "game_problems", "quarantine", "schema_version", "utc_now"]
@@ -81,7 +82,8 @@ class EventStore(Reader):
 
     def __init__(self, path: str | Path, *, lock: WriterLock,
                  clock: Clock = utc_now, notify: Notify | None = None,
-                 factory: type[sqlite3.Connection] = sqlite3.Connection) -> None:
+                 factory: type[sqlite3.Connection] = sqlite3.Connection,
+                 proof: Proof | None = None) -> None:
         self._factory = factory
         self._clock = clock
         self._notify = notify
@@ -89,7 +91,18 @@ class EventStore(Reader):
         self._closed = False
         self._broken = False
         self._head: _Head | None = None
-        super().__init__(self._connect(path), path)
+        # Until the proof of every entry has finished, the file is read through a read-only
+        # connection and nothing is written to it (`settle`).
+        self._proof = proof
+        self._settling = threading.Lock()
+        if proof is None:
+            conn = self._connect(path)
+        else:
+            try:
+                conn = connect(path, readonly=True, factory=factory)
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot open {path}: {err}") from err
+        super().__init__(conn, path)
         current = lock.current
         self._total = current.total if current is not None else self.total()
 
@@ -111,9 +124,14 @@ class EventStore(Reader):
     @classmethod
     def open(cls, path: str | Path, *, clock: Clock = utc_now,
              notify: Notify | None = None,
-             factory: type[sqlite3.Connection] = sqlite3.Connection) -> EventStore:
+             factory: type[sqlite3.Connection] = sqlite3.Connection,
+             background: bool = False) -> EventStore:
         """Lock the file for writing (or raise `StoreError` naming the process that has it),
-        check it, and open (or create) it. What the check finds is said through `notify`."""
+        check it, and open (or create) it. What the check finds is said through `notify`.
+
+        With `background`, the proof of every entry is left to `prove` (in a thread) and
+        `settle` (which waits for it before the first write); what takes constant time (the
+        mark: lost commands) is checked and said here all the same."""
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -121,9 +139,10 @@ class EventStore(Reader):
             raise StoreError(f"cannot create {path.parent}: {err.strerror or err}") from err
         lock = WriterLock.acquire(path)
         try:
-            check(path, lock, clock=clock, notify=notify, factory=factory)
-            return cls(path, lock=lock, clock=clock, notify=notify,
-                       factory=factory)
+            proof = check(path, lock, clock=clock, notify=notify, factory=factory,
+                          background=background)
+            return cls(path, lock=lock, clock=clock, notify=notify, factory=factory,
+                       proof=proof)
         except OSError as err:
             lock.release()
             if isinstance(err, StoreError):
@@ -137,9 +156,56 @@ class EventStore(Reader):
         if not self._closed:
             self._closed = True
             try:
+                if self._proof is not None:  # stopped and joined: it moves nothing now
+                    self._proof.cancel()
                 self._conn.close()
             finally:
                 self._lock.release()
+
+    # ---- the proof of every entry, beside the session --------------------------------------
+    @property
+    def proof(self) -> Proof | None:
+        """The proof still to finish (None: the file is proven, or was new)."""
+        return self._proof
+
+    def prove(self) -> None:
+        """Start the proof of every entry in a thread (`EventStore.open(background=True)`)."""
+        if self._proof is not None and not self._closed:
+            self._proof.start()
+
+    def settle(self) -> None:
+        """Wait for the proof of every entry; then the file may be written. If it found
+        damage, the file is moved aside exactly as start-up does (and said through `notify`),
+        a new, empty file is started and `FileDamaged` is raised: whatever was about to be
+        written was meant for the damaged file's game and must not be."""
+        if self._proof is None:
+            return
+        with self._settling:
+            proof = self._proof
+            if proof is None:
+                return
+            if self._closed:
+                raise StoreError("the event store is closed")
+            problems = proof.result()  # (StoreError: it could not run; tried again next time)
+            self._proof = None
+            self._conn.close()  # read-only: it changes nothing as it closes
+            if not problems:
+                self._conn = self._connect(self.path)
+                return
+            self._head = None
+            self._total = 0
+            try:
+                text = moved_aside(self.path, self._lock, self._clock, problems)
+            except OSError as err:
+                self._broken = True
+                raise StoreError(f"{self.path} is damaged ({problems[0]}) and could not be "
+                                 f"moved aside: {err.strerror or err}") from err
+            finally:
+                self.__dict__.pop("_keyed", None)
+            if self._notify is not None:
+                self._notify(text)
+            self._conn = self._connect(self.path)
+            raise FileDamaged(text)
 
     def resume(self, game_id: int) -> list[StoredEntry]:
         """Continue game `game_id`: its entries, and from now on the game this store writes."""
@@ -212,6 +278,7 @@ class EventStore(Reader):
         the same transaction."""
         if self._closed:
             raise StoreError("the event store is closed")
+        self.settle()
         at = timestamp(self._clock)
         try:
             head = self._write(entry, seed, undoing, at, game, snapshot)
@@ -258,10 +325,10 @@ class EventStore(Reader):
                 gid, prev = self._follows(entry.seq)
             body = body_of(gid, entry.seq, at, entry.command, entry.events)
             digest = link(prev, body)
-            c.execute("INSERT INTO entries (id, game, seq, at, cmd, body, prev, hash) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                      (entry_id(gid, entry.seq), gid, entry.seq, at, entry.command["cmd"],
-                       body, prev, digest))
+            # (schema 5: game, seq, at, cmd and prev are the id's, the body's and the row
+            # before's; the hash is kept as its 32 bytes)
+            c.execute("INSERT INTO entries (id, body, h) VALUES (?, ?, ?)",
+                      (entry_id(gid, entry.seq), body, bytes.fromhex(digest)))
             if undoing is not None:
                 cur = c.execute("UPDATE entries SET undone = 1 WHERE id = ? AND undone = 0",
                                 (entry_id(gid, undoing),))

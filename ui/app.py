@@ -60,6 +60,15 @@ class BoxChanged(Message):
     """The box says its picture changed."""
 
 
+class SessionRestarted(Message):
+    """The game file was found damaged after the session opened (its proof of every entry
+    runs beside it): moved aside, a new one started, the session starts afresh."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 class RefereeApp(App[None]):
     """A game at the table: see docs/console.md. The screens are the running game's (by its
     ruleset's id); a new game may be of any game whose screens are installed (F2)."""
@@ -102,6 +111,10 @@ class RefereeApp(App[None]):
     # ---- life cycle ------------------------------------------------------------------------
     def on_mount(self) -> None:
         self._unsubscribe.append(self.session.subscribe(self._on_outcome))
+        def restarted(text: str) -> None:  # (from whichever thread sent the command)
+            self.post_message(SessionRestarted(text))
+
+        self._unsubscribe.append(self.session.on_restart(restarted))
         if self.box is not None:
             def changed(*_: Any) -> None:
                 self.post_message(BoxChanged())
@@ -162,6 +175,13 @@ class RefereeApp(App[None]):
             self._want_new = False
             self._announce.clear()
         self._announce += self.screens.announce(entry)
+        self.sync()
+
+    def on_session_restarted(self, message: SessionRestarted) -> None:
+        """Say what was found, and show the fresh session (no game)."""
+        self.notify(message.text, severity="error", timeout=15, markup=False)
+        self._want_new = False
+        self._announce.clear()
         self.sync()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:

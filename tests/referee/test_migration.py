@@ -8,12 +8,16 @@ of game 2 when it stopped.
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from referee import db as dbmod
 from referee.app import open_session
 from referee.audit import verify
 from referee.db import Reader, connect, schema_version
@@ -70,6 +74,49 @@ def test_an_old_file_is_migrated_and_its_game_resumes_exactly(tmp_path: Path) ->
         assert session.stream_position == expected["position"]  # nothing fresh was rolled
     finally:
         session.close()
+
+
+@pytest.mark.parametrize("start", range(1, len(dbmod.MIGRATIONS)))
+def test_a_file_of_every_older_schema_is_carried_forward_verified_and_resumed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: int) -> None:
+    """schema1.sqlite brought to schema `start` by the migrations of its time, then opened by
+    this referee: migrated to the newest schema, proven, the same game resumed, verify and
+    export read it, and a command lands."""
+    path = old_file(tmp_path)
+    if start > 1:
+        conn = connect(path)
+        try:
+            monkeypatch.setattr(dbmod, "MIGRATIONS", dbmod.MIGRATIONS[:start])
+            dbmod.migrate(conn, path)
+        finally:
+            conn.close()
+            monkeypatch.undo()
+    assert rows(path, "SELECT version FROM schema_version") == [(start,)]
+    expected = json.loads((GAMES / "schema1.expected.json").read_text())
+    told: list[str] = []
+    session = open_session(db=path, notify=told.append)
+    try:
+        assert not any("damaged" in t for t in told), told
+        assert rows(path, "SELECT version FROM schema_version") == [(schema_version(),)]
+        assert len(session.log) == expected["entries"]
+        assert session.stream_position == expected["position"]
+        who = session.ruleset.state_json(session.state)["current"]
+        assert session.handle({"cmd": "move", "player": who, "tile": "recruitment"})["ok"]
+    finally:
+        session.close()
+    conn = connect(path, readonly=True)
+    try:
+        reader = Reader(conn, path)
+        assert reader.problems(full=True) == []
+        for g in reader.games():
+            links = reader.links(g.id)
+            assert [ln.seq for ln in links] == list(range(1, g.entries + 1))
+            assert all(b.prev == a.hash for a, b in itertools.pairwise(links))
+            later = reader.entries(g.id, after=3)
+            assert [e.prev for e in later] == [ln.prev for ln in links[3:]]
+    finally:
+        conn.close()
+    assert rows(path, "SELECT length(h) FROM entries LIMIT 1") == [(32,)]
 
 
 def test_the_migration_names_each_old_game_and_its_result(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ reported through `notify`, and a clean store started."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import random
 import shutil
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.app import open_session
+from referee.errors import NotRecorded
 from referee.session import Session
 from tests.referee.conftest import SEED
 from tests.referee.storehelp import Clock, long_stream
@@ -52,11 +54,23 @@ def open_and_listen(path: Path) -> tuple[Session, list[str]]:
     return open_session(db=path, seed=SEED, notify=told.append, clock=Clock()), told
 
 
+def damage_said(told: list[str]) -> list[str]:
+    return [m for m in told if "damaged" in m]
+
+
 def assert_quarantined(path: Path, damaged: str, told: list[str], session: Session) -> Path:
+    """The damage is said and the file moved aside: at open (a file that does not open), or
+    when the proof of every entry, running beside the session, finds it: then the first
+    command that would write is refused, naming the damage, and not written anywhere."""
+    if not damage_said(told):
+        answer = session.handle({"cmd": "undo"})  # would write the resumed game's log
+        assert not answer["ok"] and answer["error"]["code"] == "store_error"
+        assert "damaged" in answer["error"]["message"]
+    said = damage_said(told)
     moved = path.with_name(f"g.sqlite.damaged-{STAMP}")
     assert moved.exists() and digest(moved) == damaged  # moved as it was, not rewritten
-    assert len(told) == 1 and "damaged" in told[0] and str(moved) in told[0]
-    assert str(path) in told[0] and "new, empty game file" in told[0]
+    assert len(said) == 1 and str(moved) in said[0]
+    assert str(path) in said[0] and "new, empty game file" in said[0]
     assert session.state.phase.value == "no_game" and session.log == []
     assert session.handle({"cmd": "new_game", "players": ["Ann", "Ben"]})["ok"]
     return moved
@@ -70,8 +84,9 @@ def test_a_flipped_byte_in_a_logged_command_is_found_by_the_chain(
     assert sqlite3.connect(path).execute("PRAGMA quick_check").fetchone() == ("ok",)
     damaged = digest(path)
     session, told = open_and_listen(path)
+    assert not damage_said(told) and len(session.log) == 200  # playable at once; then
     assert_quarantined(path, damaged, told, session)
-    assert "does not match its hash" in told[0]
+    assert "does not match its hash" in damage_said(told)[0]
 
 
 def test_a_flipped_header_byte_makes_the_file_not_a_database(
@@ -127,7 +142,9 @@ def test_random_flips_are_either_caught_or_harmless(pristine: Path, tmp_path: Pa
         path = copy(pristine, tmp_path / f"f{i}")
         flip(path, rng.randrange(100, size))
         session, told = open_and_listen(path)
-        if any("damaged" in m for m in told):
+        with contextlib.suppress(NotRecorded):
+            session.settle()  # (the proof of every entry ran beside it: wait for it)
+        if damage_said(told):
             caught += 1
             assert session.log == []
         else:  # a flip in free space or slack: the game must be exactly as it was
