@@ -225,6 +225,17 @@ class Session:
             raise NotRecorded(f"Not saved, so not done (nothing changed): {err}. "
                               "Check the storage and send the command again.") from err
 
+    def when_proven(self, callback: Callable[[], None]) -> None:
+        """Call `callback()` once the game file's proof of every entry has finished, on the
+        proof's thread (at once if nothing is being proven). A front end posts `settle` onto
+        its own loop from it: damage found is then acted on (`on_restart`) and shown at once,
+        not at the next command."""
+        when = getattr(self._store, "when_proven", None)
+        if callable(when):
+            when(callback)
+        else:
+            callback()
+
     def on_restart(self, callback: Callable[[str], None]) -> Callable[[], None]:
         """Call `callback(message)` when the session starts afresh because its game file was
         found damaged after it opened (see `settle`); returns an unsubscribe."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -30,6 +31,7 @@ from referee.evidence import preserve, quarantine
 from referee.lock import EMPTY, Mark, WriterLock
 
 Notify = Callable[[str], None]
+log = logging.getLogger(__name__)
 # Errors that say the file cannot be reached right now, not that it is damaged: PERM, BUSY,
 # LOCKED, NOMEM, READONLY, IOERR, FULL, CANTOPEN, AUTH. Anything else found while checking
 # a file (CORRUPT, NOTADB, a schema that no longer makes sense ...) is damage.
@@ -143,6 +145,8 @@ class Proof:
         self._problems: list[str] | None = None
         self._error: BaseException | None = None
         self.elapsed: float | None = None  # seconds the proof took, once it has run
+        self._finished = threading.Event()  # its thread has run to the end (any outcome)
+        self._when_done: list[Callable[[], None]] = []
 
     def start(self) -> None:
         """Run the proof in a thread (once)."""
@@ -155,7 +159,33 @@ class Proof:
     def done(self) -> bool:
         return self._problems is not None
 
+    def when_done(self, callback: Callable[[], None]) -> None:
+        """Call `callback()` once the proof's thread has finished (found damage or not, or
+        could not run), on that thread; at once, here, if it has already finished. It only
+        says "ask now": `result` (or the store's `settle`) acts on what was found."""
+        with self._guard:
+            if not self._finished.is_set():
+                self._when_done.append(callback)
+                return
+        callback()
+
+    def _finish(self) -> None:
+        with self._guard:
+            self._finished.set()
+            callbacks, self._when_done = self._when_done, []
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:  # (a watcher's bug never stops the proof's outcome)
+                log.exception("a watcher of the proof failed")
+
     def _run(self) -> None:
+        try:
+            self._prove()
+        finally:
+            self._finish()
+
+    def _prove(self) -> None:
         t0 = time.perf_counter()
         try:
             with self._guard:
@@ -193,7 +223,7 @@ class Proof:
             if self._cancelled:
                 raise StoreError(f"the check of {self.path} was stopped")
             err, self._error = self._error, None
-            self._run()
+            self._prove()
             if self._problems is None:
                 err = self._error or err
                 raise StoreError(f"cannot check {self.path}: {err}") from err

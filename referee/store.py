@@ -173,6 +173,16 @@ class EventStore(Reader):
         if self._proof is not None and not self._closed:
             self._proof.start()
 
+    def when_proven(self, callback: Callable[[], None]) -> None:
+        """Call `callback()` once the proof beside the session has finished (on the proof's
+        thread), or at once if there is none to wait for: a front end then calls `settle` on
+        its own loop, so that damage is acted on and said before anyone presses anything."""
+        proof = self._proof
+        if proof is None or self._closed:
+            callback()
+        else:
+            proof.when_done(callback)
+
     def settle(self) -> None:
         """Wait for the proof of every entry; then the file may be written. If it found
         damage, the file is moved aside exactly as start-up does (and said through `notify`),

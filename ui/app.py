@@ -60,6 +60,10 @@ class BoxChanged(Message):
     """The box says its picture changed."""
 
 
+class ProofFinished(Message):
+    """The game file's proof of every entry has finished (posted from its thread)."""
+
+
 class SessionRestarted(Message):
     """The game file was found damaged after the session opened (its proof of every entry
     runs beside it): moved aside, a new one started, the session starts afresh."""
@@ -115,6 +119,13 @@ class RefereeApp(App[None]):
             self.post_message(SessionRestarted(text))
 
         self._unsubscribe.append(self.session.on_restart(restarted))
+        # The file's proof of every entry may still be running (a resumed game is shown from
+        # its snapshot at once): when it ends, settle on this loop, so that damage it found
+        # is said, and the fresh session shown, before anyone presses anything.
+        def proven() -> None:  # (on the proof's thread: post_message is thread-safe)
+            self.post_message(ProofFinished())
+
+        self.session.when_proven(proven)
         if self.box is not None:
             def changed(*_: Any) -> None:
                 self.post_message(BoxChanged())
@@ -176,6 +187,17 @@ class RefereeApp(App[None]):
             self._announce.clear()
         self._announce += self.screens.announce(entry)
         self.sync()
+
+    def on_proof_finished(self, _: ProofFinished) -> None:
+        from referee.errors import FileDamaged, NotRecorded
+
+        try:
+            self.session.settle()
+        except NotRecorded as err:
+            if not isinstance(err.__cause__, FileDamaged):  # (damage: said by on_restart)
+                # the file could not be read to finish its check: said; the next command
+                # tries again (and is refused, saying why, if it still cannot)
+                self.notify(str(err), severity="warning", timeout=15, markup=False)
 
     def on_session_restarted(self, message: SessionRestarted) -> None:
         """Say what was found, and show the fresh session (no game)."""

@@ -1,42 +1,62 @@
 """The console when the proof of every entry, running beside it, finds the game file damaged:
-the first command is refused, the damage is shown as a notice, and the screens show the fresh
-session (no game), as a start with that file would have."""
+as soon as the proof ends (before anyone presses anything) the damage is shown as a notice and
+the screens show the fresh session (no game), as a start with that file would have; a healthy
+file's proof ends unseen and the game goes on."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
+import pytest
+
 from referee.app import open_session
-from referee.ruleset import Undo
 from tests.referee.conftest import SEED
 from tests.referee.storehelp import long_stream
-from tests.referee.test_background_proof import damaged_copy
+from tests.referee.test_background_proof import Gate, damaged_copy
 from tests.ui.test_duplicate_cards import SMALL
 from ui.app import make_app
 
 
-async def test_damage_found_after_the_console_opened_is_shown_and_the_game_starts_afresh(
-        tmp_path: Path) -> None:
+def made_file(tmp_path: Path) -> Path:
     made = tmp_path / "made" / "g.sqlite"
     session = open_session(db=made, seed=SEED, notify=lambda _: None)
     for request in long_stream(300):  # a snapshot after entry 256
         assert session.handle(request)["ok"]
     session.close()
+    return made
+
+
+@pytest.mark.parametrize("damaged", [True, False])
+async def test_the_proof_beside_the_console_is_acted_on_as_soon_as_it_ends(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damaged: bool) -> None:
+    made = made_file(tmp_path)
     (tmp_path / "play").mkdir()
-    path = damaged_copy(made, tmp_path / "play")
+    path = damaged_copy(made, tmp_path / "play") if damaged else made
+    gate = Gate(monkeypatch)  # the proof is held until released
     session = open_session(db=path, seed=SEED, notify=lambda _: None)
     app = make_app(session)
     try:
         async with app.run_test(size=SMALL) as pilot:
             await pilot.pause()
+            gate.started.wait()
+            # the game is shown from its snapshot while the proof runs
             assert session.state.phase.value != "no_game"
-            refusal = app.send(Undo())  # would write the resumed game
-            assert refusal is not None and "damaged" in str(refusal)
-            await pilot.pause()
+            ended = threading.Event()
+            session.when_proven(ended.set)  # (after the console's own watcher)
+            gate.release()
+            assert ended.wait(timeout=60)
+            await pilot.pause()  # the console's loop takes the news: no key pressed
             said = [str(n.message) for n in app._notifications]
-            assert any("is damaged" in line and "moved aside" in line for line in said), said
-            assert session.state.phase.value == "no_game"
+            if damaged:
+                assert any("is damaged" in line and "moved aside" in line for line in said)
+                assert session.state.phase.value == "no_game"
+            else:
+                assert not said
+                assert session.state.phase.value != "no_game"
+                assert session.handle({"cmd": "state"})["ok"]
             assert type(app.screen_stack[0]) is app._base_class(session.state)
+            assert session.store.proof is None  # type: ignore[union-attr]  (settled)
     finally:
+        gate.release()
         session.close()
-
