@@ -1,0 +1,81 @@
+"""Keys typed in a burst act in order, each on the field that had the focus when it was read.
+
+Tab and Shift+Tab move the focus as the app reads them (priority bindings, ui.base.FOCUS_KEYS),
+while a field's own keys (a colour's →/←, a list's ↑/↓, a button's Enter) are bindings that
+Textual matches once the key has come back up from the field: without the fix in
+ui.textual_fixes, "→ Tab" matched the → against the field Tab had moved to and it was lost
+(issue 15).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual import events
+from textual.pilot import Pilot
+
+from tests.ui.conftest import SIZE, session
+from ui.app import make_app
+from ui.base import Cycle
+
+
+async def burst(pilot: Pilot[Any], *keys: str) -> None:
+    """Every key queued on the app before the first is handled (as a terminal delivers a fast
+    typist's keys); Pilot.press would let the app settle between them."""
+    for key in keys:
+        pilot.app.post_message(events.Key(key, None))
+    for _ in range(3):
+        await pilot.pause()
+
+
+async def test_a_colour_stepped_right_before_tab_keeps_its_step() -> None:
+    app = make_app(session())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("tab")  # from the first name to its colour
+        colour = app.screen.query_one("#colour-0", Cycle)
+        assert app.screen.focused is colour
+        before = colour.index
+        await burst(pilot, "right", "tab")
+        assert colour.index == (before + 1) % len(colour.choices)
+        assert app.screen.focused is not colour
+        await burst(pilot, "shift+tab", "left", "left", "shift+tab")
+        assert colour.index == (before - 1) % len(colour.choices)
+        assert app.screen.focused is app.screen.query_one("#name-0")
+
+
+async def test_pilot_press_of_right_and_tab_together_steps_the_colour() -> None:
+    app = make_app(session())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("tab")
+        colour = app.screen.query_one("#colour-0", Cycle)
+        before = colour.index
+        await pilot.press("right", "tab")
+        await pilot.pause()
+        assert colour.index == (before + 1) % len(colour.choices)
+
+
+@pytest.mark.parametrize("game", ["gallery-grippers", "art-project", "gallerist"])
+async def test_every_cycle_of_every_new_game_form_keeps_a_step_typed_before_tab(
+        game: str) -> None:
+    """Every value field of the three games' new-game forms (a colour, a mission, a rule):
+    "→ Tab" and "← Shift+Tab" in a burst step the field and then move on."""
+    app = make_app(session(), game=game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        cycles = list(app.screen.query(Cycle).results(Cycle))
+        assert cycles
+        for cycle in cycles:
+            cycle.focus()
+            await pilot.pause()
+            before = cycle.index
+            await burst(pilot, "right", "tab")
+            assert cycle.index == (before + 1) % len(cycle.choices), cycle.id
+            assert app.screen.focused is not cycle
+            cycle.focus()
+            await pilot.pause()
+            await burst(pilot, "left", "shift+tab")
+            assert cycle.index == before, cycle.id
+            assert app.screen.focused is not cycle
