@@ -621,6 +621,7 @@ def bench_console() -> None:
     print(f"  through the pilot (press + pause, mostly its idle waits): console median "
           f"{statistics.median(console_harness) * 1000:.1f} ms, minimal "
           f"{statistics.median(minimal_harness) * 1000:.1f} ms")
+    _commands_on_slow_disk(rounds)
     _pty_latency(rounds)
 
 
@@ -742,6 +743,182 @@ def _key_latency(rounds: int, *, minimal: bool) -> tuple[list[float], list[float
     finally:
         App._display, App.on_event = display, on_event  # type: ignore[method-assign]
     return in_app, harness
+
+
+SLOW_SYNC = 0.020  # seconds added to each sync of the slow disk
+
+
+def _slow_disk(delay: float) -> tuple[Callable[[], None], dict[str, int]]:
+    """Make every sync of the game file take `delay` more: SQLite's COMMIT (its WAL fsync,
+    synchronous=FULL) through a connection factory whose commit sleeps first, and the lock
+    file's mark (`os.fdatasync`). Returns the undo of it and a count of the syncs."""
+    import os
+    import sqlite3
+
+    from referee.store import EventStore
+
+    counts = {"commit": 0, "fdatasync": 0}
+
+    class SlowCommit(sqlite3.Connection):
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+            if sql.strip().upper() == "COMMIT":
+                counts["commit"] += 1
+                time.sleep(delay)
+            return super().execute(sql, *args)
+
+    real_open = EventStore.__dict__["open"].__func__
+    real_fdatasync = os.fdatasync
+
+    def slow_open(cls: type[EventStore], path: Any, **kwargs: Any) -> EventStore:
+        result: EventStore = real_open(cls, path, **{**kwargs, "factory": SlowCommit})
+        return result
+
+    def slow_fdatasync(fd: int) -> None:
+        counts["fdatasync"] += 1
+        time.sleep(delay)
+        real_fdatasync(fd)
+
+    EventStore.open = classmethod(slow_open)  # type: ignore[method-assign,assignment]
+    os.fdatasync = slow_fdatasync
+
+    def undo() -> None:
+        EventStore.open = classmethod(real_open)  # type: ignore[method-assign,assignment]
+        os.fdatasync = real_fdatasync
+
+    return undo, counts
+
+
+def _command_latency(db: str, rounds: int, *, slow: float) -> dict[str, list[float]]:
+    """Keys that apply a command, on a resumed Gallery Grippers table stored in `db` (as
+    `referee console --db` runs it): `r` opens the move dialog (no command: the control),
+    `r` there rolls (MoveRoll, one entry made durable before it is shown: the tile dialog),
+    Enter picks the first tile listed (Move: the next screen); then the two are undone
+    through the session, untimed, and the round starts again (an undone roll's die is kept,
+    so each round lands alike). Per key: key event received -> first frame drawn with the
+    screen it leads to in front (turned into terminal bytes), and the longest gap between
+    two turns of a 1 ms ticker on the loop meanwhile (how long the loop stalled)."""
+    import asyncio
+
+    from textual import events
+    from textual._compositor import CompositorUpdate
+    from textual.app import App
+
+    from referee.app import open_session
+    from ui.app import make_app, run_app
+    from ui.screens.table import TableScreen
+    from ui.screens.turn import MoveDialog, TileDialog
+
+    out: dict[str, list[float]] = {k: [] for k in (
+        "open", "roll", "pick", "open stall", "roll stall", "pick stall")}
+    pending: dict[str, Any] = {}
+    stall = [0.0]
+    display, on_event = App._display, App.on_event
+    undo_slow, counts = _slow_disk(slow) if slow else (lambda: None, {})
+    try:
+        s = open_session(db=db, notify=lambda _: None)
+    except BaseException:
+        undo_slow()
+        raise
+    app = make_app(s)
+
+    def timed_display(self: App[Any], screen: Any, update: Any) -> None:
+        display(self, screen, update)
+        want = pending.get("want")
+        if (want is not None and "t" in pending and isinstance(update, CompositorUpdate)
+                and not self._batch_count and want(self.screen)):
+            update.render_segments(self.console)
+            name = pending.pop("name")
+            out[name].append(time.perf_counter() - pending.pop("t"))
+            out[f"{name} stall"].append(stall[0])
+            pending.pop("want")
+
+    async def timed_event(self: App[Any], event: Any) -> None:
+        if isinstance(event, events.Key) and "want" in pending and "t" not in pending:
+            stall[0] = 0.0
+            pending["t"] = time.perf_counter()
+        await on_event(self, event)
+
+    async def drive(pilot: Any) -> None:
+        running = [True]
+
+        async def ticker() -> None:
+            last = time.perf_counter()
+            while running[0]:
+                await asyncio.sleep(0.001)
+                now = time.perf_counter()
+                stall[0] = max(stall[0], now - last)
+                last = now
+
+        async def timed(name: str, key: str, want: Callable[[Any], bool]) -> None:
+            pending.update(name=name, want=want)
+            await pilot.press(key)
+            while "want" in pending:
+                await pilot.pause()
+
+        tick = asyncio.get_running_loop().create_task(ticker())
+        await pilot.press("r")  # resume
+        await pilot.pause()
+        for _ in range(rounds):
+            await timed("open", "r", lambda screen: type(screen) is MoveDialog)
+            await timed("roll", "r", lambda screen: type(screen) is TileDialog)
+            await timed("pick", "enter", lambda screen: type(screen) is not TileDialog)
+            for _ in range(2):
+                if not s.handle({"cmd": "undo"})["ok"]:
+                    raise RuntimeError("bench: undo refused")
+            while type(app.screen) is not TableScreen:
+                await pilot.pause()
+        running[0] = False
+        await tick
+        app.exit()
+
+    App._display, App.on_event = timed_display, timed_event  # type: ignore[method-assign]
+    try:
+        if run_app(app, headless=True, size=(100, 32), auto_pilot=drive) != 0:
+            raise RuntimeError("the console failed during the command latency run")
+    finally:
+        App._display, App.on_event = display, on_event  # type: ignore[method-assign]
+        undo_slow()
+        s.close()
+    if slow:
+        per = counts["commit"] / max(1, 4 * rounds)
+        print(f"  (slow disk: {counts['commit']} commits and {counts['fdatasync']} "
+              f"fdatasyncs slowed, about {per:.1f} commits per command)")
+    return out
+
+
+def _commands_on_slow_disk(rounds: int) -> None:
+    """Key -> frame for keys that apply a command, with the game file on a normal disk and
+    on one whose every sync takes SLOW_SYNC more, in the same run (in turns: two runs of
+    each), as ratios against the normal disk's figure."""
+    import bench_idle  # scripts/bench_idle.py, beside this file
+
+    normal: dict[str, list[float]] = {}
+    slow: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
+        db = str(Path(tmp) / "games.sqlite")
+        bench_idle.game_in_play(db)
+        for _ in range(2):
+            for into, delay in ((normal, 0.0), (slow, SLOW_SYNC)):
+                for k, v in _command_latency(db, rounds // 2, slow=delay).items():
+                    into.setdefault(k, []).extend(v)
+    ms = 1000
+    print(f"key press -> frame for keys that apply a command, on a resumed table stored in a "
+          f"file (in the app, {len(normal['roll'])} presses each; slow disk: each sync "
+          f"+{SLOW_SYNC * ms:.0f} ms):")
+    for name, what in (("open", "r opens the move dialog (no command)"),
+                       ("roll", "r rolls to move (MoveRoll; the tile dialog)"),
+                       ("pick", "Enter picks the tile (Move; the next screen)")):
+        n, w = normal[name], slow[name]
+        nm, wm = statistics.median(n), statistics.median(w)
+        n99, w99 = _percentile(n, 0.99), _percentile(w, 0.99)
+        ns, ws = normal[f"{name} stall"], slow[f"{name} stall"]
+        print(f"  {what}: normal disk median {nm * ms:.1f} ms, p99 {n99 * ms:.1f} ms; slow "
+              f"disk median {wm * ms:.1f} ms ({wm / nm:.2f}x), p99 {w99 * ms:.1f} ms "
+              f"({w99 / n99:.2f}x)")
+        print(f"    loop stalled (longest gap between ticks of a 1 ms ticker, per key): "
+              f"normal median {statistics.median(ns) * ms:.1f} ms, max {max(ns) * ms:.1f} "
+              f"ms; slow median {statistics.median(ws) * ms:.1f} ms, max "
+              f"{max(ws) * ms:.1f} ms")
 
 
 def _pty_latency(rounds: int) -> None:
