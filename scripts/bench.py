@@ -788,15 +788,38 @@ def _slow_disk(delay: float) -> tuple[Callable[[], None], dict[str, int]]:
     return undo, counts
 
 
-def _command_latency(db: str, rounds: int, *, slow: float) -> dict[str, list[float]]:
+I2C_HZ = 400_000  # the box's bus (firmware_config: fast mode); 9 clocks per byte
+
+
+def _slow_bus(device: Any) -> None:
+    """Make the simulated OLED's bus take as long as a real one at I2C_HZ (each byte 9
+    clocks; the address byte and the control byte of each write counted too)."""
+    bus = device.bus
+    command, data = bus.command, bus.data
+
+    def slow_command(*cmd: int) -> None:
+        time.sleep((len(cmd) + 2) * 9 / I2C_HZ)
+        command(*cmd)
+
+    def slow_data(values: list[int]) -> None:
+        time.sleep((len(values) + 2) * 9 / I2C_HZ)
+        data(values)
+
+    bus.command, bus.data = slow_command, slow_data
+
+
+def _command_latency(db: str, rounds: int, *, slow: float, box: str | None = None,
+                     syncs: dict[str, int] | None = None) -> dict[str, list[float]]:
     """Keys that apply a command, on a resumed Gallery Grippers table stored in `db` (as
-    `referee console --db` runs it): `r` opens the move dialog (no command: the control),
-    `r` there rolls (MoveRoll, one entry made durable before it is shown: the tile dialog),
-    Enter picks the first tile listed (Move: the next screen); then the two are undone
-    through the session, untimed, and the round starts again (an undone roll's die is kept,
-    so each round lands alike). Per key: key event received -> first frame drawn with the
-    screen it leads to in front (turned into terminal bytes), and the longest gap between
-    two turns of a 1 ms ticker on the loop meanwhile (how long the loop stalled)."""
+    `referee console --db` runs it; with `box`, as `referee run --hardware sim` runs it,
+    the OLED's bus as slow as a real one and written on the loop ("loop", as before issue
+    15) or on the display's thread ("thread")): `r` opens the move dialog (no command: the
+    control), `r` there rolls (MoveRoll, one entry made durable before it is shown: the tile
+    dialog), Enter picks the first tile listed (Move: the next screen); then the two are
+    undone through the session, untimed, and the round starts again (an undone roll's die
+    is kept, so each round lands alike). Per key: key event received -> first frame drawn
+    with the screen it leads to in front (turned into terminal bytes), and the longest gap
+    between two turns of a 1 ms ticker on the loop meanwhile (how long the loop stalled)."""
     import asyncio
 
     from textual import events
@@ -811,15 +834,31 @@ def _command_latency(db: str, rounds: int, *, slow: float) -> dict[str, list[flo
     out: dict[str, list[float]] = {k: [] for k in (
         "open", "roll", "pick", "open stall", "roll stall", "pick stall")}
     pending: dict[str, Any] = {}
-    stall = [0.0]
+    stall = [0.0, time.perf_counter()]  # the longest gap since the key; the last tick
     display, on_event = App._display, App.on_event
     undo_slow, counts = _slow_disk(slow) if slow else (lambda: None, {})
+    rig: Any = None
     try:
         s = open_session(db=db, notify=lambda _: None)
+        if box is None:
+            app: Any = make_app(s)
+        else:
+            from device.run import build_box
+            from device.watchdog import Watchdog
+            from referee.cli import build_parser
+            from ui.run import ConsoleAndBox
+
+            args = build_parser().parse_args(["run", "--hardware", "sim", "--db", db])
+            holder: list[Any] = []
+            rig = build_box(args, s, post=lambda fn: holder[0].post_to_loop(fn),
+                            say=lambda text: None, display_thread=box == "thread")
+            oled = rig.oled.oled if box == "thread" else rig.oled
+            _slow_bus(oled.device)
+            app = ConsoleAndBox(s, rig, Watchdog(env={}))
+            holder.append(app)
     except BaseException:
         undo_slow()
         raise
-    app = make_app(s)
 
     def timed_display(self: App[Any], screen: Any, update: Any) -> None:
         display(self, screen, update)
@@ -828,8 +867,10 @@ def _command_latency(db: str, rounds: int, *, slow: float) -> dict[str, list[flo
                 and not self._batch_count and want(self.screen)):
             update.render_segments(self.console)
             name = pending.pop("name")
-            out[name].append(time.perf_counter() - pending.pop("t"))
-            out[f"{name} stall"].append(stall[0])
+            now, t = time.perf_counter(), pending.pop("t")
+            out[name].append(now - t)
+            # (with the gap the ticker is in now: the frame may come before its next turn)
+            out[f"{name} stall"].append(max(stall[0], now - max(stall[1], t)))
             pending.pop("want")
 
     async def timed_event(self: App[Any], event: Any) -> None:
@@ -846,8 +887,9 @@ def _command_latency(db: str, rounds: int, *, slow: float) -> dict[str, list[flo
             while running[0]:
                 await asyncio.sleep(0.001)
                 now = time.perf_counter()
-                stall[0] = max(stall[0], now - last)
-                last = now
+                if "t" in pending:  # only the part of a gap after the key was received
+                    stall[0] = max(stall[0], now - max(last, pending["t"]))
+                last = stall[1] = now
 
         async def timed(name: str, key: str, want: Callable[[Any], bool]) -> None:
             pending.update(name=name, want=want)
@@ -867,6 +909,9 @@ def _command_latency(db: str, rounds: int, *, slow: float) -> dict[str, list[flo
                     raise RuntimeError("bench: undo refused")
             while type(app.screen) is not TableScreen:
                 await pilot.pause()
+            if rig is not None and box == "thread":  # the display has caught up (untimed)
+                rig.oled.flush(10)
+            await pilot.pause(0.05)  # the next key starts on a loop with nothing left to do
         running[0] = False
         await tick
         app.exit()
@@ -878,47 +923,69 @@ def _command_latency(db: str, rounds: int, *, slow: float) -> dict[str, list[flo
     finally:
         App._display, App.on_event = display, on_event  # type: ignore[method-assign]
         undo_slow()
+        if rig is not None:
+            rig.close()
         s.close()
-    if slow:
-        per = counts["commit"] / max(1, 4 * rounds)
-        print(f"  (slow disk: {counts['commit']} commits and {counts['fdatasync']} "
-              f"fdatasyncs slowed, about {per:.1f} commits per command)")
+    if syncs is not None:
+        for k, v in counts.items():
+            syncs[k] = syncs.get(k, 0) + v
     return out
 
 
 def _commands_on_slow_disk(rounds: int) -> None:
     """Key -> frame for keys that apply a command, with the game file on a normal disk and
     on one whose every sync takes SLOW_SYNC more, in the same run (in turns: two runs of
-    each), as ratios against the normal disk's figure."""
+    each), as ratios against the normal disk's figure; then `referee run` with the OLED
+    written on the loop and on its own thread."""
     import bench_idle  # scripts/bench_idle.py, beside this file
 
-    normal: dict[str, list[float]] = {}
-    slow: dict[str, list[float]] = {}
+    variants = {"normal": (0.0, None), "slow": (SLOW_SYNC, None),
+                "run, OLED on the loop": (0.0, "loop"), "run, OLED thread": (0.0, "thread")}
+    got: dict[str, dict[str, list[float]]] = {name: {} for name in variants}
+    syncs: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
         db = str(Path(tmp) / "games.sqlite")
         bench_idle.game_in_play(db)
         for _ in range(2):
-            for into, delay in ((normal, 0.0), (slow, SLOW_SYNC)):
-                for k, v in _command_latency(db, rounds // 2, slow=delay).items():
-                    into.setdefault(k, []).extend(v)
+            for name, (delay, box) in variants.items():
+                for k, v in _command_latency(db, rounds // 2, slow=delay, box=box,
+                                             syncs=syncs if delay else None).items():
+                    got[name].setdefault(k, []).extend(v)
     ms = 1000
+    normal = got["normal"]
+    commands = 4 * 2 * (rounds // 2)  # per round: roll, pick, and their two undos
     print(f"key press -> frame for keys that apply a command, on a resumed table stored in a "
-          f"file (in the app, {len(normal['roll'])} presses each; slow disk: each sync "
-          f"+{SLOW_SYNC * ms:.0f} ms):")
-    for name, what in (("open", "r opens the move dialog (no command)"),
-                       ("roll", "r rolls to move (MoveRoll; the tile dialog)"),
-                       ("pick", "Enter picks the tile (Move; the next screen)")):
-        n, w = normal[name], slow[name]
-        nm, wm = statistics.median(n), statistics.median(w)
-        n99, w99 = _percentile(n, 0.99), _percentile(w, 0.99)
-        ns, ws = normal[f"{name} stall"], slow[f"{name} stall"]
-        print(f"  {what}: normal disk median {nm * ms:.1f} ms, p99 {n99 * ms:.1f} ms; slow "
-              f"disk median {wm * ms:.1f} ms ({wm / nm:.2f}x), p99 {w99 * ms:.1f} ms "
-              f"({w99 / n99:.2f}x)")
-        print(f"    loop stalled (longest gap between ticks of a 1 ms ticker, per key): "
-              f"normal median {statistics.median(ns) * ms:.1f} ms, max {max(ns) * ms:.1f} "
-              f"ms; slow median {statistics.median(ws) * ms:.1f} ms, max "
-              f"{max(ws) * ms:.1f} ms")
+          f"file (in the app, {len(normal['roll'])} presses each, in turns; slow disk: each "
+          f"sync +{SLOW_SYNC * ms:.0f} ms, {syncs.get('commit', 0) / commands:.1f} COMMIT and "
+          f"{syncs.get('fdatasync', 0) / commands:.1f} fdatasync per command):")
+
+    def line(label: str, values: list[float], base: list[float] | None) -> str:
+        med, p99 = statistics.median(values), _percentile(values, 0.99)
+        text = f"{label} median {med * ms:.1f} ms, p99 {p99 * ms:.1f} ms"
+        if base is not None:
+            text += (f" ({med / statistics.median(base):.2f}x, "
+                     f"{p99 / _percentile(base, 0.99):.2f}x)")
+        return text
+
+    def stalls(label: str, values: list[float]) -> str:
+        return (f"{label} median {statistics.median(values) * ms:.1f} ms, max "
+                f"{max(values) * ms:.1f} ms")
+
+    for key, what in (("open", "r opens the move dialog (no command)"),
+                      ("roll", "r rolls to move (MoveRoll; the tile dialog)"),
+                      ("pick", "Enter picks the tile (Move; the next screen)")):
+        print(f"  {what}:")
+        print("    " + line("normal disk", normal[key], None) + "; "
+              + line("slow disk", got["slow"][key], normal[key]))
+        loop, thread = got["run, OLED on the loop"][key], got["run, OLED thread"][key]
+        print(f"    referee run, OLED bus at {I2C_HZ // 1000} kHz: "
+              + line("written on the loop", loop, normal[key]) + "; "
+              + line("on its thread", thread, normal[key]))
+        print("    loop stalled (longest gap between ticks of a 1 ms ticker, per key): "
+              + "; ".join(stalls(label, got[name][f"{key} stall"]) for label, name in (
+                  ("normal", "normal"), ("slow disk", "slow"),
+                  ("run, OLED on the loop", "run, OLED on the loop"),
+                  ("run, OLED thread", "run, OLED thread"))))
 
 
 def _pty_latency(rounds: int) -> None:
