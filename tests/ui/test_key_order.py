@@ -86,3 +86,35 @@ async def test_every_cycle_of_every_new_game_form_keeps_a_step_typed_before_tab(
             await burst(pilot, "left", "shift+tab")
             assert cycle.index == before, cycle.id
             assert app.screen.focused is not cycle
+
+
+async def test_in_a_dialog_a_step_typed_before_tab_goes_to_its_own_field_not_the_next() -> None:
+    """The Gallerist's intermediate scoring asks, per player, "qualifies? ‹ no ›": "→ Tab →"
+    in a burst says yes for both. Before the fix the first → was matched against the field
+    Tab had moved to: Ben's answer stepped twice (back to no) and Ann's not at all."""
+    from referee.session import Session
+    from tests.referee.games.gallerist import make_games
+    from tests.referee.games.gallerist import test_session as play
+    from ui.screens.gallerist import EntryDialog
+
+    s = Session(seed=play.SEED)
+    for req in make_games.game()[:6]:
+        play.ok(s, **req)
+    while s.state.tickets.get("pink"):
+        play.ok(s, cmd="take_ticket", player="Ann", colour="pink")
+    play.ok(s, cmd="move", player="Ann", to="International Market")
+    play.ok(s, cmd="location_action", player="Ann")
+    play.ok(s, cmd="end_turn", player="Ann")
+    app = make_app(s)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("r")  # resume
+        await pilot.pause()
+        await pilot.press("enter")  # the intermediate scoring waits first in the list
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        ann, ben = dialog.query_one("#field-0-0", Cycle), dialog.query_one("#field-0-1", Cycle)
+        assert dialog.focused is ann and (ann.value, ben.value) == (False, False)
+        await burst(pilot, "right", "tab", "right")
+        assert (ann.value, ben.value) == (True, True)
