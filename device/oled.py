@@ -6,7 +6,8 @@ once at start-up by ``device.hardware``. Both go through the same frame-diff str
 
 - Missing display: opening raises ``luma.core.error.DeviceNotFoundError`` /
   ``DevicePermissionError`` (or an ``OSError`` from the set-up commands when nothing answers
-  at the address). A dead bus: ``display`` raises a plain ``OSError`` (errno 121 or 5). Either
+  at the address). A dead bus: a write raises a plain ``OSError`` (errno 121 or 5) or, from
+  luma's I2C interface, luma's ``DeviceNotFoundError`` (``bus_errors``). Either
   way the box goes on with "no display" and retries with a capped exponential backoff, judged
   by the injected clock; the last frame is sent whole when the display is back.
 - Burn-in: after ``dim_after`` seconds with no ``wake()`` the contrast drops; a static frame is
@@ -17,11 +18,15 @@ once at start-up by ``device.hardware``. Both go through the same frame-diff str
   mirror, the terminal's text art), starting with the one on the display now. What it sees is
   the panel's own picture when the device can show it (``device.glass()``: the simulated chip,
   read back from the bytes it was sent), else the frame sent.
+- ``DisplayThread`` runs an ``Oled`` on a thread of its own, so that the bus's writes (a whole
+  frame is 1,030 bytes: about 25 ms at I2C's 400 kHz, 100 ms at 100 kHz) and a dead bus's
+  errors never hold up the loop that renders the frames (``referee run``: the console's).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -41,6 +46,20 @@ def open_errors() -> tuple[type[BaseException], ...]:
     from luma.core.error import DeviceNotFoundError, DevicePermissionError
 
     return (DeviceNotFoundError, DevicePermissionError, OSError)
+
+
+def bus_errors() -> tuple[type[BaseException], ...]:
+    """What writing to the display raises when the bus dies: a plain ``OSError``, or luma's
+    own errors (its I2C interface turns EIO / EREMOTEIO into ``DeviceNotFoundError``)."""
+    from luma.core.error import Error
+
+    return (Error, OSError)
+
+
+def _why(err: BaseException) -> str:
+    if isinstance(err, OSError) and err.errno is not None:
+        return f"errno {err.errno}: {err.strerror or err}"
+    return f"{type(err).__name__}: {err}"
 
 
 class Oled:
@@ -102,8 +121,8 @@ class Oled:
         self.failures = 0
         try:
             device.contrast(self.contrast)
-        except OSError as err:
-            self._lost(f"OLED bus error ({err})")
+        except bus_errors() as err:
+            self._lost(f"OLED bus error ({_why(err)})")
             return False
         return True
 
@@ -186,8 +205,8 @@ class Oled:
             return 0
         try:
             sent = self.strategy.send(self.device, frame)
-        except OSError as err:
-            self._lost(f"OLED bus error (errno {err.errno}: {err.strerror or err})")
+        except bus_errors() as err:
+            self._lost(f"OLED bus error ({_why(err)})")
             return 0
         if sent:
             self.frames += 1
@@ -208,8 +227,8 @@ class Oled:
     def _set_contrast(self, level: int) -> None:
         try:
             self.device.contrast(level)
-        except OSError as err:
-            self._lost(f"OLED bus error ({err})")
+        except bus_errors() as err:
+            self._lost(f"OLED bus error ({_why(err)})")
 
     def _lost(self, why: str) -> None:
         if self.device is not None:
@@ -222,3 +241,126 @@ class Oled:
         wait = min(self._backoff_cap, self._backoff_first * 2 ** (self.failures - 1))
         self.retry_at = self._clock() + wait
         self._notify(f"{why}; the game goes on, retrying in {wait:g} s")
+
+
+class DisplayThread:
+    """An ``Oled`` driven from a thread of its own, with the same calls as an ``Oled`` for
+    the loop that renders the frames.
+
+    ``show(image)`` puts the frame in a one-slot mailbox and returns at once: the thread
+    diffs it against the panel and writes the bus. A frame replaced in the mailbox before
+    the thread took it is skipped (only the newest matters); frames go out in the order
+    they were shown, never an older one after a newer. ``wake()`` and ``tick()`` are
+    handed over the same way. A dead bus is the ``Oled``'s business, on the thread: the
+    error is said, the display is re-opened with the same backoff, and the newest frame
+    goes whole when it is back. ``next_due()`` is the ``Oled``'s deadline as the thread
+    last left it; when the thread changes it (a failure schedules a retry, a frame starts
+    the burn-in clock), ``on_due`` is called, from the thread, so the loop can re-arm its
+    timer (``referee run`` posts it to its loop).
+
+    With nothing to do the thread waits on a condition, with no timeout: an idle box wakes
+    nobody. ``flush()`` waits until everything handed over has been done (tests, closing).
+    Open the ``Oled`` and add its observers (``watch``) before ``start()``.
+    """
+
+    def __init__(self, oled: Oled, *, on_due: Callable[[], None] | None = None) -> None:
+        self.oled = oled
+        self.on_due = on_due
+        self._cond = threading.Condition()
+        self._frame: Image.Image | None = None
+        self._wake = self._tick = self._closing = False
+        self._busy = False
+        self._due = oled.next_due()
+        self.skipped = 0  # frames replaced in the mailbox before they were sent
+        self._thread = threading.Thread(target=self._run, name="oled", daemon=True)
+
+    # ---- the loop's side ----------------------------------------------------------------
+    def start(self) -> None:
+        self._thread.start()
+
+    def show(self, image: Image.Image) -> int:
+        """Hand ``image`` to the thread; 0 bytes sent *here* (the thread sends them)."""
+        with self._cond:
+            if self._frame is not None:
+                self.skipped += 1
+            self._frame = image
+            self._cond.notify_all()
+        return 0
+
+    def wake(self) -> None:
+        with self._cond:
+            self._wake = True
+            self._cond.notify_all()
+
+    def tick(self) -> int:
+        with self._cond:
+            self._tick = True
+            self._cond.notify_all()
+        return 0
+
+    def next_due(self) -> float | None:
+        return self._due
+
+    def watch(self, observer: Callable[[Image.Image], None]) -> None:
+        """Before ``start()`` only (the observers are called on the thread)."""
+        if self._thread.is_alive():
+            raise RuntimeError("add the display's observers before its thread starts")
+        self.oled.watch(observer)
+
+    @property
+    def present(self) -> bool:
+        return self.oled.present
+
+    @property
+    def frames(self) -> int:
+        return self.oled.frames
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the thread has done everything handed to it; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: not self._thread.is_alive() or not (
+                    self._busy or self._frame is not None or self._wake or self._tick),
+                timeout)
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop the thread (after what it is writing now) and close the display. A thread
+        stuck on a hung bus is left behind after `timeout` (it is a daemon)."""
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        if not self._thread.is_alive():
+            self.oled.close()
+
+    # ---- the thread ---------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()  # flush() waits for this
+                self._cond.wait_for(lambda: self._closing or self._wake or self._tick
+                                    or self._frame is not None)
+                if self._closing:
+                    return
+                frame, self._frame = self._frame, None
+                wake, tick = self._wake, self._tick
+                self._wake = self._tick = False
+                self._busy = True
+            before = self._due
+            try:
+                if wake:
+                    self.oled.wake()
+                if frame is not None:
+                    self.oled.show(frame)
+                if tick:
+                    self.oled.tick()
+            except Exception:  # a bug, not the bus (the Oled takes the bus's errors)
+                log.exception("the OLED's thread failed on a frame; it goes on")
+            self._due = self.oled.next_due()
+            if self._due != before and self.on_due is not None:
+                try:
+                    self.on_due()
+                except Exception:
+                    log.exception("telling the loop of the OLED's next deadline failed")

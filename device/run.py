@@ -189,8 +189,13 @@ class BoxRig:
 def build_box(args: argparse.Namespace, session: Any, *,
               post: Callable[[Callable[[], None]], None],
               say: Callable[[str], None], press: Callable[[str, bool], None] | None = None,
-              pins: Any = None, clock: Callable[[], float] = time.monotonic) -> BoxRig:
+              pins: Any = None, clock: Callable[[], float] = time.monotonic,
+              display_thread: bool = False) -> BoxRig:
     """Choose the hardware once (and say which), and put the box together on `session`.
+
+    `display_thread`: the display writes its bus on a thread of its own
+    (`device.oled.DisplayThread`), so the front end's loop only renders each frame (a
+    console's loop must not wait on I2C); its deadline changes are posted to the loop.
 
     `press` is the buttons' sink (it runs on their ticker thread); by default each press is
     posted to the front end's loop as `BoxRig.pressed` (the display wakes, the controller
@@ -246,9 +251,15 @@ def build_box(args: argparse.Namespace, session: Any, *,
     tray = start_tray(args.tray, box, post, say)
     if not oled.open():
         say("no display: refereeing without it")
-    box.subscribe(lambda view: oled.show(render(view)))
-    oled.show(render(box.view()))
-    rig.append(BoxRig(box, oled, buttons, tray, choice.kind, presser=presser, clock=clock))
+    display: Any = oled
+    if display_thread:
+        from device.oled import DisplayThread
+
+        display = DisplayThread(oled, on_due=lambda: post(lambda: None))  # re-arms the loop
+        display.start()
+    box.subscribe(lambda view: display.show(render(view)))
+    display.show(render(box.view()))
+    rig.append(BoxRig(box, display, buttons, tray, choice.kind, presser=presser, clock=clock))
     return rig[0]
 
 

@@ -616,6 +616,7 @@ def bench_console() -> None:
     print(f"  through the pilot (press + pause, mostly its idle waits): console median "
           f"{statistics.median(console_harness) * 1000:.1f} ms, minimal "
           f"{statistics.median(minimal_harness) * 1000:.1f} ms")
+    _commands_on_slow_disk(rounds)
     _pty_latency(rounds)
 
 
@@ -737,6 +738,249 @@ def _key_latency(rounds: int, *, minimal: bool) -> tuple[list[float], list[float
     finally:
         App._display, App.on_event = display, on_event  # type: ignore[method-assign]
     return in_app, harness
+
+
+SLOW_SYNC = 0.020  # seconds added to each sync of the slow disk
+
+
+def _slow_disk(delay: float) -> tuple[Callable[[], None], dict[str, int]]:
+    """Make every sync of the game file take `delay` more: SQLite's COMMIT (its WAL fsync,
+    synchronous=FULL) through a connection factory whose commit sleeps first, and the lock
+    file's mark (`os.fdatasync`). Returns the undo of it and a count of the syncs."""
+    import os
+    import sqlite3
+
+    from referee.store import EventStore
+
+    counts = {"commit": 0, "fdatasync": 0}
+
+    class SlowCommit(sqlite3.Connection):
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+            if sql.strip().upper() == "COMMIT":
+                counts["commit"] += 1
+                time.sleep(delay)
+            return super().execute(sql, *args)
+
+    real_open = EventStore.__dict__["open"].__func__
+    real_fdatasync = os.fdatasync
+
+    def slow_open(cls: type[EventStore], path: Any, **kwargs: Any) -> EventStore:
+        result: EventStore = real_open(cls, path, **{**kwargs, "factory": SlowCommit})
+        return result
+
+    def slow_fdatasync(fd: int) -> None:
+        counts["fdatasync"] += 1
+        time.sleep(delay)
+        real_fdatasync(fd)
+
+    EventStore.open = classmethod(slow_open)  # type: ignore[method-assign,assignment]
+    os.fdatasync = slow_fdatasync
+
+    def undo() -> None:
+        EventStore.open = classmethod(real_open)  # type: ignore[method-assign,assignment]
+        os.fdatasync = real_fdatasync
+
+    return undo, counts
+
+
+I2C_HZ = 400_000  # the box's bus (firmware_config: fast mode); 9 clocks per byte
+
+
+def _slow_bus(device: Any) -> None:
+    """Make the simulated OLED's bus take as long as a real one at I2C_HZ (each byte 9
+    clocks; the address byte and the control byte of each write counted too)."""
+    bus = device.bus
+    command, data = bus.command, bus.data
+
+    def slow_command(*cmd: int) -> None:
+        time.sleep((len(cmd) + 2) * 9 / I2C_HZ)
+        command(*cmd)
+
+    def slow_data(values: list[int]) -> None:
+        time.sleep((len(values) + 2) * 9 / I2C_HZ)
+        data(values)
+
+    bus.command, bus.data = slow_command, slow_data
+
+
+def _command_latency(db: str, rounds: int, *, slow: float, box: str | None = None,
+                     syncs: dict[str, int] | None = None) -> dict[str, list[float]]:
+    """Keys that apply a command, on a resumed Gallery Grippers table stored in `db` (as
+    `referee console --db` runs it; with `box`, as `referee run --hardware sim` runs it,
+    the OLED's bus as slow as a real one and written on the loop ("loop", as before issue
+    15) or on the display's thread ("thread")): `r` opens the move dialog (no command: the
+    control), `r` there rolls (MoveRoll, one entry made durable before it is shown: the tile
+    dialog), Enter picks the first tile listed (Move: the next screen); then the two are
+    undone through the session, untimed, and the round starts again (an undone roll's die
+    is kept, so each round lands alike). Per key: key event received -> first frame drawn
+    with the screen it leads to in front (turned into terminal bytes), and the longest gap
+    between two turns of a 1 ms ticker on the loop meanwhile (how long the loop stalled)."""
+    import asyncio
+
+    from textual import events
+    from textual._compositor import CompositorUpdate
+    from textual.app import App
+
+    from referee.app import open_session
+    from ui.app import make_app, run_app
+    from ui.screens.table import TableScreen
+    from ui.screens.turn import MoveDialog, TileDialog
+
+    out: dict[str, list[float]] = {k: [] for k in (
+        "open", "roll", "pick", "open stall", "roll stall", "pick stall")}
+    pending: dict[str, Any] = {}
+    stall = [0.0, time.perf_counter()]  # the longest gap since the key; the last tick
+    display, on_event = App._display, App.on_event
+    undo_slow, counts = _slow_disk(slow) if slow else (lambda: None, {})
+    rig: Any = None
+    try:
+        s = open_session(db=db, notify=lambda _: None)
+        if box is None:
+            app: Any = make_app(s)
+        else:
+            from device.run import build_box
+            from device.watchdog import Watchdog
+            from referee.cli import build_parser
+            from ui.run import ConsoleAndBox
+
+            args = build_parser().parse_args(["run", "--hardware", "sim", "--db", db])
+            holder: list[Any] = []
+            rig = build_box(args, s, post=lambda fn: holder[0].post_to_loop(fn),
+                            say=lambda text: None, display_thread=box == "thread")
+            oled = rig.oled.oled if box == "thread" else rig.oled
+            _slow_bus(oled.device)
+            app = ConsoleAndBox(s, rig, Watchdog(env={}))
+            holder.append(app)
+    except BaseException:
+        undo_slow()
+        raise
+
+    def timed_display(self: App[Any], screen: Any, update: Any) -> None:
+        display(self, screen, update)
+        want = pending.get("want")
+        if (want is not None and "t" in pending and isinstance(update, CompositorUpdate)
+                and not self._batch_count and want(self.screen)):
+            update.render_segments(self.console)
+            name = pending.pop("name")
+            now, t = time.perf_counter(), pending.pop("t")
+            out[name].append(now - t)
+            # (with the gap the ticker is in now: the frame may come before its next turn)
+            out[f"{name} stall"].append(max(stall[0], now - max(stall[1], t)))
+            pending.pop("want")
+
+    async def timed_event(self: App[Any], event: Any) -> None:
+        if isinstance(event, events.Key) and "want" in pending and "t" not in pending:
+            stall[0] = 0.0
+            pending["t"] = time.perf_counter()
+        await on_event(self, event)
+
+    async def drive(pilot: Any) -> None:
+        running = [True]
+
+        async def ticker() -> None:
+            last = time.perf_counter()
+            while running[0]:
+                await asyncio.sleep(0.001)
+                now = time.perf_counter()
+                if "t" in pending:  # only the part of a gap after the key was received
+                    stall[0] = max(stall[0], now - max(last, pending["t"]))
+                last = stall[1] = now
+
+        async def timed(name: str, key: str, want: Callable[[Any], bool]) -> None:
+            pending.update(name=name, want=want)
+            await pilot.press(key)
+            while "want" in pending:
+                await pilot.pause()
+
+        tick = asyncio.get_running_loop().create_task(ticker())
+        await pilot.press("r")  # resume
+        await pilot.pause()
+        for _ in range(rounds):
+            await timed("open", "r", lambda screen: type(screen) is MoveDialog)
+            await timed("roll", "r", lambda screen: type(screen) is TileDialog)
+            await timed("pick", "enter", lambda screen: type(screen) is not TileDialog)
+            for _ in range(2):
+                if not s.handle({"cmd": "undo"})["ok"]:
+                    raise RuntimeError("bench: undo refused")
+            while type(app.screen) is not TableScreen:
+                await pilot.pause()
+            if rig is not None and box == "thread":  # the display has caught up (untimed)
+                rig.oled.flush(10)
+            await pilot.pause(0.05)  # the next key starts on a loop with nothing left to do
+        running[0] = False
+        await tick
+        app.exit()
+
+    App._display, App.on_event = timed_display, timed_event  # type: ignore[method-assign]
+    try:
+        if run_app(app, headless=True, size=(100, 32), auto_pilot=drive) != 0:
+            raise RuntimeError("the console failed during the command latency run")
+    finally:
+        App._display, App.on_event = display, on_event  # type: ignore[method-assign]
+        undo_slow()
+        if rig is not None:
+            rig.close()
+        s.close()
+    if syncs is not None:
+        for k, v in counts.items():
+            syncs[k] = syncs.get(k, 0) + v
+    return out
+
+
+def _commands_on_slow_disk(rounds: int) -> None:
+    """Key -> frame for keys that apply a command, with the game file on a normal disk and
+    on one whose every sync takes SLOW_SYNC more, in the same run (in turns: two runs of
+    each), as ratios against the normal disk's figure; then `referee run` with the OLED
+    written on the loop and on its own thread."""
+    import bench_idle  # scripts/bench_idle.py, beside this file
+
+    variants = {"normal": (0.0, None), "slow": (SLOW_SYNC, None),
+                "run, OLED on the loop": (0.0, "loop"), "run, OLED thread": (0.0, "thread")}
+    got: dict[str, dict[str, list[float]]] = {name: {} for name in variants}
+    syncs: dict[str, int] = {}
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp:
+        db = str(Path(tmp) / "games.sqlite")
+        bench_idle.game_in_play(db)
+        for _ in range(2):
+            for name, (delay, box) in variants.items():
+                for k, v in _command_latency(db, rounds // 2, slow=delay, box=box,
+                                             syncs=syncs if delay else None).items():
+                    got[name].setdefault(k, []).extend(v)
+    ms = 1000
+    normal = got["normal"]
+    commands = 4 * 2 * (rounds // 2)  # per round: roll, pick, and their two undos
+    print(f"key press -> frame for keys that apply a command, on a resumed table stored in a "
+          f"file (in the app, {len(normal['roll'])} presses each, in turns; slow disk: each "
+          f"sync +{SLOW_SYNC * ms:.0f} ms, {syncs.get('commit', 0) / commands:.1f} COMMIT and "
+          f"{syncs.get('fdatasync', 0) / commands:.1f} fdatasync per command):")
+
+    def line(label: str, values: list[float], base: list[float] | None) -> str:
+        med, p99 = statistics.median(values), _percentile(values, 0.99)
+        text = f"{label} median {med * ms:.1f} ms, p99 {p99 * ms:.1f} ms"
+        if base is not None:
+            text += (f" ({med / statistics.median(base):.2f}x, "
+                     f"{p99 / _percentile(base, 0.99):.2f}x)")
+        return text
+
+    def stalls(label: str, values: list[float]) -> str:
+        return (f"{label} median {statistics.median(values) * ms:.1f} ms, max "
+                f"{max(values) * ms:.1f} ms")
+
+    for key, what in (("open", "r opens the move dialog (no command)"),
+                      ("roll", "r rolls to move (MoveRoll; the tile dialog)"),
+                      ("pick", "Enter picks the tile (Move; the next screen)")):
+        print(f"  {what}:")
+        print("    " + line("normal disk", normal[key], None) + "; "
+              + line("slow disk", got["slow"][key], normal[key]))
+        loop, thread = got["run, OLED on the loop"][key], got["run, OLED thread"][key]
+        print(f"    referee run, OLED bus at {I2C_HZ // 1000} kHz: "
+              + line("written on the loop", loop, normal[key]) + "; "
+              + line("on its thread", thread, normal[key]))
+        print("    loop stalled (longest gap between ticks of a 1 ms ticker, per key): "
+              + "; ".join(stalls(label, got[name][f"{key} stall"]) for label, name in (
+                  ("normal", "normal"), ("slow disk", "slow"),
+                  ("run, OLED on the loop", "run, OLED on the loop"),
+                  ("run, OLED thread", "run, OLED thread"))))
 
 
 def _pty_latency(rounds: int) -> None:

@@ -24,7 +24,7 @@ from textual.screen import ModalScreen, Screen
 from referee import games
 from referee.errors import Refusal
 from referee.session import Outcome, Session
-from ui import textual_fixes  # noqa: F401  (applies the fixes it holds)
+from ui import textual_fixes  # (applies the fixes it holds)
 from ui.base import PendingDialog, SessionView
 from ui.games import DEFAULT_GAME, GameScreens, in_progress, phase_of, screens_for
 from ui.trouble import DrawingFailure, Failures, PlainLogScreen, TroubleScreen, failed_screen
@@ -73,7 +73,7 @@ class SessionRestarted(Message):
         self.text = text
 
 
-class RefereeApp(App[None]):
+class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
     """A game at the table: see docs/console.md. The screens are the running game's (by its
     ruleset's id); a new game may be of any game whose screens are installed (F2)."""
 

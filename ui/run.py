@@ -1,11 +1,14 @@
 """`referee run`: the console and the box together, on one session.
 
 The console's event loop is the one loop: the box's buttons (their own thread on a Pi) and
-the dice tray (its driver's thread) post onto it with `call_from_thread`; a one-shot timer,
-armed for the box's next deadline (a notice expiring, dimming, the watchdog's ping), lets the
-box and the display keep time and beats systemd's watchdog, so a stalled loop gets the service
-restarted; with nothing due, no timer runs. On a laptop the buttons and the OLED are
-simulated and the console's box panel (key O) shows the OLED and presses the buttons.
+the dice tray (its driver's thread) post onto it with `call_from_thread`; the OLED's frames
+are rendered on it and written to the bus by the display's own thread (a frame is 1,030 bytes
+of I2C at most, 25-100 ms, which the console does not wait for: `device.oled.DisplayThread`);
+a one-shot timer, armed for the box's next deadline (a notice expiring, dimming, the
+watchdog's ping), lets the box and the display keep time and beats systemd's watchdog, so a
+stalled loop gets the service restarted; with nothing due, no timer runs. On a laptop the
+buttons and the OLED are simulated and the console's box panel (key O) shows the OLED and
+presses the buttons.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -131,9 +135,13 @@ class ConsoleAndBox(RefereeApp):
             self._timer = self.set_timer(max(0.0, due - self.rig.clock()), self._tick)
 
     def post_to_loop(self, fn: Callable[[], None]) -> None:
-        """Run `fn` on the console's loop (from the buttons' or the tray's thread)."""
+        """Run `fn` on the console's loop (from the buttons', the tray's or the display's
+        thread; called on the loop itself, it runs at once)."""
         if self.is_running:
-            self.call_from_thread(self._posted, fn)
+            if threading.get_ident() == self._thread_id:
+                self._posted(fn)
+            else:
+                self.call_from_thread(self._posted, fn)
 
     def _posted(self, fn: Callable[[], None]) -> None:
         fn()
@@ -173,7 +181,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     session = session_from_args(args, notify=say)
 
     try:
-        rig = build_box(args, session, post=post, say=say)  # presses: rig.pressed, posted
+        rig = build_box(args, session, post=post, say=say,  # presses: rig.pressed, posted
+                        display_thread=True)  # the OLED's bus is written off the loop
     except BoxSetupError as err:
         print(f"referee run: ERROR: {err}", file=sys.stderr)
         session.close()

@@ -24,7 +24,8 @@ def rig_for(session: Any, tmp_path: Path, app_box: list[ConsoleAndBox]) -> Any:
         app_box[0].post_to_loop(fn)
 
     rig = build_box(args, session, post=post, say=lambda text: None,
-                    press=lambda b, long: post(lambda: rig.box.press(b, long)))
+                    press=lambda b, long: post(lambda: rig.box.press(b, long)),
+                    display_thread=True)  # as `referee run` builds it
     return rig
 
 
@@ -47,12 +48,48 @@ async def test_the_box_panel_drives_the_same_session_the_console_shows(tmp_path:
                 await pilot.pause(0.01)
             assert s.log[-1].command["cmd"] == "move_roll"
             assert rig.buttons.edges == 2  # pressed and let go, through gpiozero
+            assert rig.oled.flush(30)  # the display's thread has written what it was given
             assert len(list((tmp_path / "frames").glob("*.png"))) > frames  # the OLED moved
             await keys(pilot, "escape")  # close the panel: the console asks for the tile
             assert isinstance(app.screen, TileDialog)
             assert app.box is not None
             assert app.box.render_image().size == (128, 64)
     finally:
+        rig.close()
+
+
+async def test_a_stuck_oled_bus_holds_neither_the_console_nor_the_command(
+        tmp_path: Path) -> None:
+    """The OLED's bus is written on the display's own thread: while it is stuck in the
+    middle of a frame, a key still applies its command and the console shows it; once the
+    bus moves again the panel shows the box's newest frame."""
+    from device.render import render
+    from tests.device.test_display_thread import DEADLINE, Gate
+
+    s = played()
+    holder: list[ConsoleAndBox] = []
+    rig = rig_for(s, tmp_path, holder)
+    app = ConsoleAndBox(s, rig, Watchdog(env={}))
+    holder.append(app)
+    gate = Gate(rig.oled.oled.device)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await keys(pilot, "r")  # resume
+            assert rig.oled.flush(DEADLINE)
+            gate.open.clear()  # the bus sticks on the next frame's data
+            await keys(pilot, "r", "r")  # the move dialog; the box rolls: a command
+            assert s.log[-1].command["cmd"] == "move_roll"
+            assert isinstance(app.screen, TileDialog)
+            assert gate.entered.wait(DEADLINE)  # the display's thread is stuck on the bus
+            await keys(pilot, "enter")  # and the console goes on: the tile is picked
+            assert s.log[-1].command["cmd"] == "move"
+            assert not gate.open.is_set()
+            gate.open.set()
+            assert rig.oled.flush(DEADLINE)
+            glass = rig.oled.oled.device.glass()
+            assert glass.tobytes() == render(rig.box.view()).tobytes()
+    finally:
+        gate.open.set()
         rig.close()
 
 
