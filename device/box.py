@@ -73,6 +73,7 @@ class BoxController:
         self._mine = False  # the outcome being published came from this controller
         self._code: tuple[tuple[tuple[bool, ...], ...] | None, str] | None = None
         self._unsubscribe = session.subscribe(self._on_outcome)
+        self._unrestart = session.on_restart(self._on_restart)
 
     @property
     def game(self) -> OledScreens:
@@ -135,6 +136,7 @@ class BoxController:
 
     def close(self) -> None:
         self._unsubscribe()
+        self._unrestart()
 
     # ---- what a new game started from the box gets -----------------------------------------
     def player_names(self, n: int) -> list[str]:
@@ -216,6 +218,15 @@ class BoxController:
         if not self._mine:
             self.ui.overlay = None if self.ui.overlay in ("menu", "confirm") else self.ui.overlay
             self._changed()
+
+    def _on_restart(self, _text: str) -> None:
+        """The game file was found damaged after the box opened it (its proof of every entry
+        runs beside the game): moved aside, a new one started, no game now. Said on the
+        screen; the whole message went to the log and the console."""
+        self.dice.settled()
+        self.ui = self.game.cursor(players=getattr(self.ui, "players", 2))
+        self._say("Game file damaged: moved aside; new file started.")
+        self._changed()
 
     def _apply(self, command: Any, ack: bool = False) -> Outcome:
         """Apply a command of the running game from this box (`ack`: its result stays on

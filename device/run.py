@@ -289,6 +289,17 @@ def _cmd_box(args: argparse.Namespace) -> int:
         say(f"ERROR: {err}")
         session.close()
         return 3
+    def settle() -> None:  # on the main loop: act on what the file's proof found
+        from referee.errors import FileDamaged, NotRecorded
+
+        try:
+            session.settle()
+        except NotRecorded as err:  # damage: the box says it (BoxController._on_restart)
+            if not isinstance(err.__cause__, FileDamaged):
+                say(str(err))
+
+    # (called on the proof's thread when it ends: onto the main loop, before any press)
+    session.when_proven(lambda: presses.put(settle))
     if rig.kind == "sim" and not args.no_text_art:
         # the frame on the display now is drawn at once, then every new one
         rig.oled.watch(terminal_printer(sys.stdout, status=lambda: last[0]))

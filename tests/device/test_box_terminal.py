@@ -58,3 +58,78 @@ def test_the_first_frame_is_drawn_at_start_and_fits_80_columns() -> None:
         assert proc.stderr is not None
         proc.stderr.close()
         os.close(master)
+
+
+def test_damage_found_beside_a_resumed_game_is_said_before_any_press(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`referee box` on a file whose old entry is damaged: the game is shown from its
+    snapshot at once and the proof beside it finds the damage; the box acts on it with no
+    key pressed (the file moved aside, said on stderr and on the OLED)."""
+    from referee.app import open_session
+    from tests.referee.conftest import SEED
+    from tests.referee.storehelp import long_stream
+    from tests.referee.test_background_proof import damaged_copy
+
+    made = tmp_path / "made" / "g.sqlite"
+    session = open_session(db=made, seed=SEED, notify=lambda _: None)
+    for request in long_stream(300):  # a snapshot after entry 256: resumed from it
+        assert session.handle(request)["ok"]
+    session.close()
+    (tmp_path / "play").mkdir()
+    path = damaged_copy(made, tmp_path / "play")
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "box", "--hardware", "sim",
+                             "--db", str(path)], stdin=slave, stdout=slave,
+                            stderr=subprocess.PIPE, close_fds=True)
+    os.close(slave)
+    try:
+        # no key is sent: the notice must come by itself (the terminal's status line shows
+        # the latest message's start; the whole of it goes to stderr, read below)
+        out = read_until(master, lambda t: "The game file" in ESCAPE.sub("", t),
+                         time.monotonic() + 60)
+        assert "\nThe game file /" in ESCAPE.sub("", out)  # (cut to the terminal's width)
+        assert list(path.parent.glob("g.sqlite.damaged-*"))  # moved aside, no key pressed
+        os.write(master, b"q")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        assert proc.stderr is not None
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        os.close(master)
+    assert "is damaged" in err and "moved aside" in err
+
+
+def test_the_box_says_a_restart_on_its_screen(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The controller hears of the restart (Session.on_restart) and says it on the OLED,
+    the screen then showing the fresh session (no game: the new-game screen)."""
+    import pytest
+
+    from device.box import BoxController
+    from referee.app import open_session
+    from referee.errors import NotRecorded
+    from tests.referee.conftest import SEED
+    from tests.referee.storehelp import long_stream
+    from tests.referee.test_background_proof import damaged_copy
+
+    made = tmp_path / "made" / "g.sqlite"
+    session = open_session(db=made, seed=SEED, notify=lambda _: None)
+    for request in long_stream(300):
+        assert session.handle(request)["ok"]
+    session.close()
+    (tmp_path / "play").mkdir()
+    session = open_session(db=damaged_copy(made, tmp_path / "play"), seed=SEED,
+                           notify=lambda _: None)
+    box = BoxController(session, clock=lambda: 0.0)
+    try:
+        assert box.mode() != "new"
+        with pytest.raises(NotRecorded):
+            session.settle()
+        view = box.view()
+        assert view.notice is not None and "damaged" in view.notice
+        assert box.mode() == "new"
+    finally:
+        box.close()
+        session.close()
