@@ -164,6 +164,26 @@ class Session:
     def kept(self) -> tuple[KeptDie, ...]:
         return tuple(self._game.kept)
 
+    def refusal(self, command: Any) -> Refusal | None:
+        """Why `command` would be refused now, or None, changing nothing: the rules' answer,
+        and the dice an undo left on the table (a typed value or a card named by hand for a
+        die the box must roll again, `die_kept`/`card_kept`). A front end asks before it
+        offers a choice the rules list (`legal_actions` knows the state, not the table's kept
+        dice), so that nothing is offered that would be refused. A command whose dice the box
+        would roll is not refused for them: it reuses the kept ones."""
+        game = self._game
+        try:
+            result = game.ruleset.decide(self.state, command)
+            if isinstance(result, NeedDice) or not game.kept:
+                return None
+            events = list(result)
+            rolled = game.ruleset.rolled(game.ruleset.command_json(command), events)
+            refuse_physical_while_kept(list(game.kept), rolled, self.state,
+                                       game.current_piles, game.ruleset)
+        except Refusal as refusal:
+            return refusal
+        return None
+
     def kept_for(self, command: Any) -> tuple[KeptDie, ...]:
         """The kept dice the box would reuse if `command`'s dice were rolled now (empty when
         it would roll fresh ones or needs none). A front end asks before waiting for a

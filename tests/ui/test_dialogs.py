@@ -168,3 +168,30 @@ async def test_gg4_a_trade_typed_in_one_burst_of_keys() -> None:
         await pilot.pause()
         ann = s.state.player("Ann")
         assert sorted(ann.attributes) == sorted([*ann0[1:], ben0[1]])
+
+
+async def test_an_undone_box_draw_is_not_offered_as_a_card_named_by_hand() -> None:
+    """The box drew a card and the draw was undone: that card is on the table, and only the
+    box may draw it again (the session refuses a named one, `card_kept`). The dialog then
+    offers no named card of that deck, says why, and the box's draw gives the same card."""
+    from referee.games.gallery_grippers import commands as c
+
+    s = dealt({"reup_at_or_below": 6})
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "1")  # resume; the real d6 shows 1: draw one card
+        assert isinstance(app.screen, DrawDialog)
+        assert app.screen.query_one("#cards").values  # named cards offered
+        await keys(pilot, "ctrl+s")  # the box draws a specialist ...
+        drawn = next(e for e in s.log[-1].events if e["type"] == "drawn")
+        assert drawn["source"] == "box"
+        assert s.handle({"cmd": "undo"})["ok"]  # ... and it is taken back
+        await pilot.pause()
+        assert isinstance(app.screen, DrawDialog)
+        offered = app.screen.query_one("#cards").values
+        assert offered and all(deck == "attribute" for deck, _ in offered)  # (other deck)
+        assert all(s.refusal(c.Draw("Ann", deck, card)) is None for deck, card in offered)
+        assert "still on the table" in str(app.screen.query_one("#pick-words").render())
+        await keys(pilot, "ctrl+s")
+        again = next(e for e in s.log[-1].events if e["type"] == "drawn")
+        assert again["card"] == drawn["card"] and again["source"] == "box"

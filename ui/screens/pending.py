@@ -212,7 +212,7 @@ class DrawDialog(PendingDialog):
             with Horizontal(classes="buttons"):
                 yield Button("Box draws a specialist \\[^S]", id="box-specialist", compact=True)
                 yield Button("Box draws an attribute \\[^A]", id="box-attribute", compact=True)
-            yield Static("…or pick the real card drawn (Enter):")
+            yield Static("…or pick the real card drawn (Enter):", id="pick-words")
             yield Choices(id="cards")
             yield self.error_line()
         yield KeyBar()
@@ -233,7 +233,14 @@ class DrawDialog(PendingDialog):
         self.query_one("#draw-title", Static).update(
             f"[b]Draw {count} card{'s' if count != 1 else ''}[/b] ({reason}) — "
             f"{fmt.swatch(p)}")
-        draws = legal(s, self.player, Draw)
+        session = self.referee.session
+        listed = legal(s, self.player, Draw)
+        # (a box draw an undo took back is still on the table: only the box may draw it again)
+        draws = [d for d in listed if d.card is None or session.refusal(d) is None]
+        held = len(draws) < len(listed)
+        self.query_one("#pick-words", Static).update(
+            "The box's undone draw is still on the table: let the box draw (it gives the "
+            "same card again)." if held else "…or pick the real card drawn (Enter):")
         choices: list[tuple[str, tuple[str, str]]] = []
         for deck in DECKS:
             pile = draw_counts(s, deck)
