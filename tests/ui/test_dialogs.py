@@ -195,3 +195,23 @@ async def test_an_undone_box_draw_is_not_offered_as_a_card_named_by_hand() -> No
         await keys(pilot, "ctrl+s")
         again = next(e for e in s.log[-1].events if e["type"] == "drawn")
         assert again["card"] == drawn["card"] and again["source"] == "box"
+
+
+async def test_the_roll_prompt_says_when_an_undone_roll_is_still_on_the_table() -> None:
+    """After the box's movement roll is undone, R gives the same value again and a typed die
+    is refused (`die_kept`): the prompt says so before any key, not only after a refusal."""
+    s = dealt()
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r")  # resume; open the move dialog
+        how = str(app.screen.query_one("#move-how").render())
+        assert "type the real die" in how
+        await keys(pilot, "r")  # the box rolls ...
+        rolled = next(e for e in s.log[-1].events if e["type"] == "roll")["value"]
+        assert s.handle({"cmd": "undo"})["ok"]  # ... and the roll is taken back
+        await pilot.pause()
+        while not isinstance(app.screen, TableScreen):
+            await keys(pilot, "escape")
+        await keys(pilot, "r")
+        how = str(app.screen.query_one("#move-how").render())
+        assert f"gives {rolled} again" in how and "typed die is refused" in how

@@ -78,8 +78,14 @@ class MoveDialog(Dialog[None]):
         with Vertical(classes="dialog", id="move-dialog"):
             yield Static(f"[b]Roll to move[/b] — {fmt.swatch(p)}, {fmt.escape(fmt.where(p))}",
                          classes="dialog-title")
-            yield Static("[b]R[/b]: the box rolls  ·  [b]1-6[/b]: type the real die",
-                         id="move-how")
+            kept = self.referee.session.kept_for(MoveRoll(player=self.player, roll=None))
+            if kept:  # an undone roll of this die is still on the table: the box reuses it
+                yield Static(f"[b]R[/b]: the box rolls — the undone roll is still on the "
+                             f"table, so it gives {kept[0].roll.value} again (a typed die "
+                             "is refused)", id="move-how")
+            else:
+                yield Static("[b]R[/b]: the box rolls  ·  [b]1-6[/b]: type the real die",
+                             id="move-how")
             yield self.error_line()
         yield KeyBar()
 
