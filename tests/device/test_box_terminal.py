@@ -64,18 +64,9 @@ def test_damage_found_beside_a_resumed_game_is_said_before_any_press(tmp_path) -
     """`referee box` on a file whose old entry is damaged: the game is shown from its
     snapshot at once and the proof beside it finds the damage; the box acts on it with no
     key pressed (the file moved aside, said on stderr and on the OLED)."""
-    from referee.app import open_session
-    from tests.referee.conftest import SEED
-    from tests.referee.storehelp import long_stream
-    from tests.referee.test_background_proof import damaged_copy
+    from tests.referee.test_background_proof import damaged_game
 
-    made = tmp_path / "made" / "g.sqlite"
-    session = open_session(db=made, seed=SEED, notify=lambda _: None)
-    for request in long_stream(300):  # a snapshot after entry 256: resumed from it
-        assert session.handle(request)["ok"]
-    session.close()
-    (tmp_path / "play").mkdir()
-    path = damaged_copy(made, tmp_path / "play")
+    path = damaged_game(tmp_path)
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     proc = subprocess.Popen([sys.executable, "-m", "referee", "box", "--hardware", "sim",
@@ -111,17 +102,9 @@ def test_the_box_says_a_restart_on_its_screen(tmp_path, monkeypatch) -> None:  #
     from referee.app import open_session
     from referee.errors import NotRecorded
     from tests.referee.conftest import SEED
-    from tests.referee.storehelp import long_stream
-    from tests.referee.test_background_proof import damaged_copy
+    from tests.referee.test_background_proof import damaged_game
 
-    made = tmp_path / "made" / "g.sqlite"
-    session = open_session(db=made, seed=SEED, notify=lambda _: None)
-    for request in long_stream(300):
-        assert session.handle(request)["ok"]
-    session.close()
-    (tmp_path / "play").mkdir()
-    session = open_session(db=damaged_copy(made, tmp_path / "play"), seed=SEED,
-                           notify=lambda _: None)
+    session = open_session(db=damaged_game(tmp_path), seed=SEED, notify=lambda _: None)
     box = BoxController(session, clock=lambda: 0.0)
     try:
         assert box.mode() != "new"

@@ -60,6 +60,24 @@ def damaged_copy(pristine: Path, tmp_path: Path, seq: int = 3) -> Path:
     return path
 
 
+def made_file(tmp_path: Path, commands: int = 300) -> Path:
+    """A game file of `commands` commands (300: a snapshot after entry 256, so a resume
+    starts from it and never reads the early entries), closed, in `tmp_path`/made."""
+    path = tmp_path / "made" / "g.sqlite"
+    session = open_session(db=path, seed=SEED, notify=lambda _: None)
+    for request in long_stream(commands):
+        assert session.handle(request)["ok"]
+    session.close()
+    return path
+
+
+def damaged_game(tmp_path: Path) -> Path:
+    """`made_file`'s game, copied to `tmp_path`/play with entry 3 damaged (`damaged_copy`)."""
+    made = made_file(tmp_path)
+    (tmp_path / "play").mkdir()
+    return damaged_copy(made, tmp_path / "play")
+
+
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 

@@ -12,27 +12,15 @@ import pytest
 
 from referee.app import open_session
 from tests.referee.conftest import SEED
-from tests.referee.storehelp import long_stream
-from tests.referee.test_background_proof import Gate, damaged_copy
+from tests.referee.test_background_proof import Gate, damaged_game, made_file
 from tests.ui.test_duplicate_cards import SMALL
 from ui.app import make_app
-
-
-def made_file(tmp_path: Path) -> Path:
-    made = tmp_path / "made" / "g.sqlite"
-    session = open_session(db=made, seed=SEED, notify=lambda _: None)
-    for request in long_stream(300):  # a snapshot after entry 256
-        assert session.handle(request)["ok"]
-    session.close()
-    return made
 
 
 @pytest.mark.parametrize("damaged", [True, False])
 async def test_the_proof_beside_the_console_is_acted_on_as_soon_as_it_ends(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damaged: bool) -> None:
-    made = made_file(tmp_path)
-    (tmp_path / "play").mkdir()
-    path = damaged_copy(made, tmp_path / "play") if damaged else made
+    path = damaged_game(tmp_path) if damaged else made_file(tmp_path)
     gate = Gate(monkeypatch)  # the proof is held until released
     session = open_session(db=path, seed=SEED, notify=lambda _: None)
     app = make_app(session)
