@@ -171,15 +171,21 @@ async def test_a_board_the_catalog_lacks_is_entered_space_by_space_and_kept(
         assert state["artwork"]["spaces"] == 2 and state["artwork"]["threat"] == 10
 
 
-async def test_the_end_shows_the_result_and_the_hall_of_fame() -> None:
+def drawn() -> Session:
+    """A game of the test board with every owed draw made (phase A, cards to play)."""
     s = Session(seed=SEED)
     assert s.handle(START)["ok"]
     for n in ("Ann", "Ben"):
         for _ in range(2):
             assert s.handle({"cmd": "draw", "player": n})["ok"]
+    return s
+
+
+async def test_the_end_shows_the_result_and_the_hall_of_fame() -> None:
+    s = drawn()
     app = make_app(s)
     async with app.run_test(size=SMALL) as pilot:
-        await keys(pilot, "r", "p", "enter", *typed("Music=40"), "ctrl+s")
+        await keys(pilot, "r", "p", "enter", *typed("Music=40"), "ctrl+s")  # a card: lost
         assert s.state.over
         assert isinstance(app.screen, ArtGameOverScreen)
         hall = str(app.screen.query_one("#over-hall").render())
@@ -241,14 +247,10 @@ async def test_f1_on_another_games_form_after_an_art_game_shows_that_games_aid()
     still the A.R.T. game's)."""
     from ui.screens.info import RulesScreen
 
-    s = Session(seed=SEED)
-    assert s.handle(START)["ok"]
-    for n in ("Ann", "Ben"):
-        for _ in range(2):
-            assert s.handle({"cmd": "draw", "player": n})["ok"]
+    s = drawn()
     app = make_app(s)
     async with app.run_test(size=SMALL) as pilot:
-        await keys(pilot, "r", "p", "enter", *typed("Music=40"), "ctrl+s")
+        await keys(pilot, "r", "p", "enter", *typed("Music=40"), "ctrl+s")  # a card: lost
         assert s.state.over and isinstance(app.screen, ArtGameOverScreen)
         await keys(pilot, "n", "f2")
         assert isinstance(app.screen, GameChooser)
