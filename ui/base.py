@@ -82,8 +82,19 @@ class SessionView:
         self.refused(refusal)
         return refusal is None
 
+    # A form's own words for refusals the ruleset words for a protocol line (which names
+    # request fields): (code, rule) -> (the form's field to put the cursor in, what to say).
+    FIELD_REFUSALS: ClassVar[dict[tuple[str, str | None], tuple[str, str]]] = {}
+
     def refused(self, refusal: Refusal | None) -> None:
         screen = cast(Screen[Any], self)
+        said = None if refusal is None else self.FIELD_REFUSALS.get((refusal.code,
+                                                                      refusal.rule))
+        if said is not None:
+            field, text = said
+            self.say_error(text)
+            screen.query_one(field).focus()
+            return
         errors = screen.query("#error")
         if not errors:
             if refusal is not None:

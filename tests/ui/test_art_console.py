@@ -262,3 +262,26 @@ async def test_f1_on_another_games_form_after_an_art_game_shows_that_games_aid()
         assert isinstance(app.screen, RulesScreen)
         text = app.screen.query_one("Markdown").source  # type: ignore[attr-defined]
         assert "`reup_at_or_below` = **0**" in text and "deck_empty" not in text
+
+
+async def test_the_form_says_the_solo_ally_in_its_own_words() -> None:
+    """One named player is a solo game, which needs the ally's colour: the form says which of
+    its fields to set (not the protocol's "ally"), puts the cursor there, starts nothing;
+    the colour chosen, the game starts."""
+    s = Session(seed=SEED)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await choose_art(pilot, app)
+        await keys(pilot, *typed("Ann"), "enter")
+        await pick_mission(pilot, app, "test-board")
+        await keys(pilot, "ctrl+s")
+        form = app.screen
+        said = str(form.query_one("#error").render())
+        assert "“Solo: ally colour”" in said and '"ally"' not in said and s.log == []
+        assert form.focused is form.query_one("#ally")
+        ally = form.query_one("#ally")
+        while ally.value in (None, form.query_one("#colour-0").value):
+            await keys(pilot, "right")  # to the first colour that is not Ann's
+        await keys(pilot, "ctrl+s")
+        assert isinstance(app.screen, ArtTableScreen), str(form.query_one("#error").render())
+        assert s.log[0].command["ally"]

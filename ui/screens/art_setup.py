@@ -124,6 +124,13 @@ class ArtNewGameScreen(BaseScreen):
     def action_start(self) -> None:
         self.after_typing(self._start)
 
+    FIELD_REFUSALS: ClassVar[dict[tuple[str, str | None], tuple[str, str]]] = {
+        ("bad_ally", "ART-34"): (
+            "#ally", "✗ ART-34 The ally pawn: one named player plays solo and chooses the "
+            "ally's colour in “Solo: ally colour” (not the player's own); with more players "
+            "leave it at “(not solo)”."),
+    }
+
     def request(self) -> dict[str, Any]:
         """The new_game request the form holds (the ruleset checks it)."""
         players = []

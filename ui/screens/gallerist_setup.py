@@ -105,6 +105,12 @@ class GalleristNewGameScreen(BaseScreen):
             yield self.error_line()
         yield KeyBar()
 
+    FIELD_REFUSALS: ClassVar[dict[tuple[str, str | None], tuple[str, str]]] = {
+        ("catalog_incomplete", "GAL-13"): (
+            "#bag", "✗ GAL-13 The catalog does not say how many visitors are in the bag: type "
+            "them in “Visitors in bag” — a number, or one per colour (pink=5 white=4 …)."),
+    }
+
     def on_input_changed(self, event: Input.Changed) -> None:
         """The start-player choices name the players as they are typed."""
         wid = event.input.id or ""
@@ -180,13 +186,4 @@ class GalleristNewGameScreen(BaseScreen):
         except Refusal as refusal:  # bad_request, bad_catalog: said inline
             self.say_error(fmt.refusal_text(refusal))
             return
-        refused = self.referee.new_game(command)
-        if refused is not None and (refused.code, refused.rule) == ("catalog_incomplete",
-                                                                     "GAL-13"):
-            # (the ruleset words it for a protocol line: "give new_game a bag")
-            self.say_error("✗ GAL-13 The catalog does not say how many visitors are in the "
-                           "bag: type them in “Visitors in bag” — a number, or one per "
-                           "colour (pink=5 white=4 …).")
-            self.query_one("#bag", Input).focus()
-            return
-        self.refused(refused)
+        self.refused(self.referee.new_game(command))
