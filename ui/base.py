@@ -104,6 +104,19 @@ class SessionView:
         line.update("" if refusal is None else fmt.refusal_text(refusal))
         line.set_class(refusal is not None, "-shown")
 
+    def start_new_game(self, game: str, request: dict[str, Any]) -> None:
+        """A new-game form's request: parsed by `game`'s ruleset and started; a refusal of
+        either (bad_request, bad_catalog, a rule) is said inline, in the form's words where it
+        has them (`FIELD_REFUSALS`)."""
+        from referee import games
+
+        try:
+            command = games.find(game).parse(request)
+        except Refusal as refusal:
+            self.refused(refusal)
+            return
+        self.refused(self.referee.new_game(command))
+
     def say_error(self, text: str) -> None:
         """A problem with what was typed, found before anything is sent."""
         line = cast(Screen[Any], self).query_one("#error", Static)

@@ -11,10 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Label, Static
 
-from referee import games
-from referee.errors import Refusal
 from referee.games.art_project.state import DIFFICULTY_HEALTH
-from ui import format as fmt
 from ui.base import BaseScreen, Cycle, KeyBar, TextButton
 from ui.screens.art_boards import board_file, catalog_with_boards
 
@@ -164,9 +161,4 @@ class ArtNewGameScreen(BaseScreen):
 
             self.referee.open(BoardEntryScreen(request["mission"]), self._entered_board)
             return
-        try:
-            command = games.find(GAME).parse(request)
-        except Refusal as refusal:  # bad_request, bad_catalog: said inline
-            self.say_error(fmt.refusal_text(refusal))
-            return
-        self.refused(self.referee.new_game(command))
+        self.start_new_game(GAME, request)

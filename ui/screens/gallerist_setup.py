@@ -15,10 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Label, Static
 
-from referee import games
-from referee.errors import Refusal
 from referee.games.gallerist.settings import CHOICES, GalleristRules
-from ui import format as fmt
 from ui.base import BaseScreen, Cycle, KeyBar, TextButton
 
 SEATS = 4  # GAL-1: 1-4 players
@@ -181,9 +178,4 @@ class GalleristNewGameScreen(BaseScreen):
             self.say_error("✗ Name at least one player (GAL-1).")
             self.query_one("#name-0", Input).focus()
             return
-        try:
-            command = games.find(GAME).parse(request)
-        except Refusal as refusal:  # bad_request, bad_catalog: said inline
-            self.say_error(fmt.refusal_text(refusal))
-            return
-        self.refused(self.referee.new_game(command))
+        self.start_new_game(GAME, request)
