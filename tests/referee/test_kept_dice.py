@@ -73,7 +73,8 @@ def test_every_die_refuses_a_typed_value_while_its_kept_value_waits(purpose: str
     assert first["ok"], first
     [roll] = rolls(first)
     t.ok("undo")
-    answer = t.no(typed.pop("cmd"), "die_kept", **typed)
+    fields = {k: v for k, v in typed.items() if k != "cmd"}  # (PURPOSES is shared: no pop)
+    answer = t.no(typed["cmd"], "die_kept", **fields)
     assert f"shows {roll['value']}" in answer["error"]["message"]
 
 
