@@ -563,6 +563,25 @@ main(["console", "--db", os.path.join(tempfile.mkdtemp(), "games.sqlite")])
 """
 
 
+# `referee run` (the console and the box, what scripts/run starts), simulated hardware, games in
+# memory; and the same with the page's server and QR code imported first, as ui/run.py did at
+# its top before issue 22 (and as any install would pay if aiohttp were imported eagerly).
+RUN_COMMAND = FIRST_PAINT + """
+MARKS = ("Players", "House rules", "Start game", "Quit")
+
+_run = App.run
+def _headless(self, *args, **kwargs):
+    return _run(self, *args, **{**kwargs, "headless": True, "size": (100, 32)})
+App.run = _headless
+{eager}
+from referee.cli import main
+
+main(["run", "--memory", "--hardware", "sim"])
+"""
+RUN_LAZY = RUN_COMMAND.replace("{eager}", "")
+RUN_EAGER = RUN_COMMAND.replace("{eager}", "import web.server, web.qr  # aiohttp, segno")
+
+
 def _first_paint(script: str) -> float:
     """Seconds from launching a fresh Python to the app's first painted screen, measured
     inside the child (perf_counter is the system's monotonic clock)."""
@@ -573,32 +592,56 @@ def _first_paint(script: str) -> float:
 
 
 def bench_console() -> None:
+
+    print("== console: cold start and key latency (textual, headless) ==")
+    _cold_start(with_run=False)
+    _key_latencies()
+
+
+def bench_cold() -> None:
+    print("== cold start to the first screen (textual, headless) ==")
+    _cold_start(with_run=True)
+
+
+def _cold_start(with_run: bool) -> None:
     import compileall
     from pathlib import Path
 
-    print("== console: cold start and key latency (textual, headless) ==")
     # pip compiled Textual's bytecode when it installed it; an editable checkout's own modules
     # would otherwise be compiled from source on every start when PYTHONDONTWRITEBYTECODE is
     # set (as it is on this workplace's machines). Compile ours too, as an install would.
     root = Path(__file__).resolve().parent.parent
-    for package in ("referee", "ui", "device"):
+    for package in ("referee", "ui", "device", "web"):
         compileall.compile_dir(root / package, quiet=1)
     # Taken in turns, so that a busy moment on the machine falls on both alike.
     repeats = 9
     minimal: list[float] = []
     console: list[float] = []
     command: list[float] = []
+    run_lazy: list[float] = []
+    run_eager: list[float] = []
     for _ in range(repeats):
         minimal.append(_first_paint(MINIMAL_APP))
         console.append(_first_paint(CONSOLE_APP))
         command.append(_first_paint(CONSOLE_COMMAND))
+        if with_run:
+            run_lazy.append(_first_paint(RUN_LAZY))
+            run_eager.append(_first_paint(RUN_EAGER))
     base = statistics.median(minimal)
     print(f"cold start to first screen: console median {statistics.median(console):.3f} s, "
           f"minimal Textual app {base:.3f} s, ratio {statistics.median(console) / base:.2f}x "
           f"(target <= 1.5x; {repeats} runs each, taken in turns, separate processes)")
     print(f"  through `referee console --db NEW` (adds the CLI and a new game file): median "
           f"{statistics.median(command):.3f} s, {statistics.median(command) / base:.2f}x")
+    if with_run:
+        lazy, eager = statistics.median(run_lazy), statistics.median(run_eager)
+        print(f"  through `referee run --memory --hardware sim` (the console and the box): "
+              f"median {lazy:.3f} s, {lazy / base:.2f}x")
+        print(f"    with the page's server imported first (aiohttp, segno; as before issue 22): "
+              f"median {eager:.3f} s, {eager / base:.2f}x (+{(eager - lazy) * 1000:.0f} ms)")
 
+
+def _key_latencies() -> None:
     rounds = 100
     console_in, console_harness = _key_latency(rounds, minimal=False)
     minimal_in, minimal_harness = _key_latency(rounds, minimal=True)
@@ -1087,7 +1130,7 @@ def bench_web() -> None:
 SECTIONS: dict[str, Callable[[], None]] = {
     "core": bench_core, "store": bench_store, "tray": bench_tray, "box": bench_box,
     "oled": bench_oled, "console": bench_console, "input": bench_input, "idle": bench_idle,
-    "art": bench_art, "resume": bench_resume, "web": bench_web,
+    "art": bench_art, "resume": bench_resume, "web": bench_web, "cold": bench_cold,
 }
 
 

@@ -77,3 +77,37 @@ def test_a_changed_pyproject_updates_and_keeps_the_test_tools(tmp_path: Path) ->
     assert "pyproject.toml changed" in said
     assert _installs(venv)[-1] == f"-m pip install -q -e {root}[test]"
     assert _source(root, venv, "[test]") == ""
+
+
+def test_scripts_run_web_adds_the_page_libraries_once_and_test_tools_cover_them(
+        tmp_path: Path) -> None:
+    """scripts/run installs the package alone; scripts/run --web adds the `web` extra once;
+    [test] pulls [web] in, so a venv with the test tools is never reinstalled for --web."""
+    root, venv = _setup(tmp_path)
+    assert "first use" in _source(root, venv, "")
+    said = _source(root, venv, "[web]")
+    assert "the web extra (once)" in said
+    assert _source(root, venv, "[web]") == "" and _source(root, venv, "") == ""
+    assert "test tools (once)" in _source(root, venv, "[test]")
+    assert _source(root, venv, "[web]") == ""
+    assert _installs(venv) == [f"-m pip install -q -e {root}", f"-m pip install -q -e {root}[web]",
+                               f"-m pip install -q -e {root}[test]"]
+
+
+def test_a_changed_pyproject_keeps_the_web_extra(tmp_path: Path) -> None:
+    root, venv = _setup(tmp_path)
+    assert "page's libraries" in _source(root, venv, "[web]")
+    with (root / "pyproject.toml").open("a") as f:
+        f.write("\n# changed\n")
+    assert "pyproject.toml changed" in _source(root, venv, "")
+    assert _installs(venv)[-1] == f"-m pip install -q -e {root}[web]"
+
+
+def test_scripts_run_asks_for_the_web_extra_only_with_web() -> None:
+    text = (CHECKOUT / "scripts" / "run").read_text()
+    for args, extras in ((["--memory"], ""), (["--web"], "[web]"),
+                         (["--memory", "--web=127.0.0.1:8099"], "[web]"), (["--webby"], "")):
+        probe = text.split('source "$(dirname "$0")/_venv.sh"')[0] + 'printf %s "$extras"'
+        done = subprocess.run(["bash", "-c", probe, "run", *args], capture_output=True,
+                              text=True, check=True)
+        assert done.stdout == extras, args

@@ -18,7 +18,7 @@ import logging
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.timer import Timer
 
@@ -27,7 +27,11 @@ from device.watchdog import Watchdog
 from referee.session import Session
 from ui.app import RefereeApp, run_app
 from ui.webcode import WebCodeScreen
-from web.server import WebServer
+
+if TYPE_CHECKING:
+    # The page's server (aiohttp, the `web` extra) is imported only when the page is asked
+    # for (`web.server_class`): a fresh install has no aiohttp, and the box starts without it.
+    from web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -171,11 +175,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         post(lambda: holder[0].notify(text, timeout=8))
 
     from referee.errors import RefereeError
-    from web.server import ListenError, listen_from
+    from web import PageUnavailable, server_class
+    from web.listen import ListenError, listen_from
 
     try:
         listen = listen_from(getattr(args, "web", None), getattr(args, "settings", None))
-    except (ListenError, RefereeError) as err:
+        page = None if listen is None else server_class()
+    except (ListenError, RefereeError, PageUnavailable) as err:
         print(f"referee run: ERROR: {err}", file=sys.stderr)
         return 2
     session = session_from_args(args, notify=say)
@@ -188,7 +194,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         session.close()
         return 3
     wd = Watchdog()
-    web = None if listen is None else WebServer(session, *listen)
+    web = None if page is None or listen is None else page(session, *listen)
     app = ConsoleAndBox(session, rig, wd, web=web)
     app.say_later(list(said))  # said before the console was up: shown once it is
     holder.append(app)

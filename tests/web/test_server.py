@@ -15,7 +15,7 @@ from tests.referee.conftest import SEED
 from tests.referee.storehelp import long_stream
 from tests.web.helpers import LOOPBACK, WAIT, Events, serving
 from web import server as web_server
-from web.server import ListenError, listen_from, parse_listen
+from web.listen import ListenError, listen_from, parse_listen
 from web.view import token_for
 
 STREAM = long_stream(80)
