@@ -235,3 +235,22 @@ def test_a_report_that_cannot_be_drawn_is_one_clear_error(
     monkeypatch.setattr(web.report, "text", boom)
     assert referee_main(["report", "1", "--db", str(db)]) == 1
     assert "report cannot be drawn" in capsys.readouterr().err
+
+
+def test_a_mirror_that_fails_on_every_frame_is_logged_once(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from device.framediff import Sh1106Pages
+    from device.oled import Oled
+    from device.panel import open_simulated
+    from device.render import render
+    from device.view import BoxView
+
+    oled = Oled(lambda: open_simulated("sh1106"), strategy=Sh1106Pages(),
+                notify=lambda _: None)
+    oled.open()
+    oled.watch(boom)
+    for n in range(5):
+        image = render(BoxView("turn", title=f"T{n}"))
+        assert oled.show(image) > 0  # the display goes on
+        assert oled.device.glass().tobytes() == image.tobytes()
+    assert failures(caplog, "an OLED frame observer") == 1

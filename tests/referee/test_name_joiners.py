@@ -65,3 +65,13 @@ def test_joiners_out_of_place_are_refused(name: str) -> None:
 def test_a_joiner_does_not_make_two_names_different() -> None:
     assert same_name("An" + ZWJ + "n") == same_name("Ann")
     assert same_name("An" + ZWNJ + "n") == same_name("ANN")
+
+
+@given(st.text(max_size=30))
+def test_any_text_gets_an_answer_and_a_name_taken_holds_only_joiners_that_join(
+        text: str) -> None:
+    problem = name_problem(text, LIMIT)  # never raises
+    if problem is None:
+        invisible = {ch for ch in text if unicodedata.category(ch) == "Cf"}
+        assert invisible <= {ZWJ, ZWNJ, *map(chr, range(0xE0020, 0xE0080))}
+        assert not text.startswith((ZWJ, ZWNJ)) and not text.endswith((ZWJ, ZWNJ))
