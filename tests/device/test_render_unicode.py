@@ -104,3 +104,16 @@ def test_render_never_raises_on_any_text(title: str, line: str, item: str, hint:
                  BoxView("idle", lines=(line, title))):
         assert render(view).size == (128, 64)
 
+
+
+def test_the_terminal_mirror_shows_a_name_its_encoding_lacks_as_question_marks() -> None:
+    import io
+
+    from device.mirror import terminal_printer
+
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="latin-1")
+    show = terminal_printer(stream, status=lambda: "李明 rolled 4")
+    show(render(BoxView("turn", title="李明 T1")))
+    stream.flush()
+    assert raw.getvalue().decode("latin-1").rstrip().endswith("?? rolled 4")
