@@ -273,3 +273,27 @@ def test_the_report_shows_every_name_as_text_and_draws_its_png(
     assert all(nfc(n) in said for n in names)
     with Image.open(picture) as im:
         assert im.size[0] > 100 and im.getbbox() is not None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_referee_box_starts_and_restarts_on_a_file_of_corpus_names(tmp_path: Path,
+                                                                   game: str) -> None:
+    """The issue's lock-out, as the appliance meets it: `referee box` on a game file whose
+    players have names outside Latin-1, started twice (a restart), presses keys, exits 0."""
+    from tests.referee.storehelp import referee
+
+    db = stored(tmp_path, game, (longest(GAMES[game][1]), "李明", "👩‍🎨 Mia"))
+    frames = tmp_path / "frames"
+    for keys_typed in ("nnrq", "rnbmq"):
+        done = referee("box", "--hardware", "sim", "--db", str(db), "--no-text-art",
+                       "--oled-png", str(frames), stdin=keys_typed)
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr and "ERROR" not in done.stderr
+        assert "placeholder" not in done.stderr  # no screen fell back to "display error"
+    shown = sorted(frames.glob("frame-*.png"))
+    assert len(shown) >= 2
+    from PIL import Image
+
+    for path in shown:
+        with Image.open(path) as im:
+            assert im.getbbox() is not None

@@ -105,21 +105,25 @@ def test_a_screen_that_cannot_be_built_says_so_and_the_buttons_still_work(
 
 
 def test_the_console_and_its_box_panel_go_on_when_the_oled_cannot_be_drawn(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = stored(tmp_path)
     monkeypatch.setattr(device.render, "render", boom)
-    asyncio.run(console_with_a_broken_oled())
+    s = open_session(db=db, notify=lambda _: None)  # `referee run` restarted on its file
+    try:
+        asyncio.run(console_with_a_broken_oled(s))
+    finally:
+        s.close()
 
 
-async def console_with_a_broken_oled() -> None:
+async def console_with_a_broken_oled(s: Any) -> None:
     """`referee run`: the console resumes the game, the box panel shows the error frame,
     the box's buttons and the console's keys both still play."""
     from ui.run import ConsoleAndBox
     from ui.screens.info import BoxScreen
     from ui.screens.turn import TileDialog
 
-    s = played()
     holder: list[ConsoleAndBox] = []
-    args = build_parser().parse_args(["run", "--hardware", "sim", "--memory"])
+    args = build_parser().parse_args(["run", "--hardware", "sim"])
 
     def post(fn: Any) -> None:
         holder[0].post_to_loop(fn)
