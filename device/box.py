@@ -45,7 +45,7 @@ CODE_OK = ("roll", "select")  # what chooses a MENU item
 def error_view(what: str) -> BoxView:
     """The screen shown when the real one cannot be built: what failed, in a few words."""
     return BoxView("error", title="Display error", lines=(*wrap(what, 21, 2), "The game goes on."),
-                   hint="MENU menu  BACK back")
+                   hint="the buttons still work")
 
 
 class BoxController:
