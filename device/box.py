@@ -7,7 +7,12 @@ the session are shown for a few seconds with their rule id, and nothing is lost:
 stays where it was. What each button does on each screen is in ``docs/box.md``.
 
 The console embeds the same controller (a "box panel"): call ``press`` from its event loop,
-``subscribe`` to redraw, and ``view()`` / ``device.render.render(view)`` to draw.
+``subscribe`` to redraw, and ``safe_view()`` / ``device.render.GuardedRender`` to draw.
+
+A screen that cannot be built (a bug in a game's box screens, a state it did not expect) must
+not stop the box: ``safe_view()`` (what ``subscribe``'s callbacks get) shows a "display
+error" screen instead, the failure logged once; the buttons, the session and the other front
+ends go on. ``view()`` raises, for tests.
 """
 
 from __future__ import annotations
@@ -35,6 +40,12 @@ BUTTONS = ("ROLL", "NEXT", "BACK", "MENU")
 CODE = "code"  # the overlay (screen) that shows it
 CODE_ITEM = ("Phone page", "phone_page")  # added to every game's MENU while there is a code
 CODE_OK = ("roll", "select")  # what chooses a MENU item
+
+
+def error_view(what: str) -> BoxView:
+    """The screen shown when the real one cannot be built: what failed, in a few words."""
+    return BoxView("error", title="Display error", lines=(*wrap(what, 21, 2), "The game goes on."),
+                   hint="the buttons still work")
 
 
 class BoxController:
@@ -72,6 +83,10 @@ class BoxController:
         self._shown: BoxView | None = None
         self._mine = False  # the outcome being published came from this controller
         self._code: tuple[tuple[tuple[bool, ...], ...] | None, str] | None = None
+        from device.render import OnceLog
+
+        self._view_failures = OnceLog(log, "building the box's screen")
+        self._subscriber_failures = OnceLog(log, "a box view subscriber")
         self._unsubscribe = session.subscribe(self._on_outcome)
         self._unrestart = session.on_restart(self._on_restart)
 
@@ -111,6 +126,16 @@ class BoxController:
         if self._notice is not None and now < self._notice[1]:
             v = replace(v, notice=self._notice[0])
         return v
+
+    def safe_view(self) -> BoxView:
+        """`view()`, or, if the screen cannot be built, one that says so (never raises)."""
+        try:
+            return self.view()
+        except Exception as err:
+            from device.render import failure_words
+
+            self._view_failures.failed(err)
+            return error_view(failure_words(err))
 
     def subscribe(self, callback: Callable[[BoxView], None]) -> Callable[[], None]:
         """Call ``callback(view)`` whenever the screen changes; returns an unsubscribe."""
@@ -200,15 +225,15 @@ class BoxController:
 
     # ---- plumbing --------------------------------------------------------------------------
     def _changed(self) -> None:
-        v = self.view()
+        v = self.safe_view()
         if v == self._shown:
             return
         self._shown = v
         for callback in list(self._subscribers):
             try:
                 callback(v)
-            except Exception:
-                log.exception("a box view subscriber failed")
+            except Exception as err:
+                self._subscriber_failures.failed(err)
 
     def _on_outcome(self, outcome: Outcome) -> None:
         self.dice.settled()

@@ -65,5 +65,9 @@ def terminal_printer(stream: TextIO, status: Callable[[], str] = lambda: "") -> 
         if line:
             text += "\n" + line[: max(1, columns - 1)]
         clear = "\x1b[H\x1b[2J" if stream.isatty() else ""
-        print(clear + text, file=stream, flush=True)
+        out = clear + text
+        encoding = getattr(stream, "encoding", None)
+        if encoding:  # a terminal that cannot show a player's name gets "?", not a dead mirror
+            out = out.encode(encoding, "replace").decode(encoding)
+        print(out, file=stream, flush=True)
     return show

@@ -34,6 +34,7 @@ from typing import Any
 from PIL import Image
 
 from device.framediff import FrameStrategy
+from device.render import OnceLog
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,7 @@ class Oled:
         self.frames = 0  # frames that reached the display
         self.bytes_sent = 0
         self.on_frame: list[Callable[[Image.Image], None]] = []
+        self._observer_failures = OnceLog(log, "an OLED frame observer (a mirror)")
         self._image: Image.Image | None = None  # the frame the box wants shown
         self._seen: Image.Image | None = None  # what the last frame sent put on the panel
         self._static_since = clock()
@@ -217,12 +219,11 @@ class Oled:
                 self._tell(observer, self._seen)
         return sent
 
-    @staticmethod
-    def _tell(observer: Callable[[Image.Image], None], image: Image.Image) -> None:
+    def _tell(self, observer: Callable[[Image.Image], None], image: Image.Image) -> None:
         try:
             observer(image)
-        except Exception:  # a mirror must not stop the display
-            log.exception("an OLED frame observer failed")
+        except Exception as err:  # a mirror must not stop the display (logged once)
+            self._observer_failures.failed(err)
 
     def _set_contrast(self, level: int) -> None:
         try:
@@ -272,6 +273,7 @@ class DisplayThread:
         self._busy = False
         self._due = oled.next_due()
         self.skipped = 0  # frames replaced in the mailbox before they were sent
+        self._failures = OnceLog(log, "the OLED's thread, on a frame (it goes on)")
         self._thread = threading.Thread(target=self._run, name="oled", daemon=True)
 
     # ---- the loop's side ----------------------------------------------------------------
@@ -356,8 +358,8 @@ class DisplayThread:
                     self.oled.show(frame)
                 if tick:
                     self.oled.tick()
-            except Exception:  # a bug, not the bus (the Oled takes the bus's errors)
-                log.exception("the OLED's thread failed on a frame; it goes on")
+            except Exception as err:  # a bug, not the bus (the Oled takes the bus's errors)
+                self._failures.failed(err)
             self._due = self.oled.next_due()
             if self._due != before and self.on_due is not None:
                 try:

@@ -4,15 +4,27 @@ It uses only Pillow's built-in bitmap font (``ImageFont.load_default_imagefont``
 about 10 px a line), so a render is the same on every machine and Pillow build; the large
 numbers are that font's glyphs scaled up pixel for pixel. Reference images live in
 ``tests/device/reference``.
+
+That font covers Latin-1 only. Every text drawn here goes through ``device.view.drawable``
+first (``fit`` calls it): a character the font lacks is spelled in Latin letters (``李明`` is
+``LiMing``, ``Σοφία`` is ``Sofia``), and what has no spelling (an emoji, with its modifiers and
+ZWJ sequence, as one cell) is drawn as a small hollow box. See docs/box.md.
+
+``render`` may still fail (a bug in a screen); ``GuardedRender`` is what the box's front ends
+call: a failure draws a "display error" frame instead, logged once, and the game goes on.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
-from device.view import BoxView, fit
+from device.view import MISSING, BoxView, drawable, fit, wrap
+
+log = logging.getLogger(__name__)
 
 WIDTH, HEIGHT = 128, 64
 CHAR_W, LINE_H = 6, 10
@@ -30,9 +42,10 @@ def font() -> ImageFont.ImageFont:
 @functools.cache
 def _big_glyphs(text: str, scale: int) -> Image.Image:
     """``text`` in the bitmap font, cropped to its ink and scaled ``scale`` times."""
+    text = drawable(text)
     w = max(1, CHAR_W * len(text))
     small = Image.new("1", (w, 12), BLACK)
-    ImageDraw.Draw(small).text((0, 0), text, font=font(), fill=WHITE)
+    _write(ImageDraw.Draw(small), (0, 0), text, WHITE)
     box = small.getbbox() or (0, 0, 1, 1)
     ink = small.crop(box)
     return ink.resize((ink.width * scale, ink.height * scale), Image.Resampling.NEAREST)
@@ -79,19 +92,34 @@ def render(view: BoxView) -> Image.Image:
     if view.verdict is not None:
         _text(d, 0, HINT_Y + 1, fit(bottom), True, 21)
     else:
-        d.text((0, HINT_Y), fit(bottom), font=font(), fill=WHITE)
+        _write(d, (0, HINT_Y), fit(bottom), WHITE)
     if view.notice:
         _notice(d, view.notice)
     return im
+
+
+def _write(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill: int) -> None:
+    """``text`` in the bitmap font at ``xy``, after `drawable` (a no-op on text already
+    mapped); each `MISSING` cell is drawn as a small hollow box."""
+    text = drawable(text)
+    d.text(xy, text, font=font(), fill=fill)
+    if MISSING not in text:
+        return
+    x, y = xy
+    for i, char in enumerate(text):
+        if char == MISSING:
+            left = x + i * CHAR_W
+            d.rectangle((left, y + 1, left + CHAR_W - 1, y + LINE_H), fill=1 - fill)
+            d.rectangle((left, y + 3, left + CHAR_W - 2, y + LINE_H - 1), outline=fill)
 
 
 def _text(d: ImageDraw.ImageDraw, x: int, y: int, text: str, inverted: bool,
           width: int) -> None:
     if inverted:
         d.rectangle((x, y + 1, x + width * CHAR_W + 1, y + LINE_H), fill=WHITE)
-        d.text((x + 1, y), text, font=font(), fill=BLACK)
+        _write(d, (x + 1, y), text, BLACK)
     else:
-        d.text((x + 1, y), text, font=font(), fill=WHITE)
+        _write(d, (x + 1, y), text, WHITE)
 
 
 def _window(menu: tuple[str, ...], cursor: int, rows: int) -> list[tuple[str, bool]]:
@@ -121,7 +149,7 @@ def _scrollbar(d: ImageDraw.ImageDraw, size: int, cursor: int, rows: int, top: i
 def _title(d: ImageDraw.ImageDraw, view: BoxView) -> None:
     d.rectangle((0, 0, WIDTH - 1, 9), fill=WHITE)
     room = 21 if view.strikes is None else 16
-    d.text((2, -1), fit(view.title, room), font=font(), fill=BLACK)
+    _write(d, (2, -1), fit(view.title, room), BLACK)
     if view.strikes is not None:
         _pips(d, 2, view.strikes, fill=BLACK, back=WHITE)
 
@@ -145,7 +173,7 @@ def _big(im: Image.Image, d: ImageDraw.ImageDraw, view: BoxView) -> None:
     if view.source:
         label = fit(view.source, 10)
         lx = max(0, (RIGHT_X - 2 - CHAR_W * len(label)) // 2)
-        d.text((lx, 41), label, font=font(), fill=WHITE)
+        _write(d, (lx, 41), label, WHITE)
 
 
 def _notice(d: ImageDraw.ImageDraw, text: str) -> None:
@@ -154,15 +182,15 @@ def _notice(d: ImageDraw.ImageDraw, text: str) -> None:
     d.rectangle((0, top, WIDTH - 1, HEIGHT - 1), fill=WHITE)
     d.line((0, top + 1, WIDTH - 1, top + 1), fill=BLACK)
     for i, line in enumerate(lines):
-        d.text((1, top + 2 + i * LINE_H), fit(line, 21), font=font(), fill=BLACK)
+        _write(d, (1, top + 2 + i * LINE_H), fit(line, 21), BLACK)
 
 
 def _idle(d: ImageDraw.ImageDraw, view: BoxView) -> None:
-    lines = [*view.lines]
+    lines = [fit(line) for line in view.lines]
     top = (HEIGHT - LINE_H * len(lines)) // 2 - 1
     for i, line in enumerate(lines):
         x = (WIDTH - CHAR_W * len(line)) // 2
-        d.text((x, top + i * LINE_H), line, font=font(), fill=WHITE)
+        _write(d, (x, top + i * LINE_H), line, WHITE)
 
 
 CODE_SCALE = 2  # pixels a module: at 1 a 0.96" screen's QR code is too small for a camera
@@ -185,4 +213,80 @@ def _code(d: ImageDraw.ImageDraw, view: BoxView) -> None:
     width = max(1, (WIDTH - x) // CHAR_W)
     rows = [*view.lines, *(("", view.hint) if view.hint else ())][:6]
     for i, line in enumerate(rows):
-        d.text((x, i * LINE_H), fit(line, width), font=font(), fill=WHITE)
+        _write(d, (x, i * LINE_H), fit(line, width), WHITE)
+
+
+# ---- a render that never stops the box --------------------------------------------------------
+
+def error_frame(what: str = "") -> Image.Image:
+    """The frame shown when a screen cannot be drawn: "display error", what failed (ASCII,
+    the font's own glyphs only), and that the game goes on. Drawn without `render`."""
+    im = Image.new("1", (WIDTH, HEIGHT), BLACK)
+    d = ImageDraw.Draw(im)
+    d.rectangle((0, 0, WIDTH - 1, 9), fill=WHITE)
+    d.text((2, -1), "DISPLAY ERROR", font=font(), fill=BLACK)
+    words = "".join(ch if " " <= ch <= "~" else "?" for ch in what)
+    lines = (*wrap(words, 21, 2), "The game goes on;", "buttons still work.")[-4:]
+    for i, line in enumerate(lines):
+        d.text((0, 12 + i * LINE_H), line, font=font(), fill=WHITE)
+    return im
+
+
+class OnceLog:
+    """Logs each distinct failure once (its type, message and where it was raised), not once
+    a frame: a screen that cannot be drawn fails on every redraw."""
+
+    LIMIT = 64  # distinct failures remembered (then any further one is logged again)
+
+    def __init__(self, logger: logging.Logger, what: str) -> None:
+        self._log, self._what = logger, what
+        self._seen: set[tuple[str, str, str]] = set()
+
+    def failed(self, err: BaseException) -> bool:
+        """Log ``err`` (with its traceback) unless the same failure was logged before; True
+        if it was logged now."""
+        tb = err.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb is not None else ""
+        key = (type(err).__name__, str(err), where)
+        if key in self._seen:
+            return False
+        if len(self._seen) >= self.LIMIT:
+            self._seen.clear()
+        self._seen.add(key)
+        self._log.error("%s failed (%s: %s); showing a placeholder, the game goes on",
+                        self._what, type(err).__name__, err, exc_info=err)
+        return True
+
+
+def failure_words(err: BaseException) -> str:
+    """A failure in a few words for a small screen: ``UnicodeEncodeError: 'latin-1' ...``."""
+    return f"{type(err).__name__}: {err}"
+
+
+class GuardedRender:
+    """``render(view)`` that never raises: what cannot be drawn becomes `error_frame`, the
+    failure logged once (`OnceLog`) and kept in ``last_error`` (None after a frame drawn).
+    The box's front ends (``referee box``, ``referee run``'s display and its console panel)
+    draw through one of these, so no screen can stop a game from starting or resuming.
+
+    ``draw``: the renderer (default: this module's `render`, looked up at each call)."""
+
+    def __init__(self, draw: Callable[[BoxView], Image.Image] | None = None,
+                 logger: logging.Logger = log) -> None:
+        self._draw = draw
+        self._once = OnceLog(logger, "drawing the box's screen")
+        self.last_error: str | None = None
+        self.failures = 0
+
+    def __call__(self, view: BoxView) -> Image.Image:
+        try:
+            image = (self._draw or render)(view)
+        except Exception as err:
+            self.failures += 1
+            self.last_error = failure_words(err)
+            self._once.failed(err)
+            return error_frame(self.last_error)
+        self.last_error = None
+        return image

@@ -212,7 +212,7 @@ def build_box(args: argparse.Namespace, session: Any, *,
     from device.hardware import choose, choose_pins, oled_opener, pin_factory, strategy_for
     from device.oled import Oled
     from device.pins import load_pins
-    from device.render import render
+    from device.render import GuardedRender
     from referee.errors import DeviceError
 
     pins = pins or load_pins(args.pins)
@@ -257,8 +257,12 @@ def build_box(args: argparse.Namespace, session: Any, *,
 
         display = DisplayThread(oled, on_due=lambda: post(lambda: None))  # re-arms the loop
         display.start()
-    box.subscribe(lambda view: display.show(render(view)))
-    display.show(render(box.view()))
+    draw = GuardedRender()  # a screen that cannot be drawn shows "display error": never fatal
+    box.subscribe(lambda view: display.show(draw(view)))
+    try:
+        display.show(draw(box.safe_view()))
+    except Exception:  # the display's own bug: the box goes on (the next frame tries again)
+        log.exception("the first frame could not be shown; the box goes on")
     rig.append(BoxRig(box, display, buttons, tray, choice.kind, presser=presser, clock=clock))
     return rig[0]
 

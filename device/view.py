@@ -2,14 +2,16 @@
 
 The controller (``device.box``) builds a view from the session's state and its small UI cursor;
 ``device.render`` draws it on a 128x64 image; the console can draw the same view its own way.
-Text is plain ASCII so the OLED's bitmap font has every glyph.
+The OLED's bitmap font draws Latin-1 only: `drawable` maps any text (a player's name in any
+script) to what it can draw, and `fit` and `wrap` count widths after that mapping.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -94,7 +96,9 @@ class BoxView:
 
 
 def fit(text: str, width: int = LINE_CHARS) -> str:
-    """``text`` cut to ``width`` characters, a cut marked with a final '.'."""
+    """``text`` as the OLED draws it (`drawable`) cut to ``width`` cells, a cut marked with a
+    final '.'."""
+    text = drawable(text)
     return text if len(text) <= width else text[: width - 1].rstrip() + "."
 
 
@@ -126,7 +130,7 @@ def wrap(text: str, width: int = LINE_CHARS, lines: int = 3) -> tuple[str, ...]:
     """Word-wrap ``text`` into at most ``lines`` lines of ``width``."""
     out: list[str] = []
     current = ""
-    for word in text.split():
+    for word in drawable(text).split():
         candidate = f"{current} {word}".strip()
         if len(candidate) <= width:
             current = candidate
@@ -139,6 +143,90 @@ def wrap(text: str, width: int = LINE_CHARS, lines: int = 3) -> tuple[str, ...]:
     if len(out) > lines:
         out = [*out[: lines - 1], fit(" ".join(out[lines - 1:]), width)]
     return tuple(out)
+
+
+# ---- what the OLED's font can draw ------------------------------------------------------------
+
+# Pillow's built-in bitmap font (``device.render.font``) has a glyph for printable ASCII and for
+# Latin-1's U+00A1-U+00FF; nothing else (U+0080-U+00A0 draw blank).
+FONT_CHARS = frozenset(chr(c) for c in (*range(0x20, 0x7F), *range(0xA1, 0x100)))
+MISSING = "\u00a4"  # ¤ stands for a cell the font cannot draw; device.render draws it as a box
+
+_JOINERS = ("\u200c", "\u200d")  # ZWNJ, ZWJ: part of the cluster they follow
+
+
+def _extends(char: str) -> bool:
+    """``char`` belongs to the grapheme cluster before it: a combining mark, a joiner, a
+    variation selector, an emoji skin-tone modifier or a tag character (UAX #29's Extend and
+    SpacingMark, as far as they matter for a name)."""
+    if char in _JOINERS:
+        return True
+    code = ord(char)
+    if 0x1F3FB <= code <= 0x1F3FF or 0xE0020 <= code <= 0xE007F:
+        return True
+    return unicodedata.category(char) in ("Mn", "Me", "Mc")
+
+
+def _regional(char: str) -> bool:
+    return 0x1F1E6 <= ord(char) <= 0x1F1FF
+
+
+def graphemes(text: str) -> list[str]:
+    """``text`` cut into user-perceived characters (a simplified UAX #29): a letter with its
+    combining marks, an emoji with its modifiers, an emoji ZWJ sequence, a flag (two regional
+    indicators) are each one."""
+    out: list[str] = []
+    for char in text:
+        if out:
+            last = out[-1]
+            if _extends(char):
+                out[-1] += char
+                continue
+            if last[-1] == "\u200d" and len(last) > 1 and _pictographic(char):
+                out[-1] += char  # the next emoji of a ZWJ sequence
+                continue
+            if (_regional(char) and _regional(last[-1]) and len(last) == 1):
+                out[-1] += char  # the second half of a flag
+                continue
+        out.append(char)
+    return out
+
+
+def _pictographic(char: str) -> bool:
+    """An emoji-like symbol (anyascii names it ``:shortcode:``)."""
+    return unicodedata.category(char) == "So" or _regional(char)
+
+
+@lru_cache(maxsize=4096)
+def _cell(cluster: str) -> str:
+    """One grapheme cluster as the font can draw it: itself if the font has it (after NFC:
+    ``e`` + U+0301 is ``é``), a space for any space, else its Latin transliteration
+    (``anyascii``: ``李`` -> ``Li``, ``Σ`` -> ``S``), else `MISSING` (an emoji, a symbol
+    nobody can spell in letters, a control character)."""
+    composed = unicodedata.normalize("NFC", cluster)
+    if composed in FONT_CHARS:
+        return composed
+    if cluster.isspace():
+        return " "
+    from anyascii import anyascii
+
+    head = anyascii(cluster[0])
+    if head.startswith(":") and len(head) > 1:  # an emoji's shortcode: one box, not ":art:"
+        return MISSING
+    letters = "".join(ch for ch in anyascii(composed) if ch in FONT_CHARS).strip()
+    if letters or unicodedata.category(cluster[0])[0] in "LM":
+        return letters  # a letter with no Latin spelling (Arabic's alef) is left out
+    return MISSING
+
+
+def drawable(text: str) -> str:
+    """``text`` as the OLED can draw it: every character in `FONT_CHARS`. The one mapping
+    the box uses for everything it draws (``fit``, ``wrap`` and ``device.render`` call it;
+    widths are counted after it). Never raises; a string already drawable comes back as it
+    is."""
+    if all(ch in FONT_CHARS for ch in text):
+        return text
+    return "".join(_cell(cluster) for cluster in graphemes(text)) or MISSING
 
 
 # ---- each game's screens ----------------------------------------------------------------------

@@ -22,6 +22,7 @@ from typing import Any
 from referee import games
 from referee.chain import canonical
 from referee.db import GameRecord, Reader, StoredEntry
+from referee.errors import StoreError
 from referee.games import DEFAULT_GAME
 from referee.session import Session
 
@@ -190,11 +191,22 @@ def _local(at: str) -> datetime:
     return datetime.fromisoformat(at).astimezone()
 
 
+class ExportError(StoreError):
+    """An export that cannot be written (a bug, a log it did not expect): `referee export`
+    says it and exits 2; nothing else is affected (the file is only read)."""
+
+
 def render(log: GameLog, fmt: str) -> str:
-    if fmt == "jsonl":
-        return "".join(line + "\n" for line in jsonl(log))
-    if fmt == "csv":
-        return csv_text(log)
-    if fmt == "bgstats":
+    """The export as text (UTF-8 when written: names in any script round-trip). Raises
+    `ExportError`, naming the game and the format, if it cannot be made."""
+    if fmt not in ("jsonl", "csv", "bgstats"):
+        raise ValueError(f"unknown export format {fmt!r}; choose jsonl, csv or bgstats")
+    try:
+        if fmt == "jsonl":
+            return "".join(line + "\n" for line in jsonl(log))
+        if fmt == "csv":
+            return csv_text(log)
         return json.dumps(bgstats(log), indent=2, ensure_ascii=False) + "\n"
-    raise ValueError(f"unknown export format {fmt!r}; choose jsonl, csv or bgstats")
+    except Exception as err:
+        raise ExportError(f"game {log.game} cannot be exported as {fmt} "
+                          f"({type(err).__name__}: {err}); nothing was changed") from err

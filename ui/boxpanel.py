@@ -13,6 +13,7 @@ the picture changes when the box says so. The picture keeps every pixel: half bl
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
@@ -24,6 +25,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import Button, Static
+
+log = logging.getLogger(__name__)
 
 OLED_SIZE = (128, 64)
 
@@ -77,11 +80,20 @@ class OledView(Static):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._image_source = image_source
         self.text_source = text_source
+        self._failed: str | None = None  # the failure last logged
 
     def render(self) -> str | Text:
-        if self.as_text and self.text_source is not None:
-            return Text(self.text_source())  # game data: never read as markup
-        return "\n".join(oled_text(self._image_source(), compact=self.compact))
+        try:
+            if self.as_text and self.text_source is not None:
+                return Text(self.text_source())  # game data: never read as markup
+            return "\n".join(oled_text(self._image_source(), compact=self.compact))
+        except Exception as err:  # the picture is not the game: say it, the console goes on
+            key = f"{type(err).__name__}: {err}"
+            if key != self._failed:  # once, not on every redraw
+                self._failed = key
+                log.exception("the box panel could not draw the OLED")
+            return Text(f"The box's screen cannot be drawn here ({key}). The game goes on: "
+                        "the buttons and the rest of the console still work.")
 
     def watch_compact(self, compact: bool) -> None:
         self.set_class(compact, "-compact")

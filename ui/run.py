@@ -40,19 +40,22 @@ class BoxOnScreen:
     """The box as the console's panel sees it (`ui.app.Box`): buttons in, picture out."""
 
     def __init__(self, rig: BoxRig) -> None:
+        from device.render import GuardedRender
+
         self.rig = rig
+        # A screen that cannot be drawn shows the OLED's "display error" frame here too
+        # (logged once): the console, the box and the game go on.
+        self._draw = GuardedRender()
 
     def press(self, button: str, long: bool) -> None:
         self.rig.press(button.upper(), long)  # in simulation: through the mock pins
 
     def render_image(self) -> Any:
-        from device.render import render
-
-        return render(self.rig.box.view())
+        return self._draw(self.rig.box.safe_view())
 
     def view_text(self) -> str:
         """What the OLED shows, in plain words (the box panel on a narrow terminal)."""
-        text: str = self.rig.box.view().text()
+        text: str = self.rig.box.safe_view().text()
         return text
 
     def subscribe(self, callback: Callable[..., None]) -> Callable[[], None]:

@@ -80,6 +80,19 @@ def text(report: LuckReport, heading: str) -> str:
     return "\n".join(lines)
 
 
+def latin(text: str) -> str:
+    """``text`` for Pillow's default font, which has Latin-1's letters only (anything else
+    draws as an empty box): other scripts spelled in Latin letters (``李明`` -> ``LiMing``,
+    an emoji by its name, ``:art:``), as on the OLED (docs/box.md). The text report keeps
+    every name as it is."""
+    import unicodedata
+
+    from anyascii import anyascii
+
+    text = unicodedata.normalize("NFC", text.replace("—", "-"))
+    return "".join(ch if ord(ch) < 0x100 else anyascii(ch) for ch in text)
+
+
 def png(report: LuckReport, heading: str, path: str) -> None:
     """The charts, two to a row, as on the page."""
     from PIL import Image, ImageDraw
@@ -93,12 +106,12 @@ def png(report: LuckReport, heading: str, path: str) -> None:
     cell_w, cell_h = W * scale, (H + 24) * scale
     img = Image.new("RGB", (cols * cell_w + 20, rows * cell_h + 50), BACKGROUND)
     draw = ImageDraw.Draw(img)
-    draw.text((10, 12), heading, fill=TEXT, font_size=20)
+    draw.text((10, 12), latin(heading), fill=TEXT, font_size=20)
     if not tallies:
         draw.text((10, 50), "No dice rolled.", fill=MUTED, font_size=16)
     for n, t in enumerate(tallies):
         ox, oy = 10 + (n % cols) * cell_w, 46 + (n // cols) * cell_h
-        draw.text((ox, oy), title(t).replace("—", "-"), fill=TEXT, font_size=15)
+        draw.text((ox, oy), latin(title(t)), fill=TEXT, font_size=15)
         top = oy + 22
         colour = SOURCE_COLOUR.get(t["source"], SOURCE_COLOUR["electronic"])
         for (x, y, w, h), face, count in zip(bars(t), t["faces"], t["counts"], strict=True):
@@ -120,12 +133,18 @@ def png(report: LuckReport, heading: str, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The report; a report that cannot be drawn is said in one line and exits 1 (the game
+    file is only read: nothing else is affected)."""
     try:
         report, heading = load(args.db, args.game)
     except BadRequest as err:
         print(f"referee report: {err}", file=sys.stderr)
         return 2
-    print(text(report, heading))
+    try:
+        shown = text(report, heading)
+    except Exception as err:
+        return _failed("the report cannot be drawn", err)
+    _say(shown)
     if args.png:
         try:
             png(report, heading, args.png)
@@ -133,8 +152,26 @@ def run(args: argparse.Namespace) -> int:
             print(f"referee report: cannot write {args.png}: {err.strerror or err}",
                   file=sys.stderr)
             return 1
+        except Exception as err:
+            return _failed(f"the charts cannot be drawn in {args.png}", err)
         print(f"Charts drawn in {args.png}.")
     return 0
+
+
+def _say(text: str) -> None:
+    """Print, even to a terminal whose encoding lacks a player's name's letters (a ``?``
+    then, rather than a crash)."""
+    try:
+        print(text)
+    except UnicodeEncodeError:
+        encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+        print(text.encode(encoding, "replace").decode(encoding))
+
+
+def _failed(what: str, err: Exception) -> int:
+    print(f"referee report: {what} ({type(err).__name__}: {err}); nothing was changed",
+          file=sys.stderr)
+    return 1
 
 
 def as_json(report: LuckReport) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import html
 import json
 import logging
 import socket
@@ -54,6 +55,8 @@ class LivePage:
         self._dirty = False
         self.data: dict[str, Any] = {}
         self.html = ""
+        self.error: str | None = None  # why the page cannot be drawn now, or None
+        self._logged: str | None = None
         self.refresh()
         self._unsubscribe = session.subscribe(self._changed)
 
@@ -69,15 +72,31 @@ class LivePage:
             self.loop.call_soon_threadsafe(self.refresh)
 
     def refresh(self) -> None:
+        """Gather and draw the page again. Never raises: a page that cannot be drawn (a bug,
+        a state it did not expect) becomes an error section and a 500 for the page alone,
+        logged once; the game, the console and the box go on."""
         self._dirty = False
         seed = self.session.seed
         if seed is not None and seed != self._token_seed:
             self._token_seed = seed
             self.token = token_for(seed)
             for watcher in list(self._token_watchers):
-                watcher(self.token)
-        self.data = self._snapshots.snapshot(self.session)
-        self.html = page.body(self.data)
+                try:
+                    watcher(self.token)
+                except Exception:
+                    log.exception("telling of the page's new address failed")
+        try:
+            data = self._snapshots.snapshot(self.session)
+            body = page.body(data)
+        except Exception as err:
+            self.error = f"{type(err).__name__}: {err}"
+            if self.error != self._logged:  # once, not on every command
+                self._logged = self.error
+                log.exception("the page for phones cannot be drawn; the game goes on")
+            data, body = {"error": self.error}, error_section(self.error)
+        else:
+            self.error = None
+        self.data, self.html = data, body
         self.version += 1
         for c in self.clients:
             c.wake.set()
@@ -89,6 +108,21 @@ class LivePage:
 
     def good(self, token: str) -> bool:
         return hmac.compare_digest(token.encode(), self.token.encode())
+
+
+def error_section(what: str) -> str:
+    """The page's live part when it cannot be drawn: what failed, and that the game goes on."""
+    return ("<section class='error'><h2>This page cannot be drawn</h2>"
+            f"<p>{html.escape(what)}</p><p>The game goes on at the table; this page comes "
+            "back by itself once it can be drawn.</p></section>")
+
+
+def _error_document(live: LivePage) -> web.Response:
+    doc = ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+           "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+           "<title>Tableside Referee</title></head><body>"
+           f"{error_section(live.error or '')}</body></html>")
+    return web.Response(status=500, text=doc, content_type="text/html", headers=HEADERS)
 
 
 def _not_found() -> web.Response:
@@ -105,13 +139,22 @@ def make_app(live: LivePage) -> web.Application:
     async def index(request: web.Request) -> web.StreamResponse:
         if not allowed(request):
             return _not_found()
-        html = page.document(live.data, events=f"/g/{live.token}/events", version=live.version)
-        return web.Response(text=html, content_type="text/html", headers=HEADERS)
+        if live.error is not None:
+            return _error_document(live)
+        try:
+            doc = page.document(live.data, events=f"/g/{live.token}/events",
+                                version=live.version)
+        except Exception as err:  # this page only: a 500, and the game goes on
+            log.exception("the page for phones cannot be drawn")
+            live.error = f"{type(err).__name__}: {err}"
+            return _error_document(live)
+        return web.Response(text=doc, content_type="text/html", headers=HEADERS)
 
     async def state(request: web.Request) -> web.StreamResponse:
         if not allowed(request):
             return _not_found()
         return web.Response(text=json.dumps({"version": live.version, **live.data}),
+                            status=500 if live.error is not None else 200,
                             content_type="application/json", headers=HEADERS)
 
     async def events(request: web.Request) -> web.StreamResponse:
