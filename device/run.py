@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import logging
 import queue
+import signal
 import sys
 import threading
 import time
@@ -267,16 +268,32 @@ def build_box(args: argparse.Namespace, session: Any, *,
     return rig[0]
 
 
+@contextlib.contextmanager
+def stopped_by_signals(presses: queue.Queue[Press], say: Callable[[str], None]) -> Iterator[None]:
+    """SIGTERM (systemd's stop) and SIGINT (Ctrl+C) end the main loop as `q` does: after the
+    item in hand (a press half applied is finished, never cut), so the box closes what it
+    opened (the session's file, the buttons, the tray, the watchdog) and exits 0. The handler
+    hands the stop to a short thread: putting onto the queue from the handler itself could
+    wait for ever on the queue's lock if the signal came while the main thread held it. The
+    previous handlers come back afterwards."""
+
+    got: list[str] = []
+
+    def stop(signum: int, _frame: object) -> None:
+        got.append(signal.Signals(signum).name)  # (no printing in a handler: said below)
+        threading.Thread(target=presses.put, args=(None,), name="stop").start()
+
+    before = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        if got:
+            say(f"{got[0]}: stopped; the game is kept")
+
+
 def cmd_box(args: argparse.Namespace) -> int:
-    with single_keys(sys.stdin):
-        return _cmd_box(args)
-
-
-def _cmd_box(args: argparse.Namespace) -> int:
-    from device.mirror import terminal_printer
-    from device.watchdog import Watchdog
-    from referee.app import session_from_args
-
     logging.basicConfig(level=logging.INFO, format="referee box: %(message)s")
     last: list[str] = [""]
 
@@ -285,6 +302,17 @@ def _cmd_box(args: argparse.Namespace) -> int:
         print(f"referee box: {text}", file=sys.stderr, flush=True)
 
     presses: queue.Queue[Press] = queue.Queue()
+    # (from the start: a stop that comes while the box is still starting ends it at once)
+    with single_keys(sys.stdin), stopped_by_signals(presses, say):
+        return _cmd_box(args, presses, say, last)
+
+
+def _cmd_box(args: argparse.Namespace, presses: queue.Queue[Press],
+             say: Callable[[str], None], last: list[str]) -> int:
+    from device.mirror import terminal_printer
+    from device.watchdog import Watchdog
+    from referee.app import session_from_args
+
     session = session_from_args(args, notify=say)
     try:
         rig = build_box(args, session, post=presses.put,

@@ -8,11 +8,14 @@ import os
 import pty
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
 import termios
 import time
+
+import pytest
 
 ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -116,3 +119,35 @@ def test_the_box_says_a_restart_on_its_screen(tmp_path, monkeypatch) -> None:  #
     finally:
         box.close()
         session.close()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_ends_the_box_cleanly_with_its_game_kept(tmp_path, stop) -> None:  # type: ignore[no-untyped-def]
+    """systemd's stop (SIGTERM) and Ctrl+C (SIGINT) end `referee box` as its quit key does:
+    exit 0 and the file closed (its writer lock released: a new writer opens it). Before,
+    SIGTERM killed it outright and SIGINT ended it with a traceback and 130."""
+    from referee.store import EventStore
+
+    path = tmp_path / "g.sqlite"
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "box", "--hardware", "sim",
+                             "--db", str(path)], stdin=slave, stdout=slave,
+                            stderr=subprocess.PIPE, close_fds=True)
+    os.close(slave)
+    try:
+        out = read_until(master, lambda t: "└" in t and "keys:" in t, time.monotonic() + 60)
+        assert "└" in out, out
+        proc.send_signal(stop)
+        assert proc.wait(timeout=60) == 0
+        assert proc.stderr is not None
+        said = proc.stderr.read().decode()
+        assert f"{stop.name}: stopped" in said and "Traceback" not in said, said
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        assert proc.stderr is not None
+        proc.stderr.close()
+        os.close(master)
+    EventStore.open(path).close()  # the lock was released: a new writer opens the file
