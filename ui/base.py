@@ -8,6 +8,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeVar, cast
 from rich.text import Text
 from textual import events
 from textual.actions import SkipAction
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
@@ -170,6 +171,32 @@ class Dialog(SessionView, ModalScreen[T]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"), CTRL_C,
                                              *FOCUS_KEYS]
+
+    _dismissed = False
+
+    def dismiss(self, result: T | None = None) -> AwaitComplete:
+        """Close this dialog with `result`, once. Textual's `dismiss` pops whatever screen is
+        on top: a second choice from the same dialog (two Enters in one burst, both read
+        before it closed) would pop the screen under it, or fail on the last one
+        (ScreenStackError). Every dialog takes one choice once: a dismiss after the first,
+        or while another screen is in front (this one already left), does nothing."""
+        if self.closed_to_choices():
+            return AwaitComplete.nothing()
+        self._dismissed = True
+        return super().dismiss(result)
+
+    def closed_to_choices(self) -> bool:
+        """Whether this dialog no longer takes a choice: dismissed, or not in front."""
+        return self._dismissed or not self.is_attached or self.app.screen is not self
+
+    async def _on_message(self, message: Message) -> None:
+        # A choice from a list that reaches the dialog after it closed (the second Enter of a
+        # burst) is dropped before any handler sees it: a handler that sends a command would
+        # send it again, to whatever the game is by then.
+        if isinstance(message, OptionList.OptionSelected) and self.closed_to_choices():
+            message.stop()
+            return
+        await super()._on_message(message)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
