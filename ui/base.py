@@ -181,7 +181,7 @@ class Dialog(SessionView, ModalScreen[T]):
         (ScreenStackError). Every dialog takes one choice once: a dismiss after the first,
         or while another screen is in front (this one already left), does nothing."""
         if self.closed_to_choices():
-            return AwaitComplete.nothing()
+            return cast(AwaitComplete, AwaitComplete.nothing())  # type: ignore[no-untyped-call]
         self._dismissed = True
         return super().dismiss(result)
 
