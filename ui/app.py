@@ -238,21 +238,34 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         return None
 
     def new_game(self, command: Any) -> Refusal | None:
-        """Start a game of `self.new_of` with `command` (that game's new_game); a game in
-        progress is abandoned (the table chose a new game over it)."""
-        from dataclasses import replace
-
+        """Start a game of `self.new_of` with `command` (that game's new_game). While a game
+        (of any game) is unfinished, the table is asked first (`LeaveGameConfirm`): it is
+        left only on a yes, and the session keeps it as abandoned; a refusal of the new game
+        after the yes is said on the form, as one before it would be."""
         ruleset = games.find(self.new_of)
-        if in_progress(self.session.state):
-            command = replace(command, abandon=True)
-        if ruleset is self.session.ruleset:
-            return self.send(command)
+        if not self.session.unfinished:
+            return self._start(command, ruleset)
+        from ui.screens.common import LeaveGameConfirm
+
+        def answered(leave: bool | None) -> None:
+            if not leave:
+                return
+            refusal = self._start(command, ruleset, abandon=True)
+            form = self.screen_stack[0]
+            if refusal is not None and isinstance(form, SessionView) and form.is_mounted:
+                form.refused(refusal)
+
+        if not isinstance(self.screen, LeaveGameConfirm):
+            self.open(LeaveGameConfirm(), answered)
+        return None
+
+    def _start(self, command: Any, ruleset: Any, *, abandon: bool = False) -> Refusal | None:
         try:
-            self.session.apply(command, ruleset=ruleset)
+            self.session.apply(command, ruleset=ruleset, abandon=abandon)
         except Refusal as refusal:
             return refusal
         except Exception as error:
-            self._session_error = error
+            self._session_error = error  # not a drawing failure: see _handle_exception
             raise
         return None
 
