@@ -148,6 +148,16 @@ class Session:
         """The catalog of the game being played."""
         return self._game.catalog
 
+    def catalog_for(self, ruleset: Ruleset) -> Any:
+        """The catalog a new game of `ruleset` starts with: the session's own (--catalog) for
+        its own game, the running game's for another of the same, else that game's default.
+        A new-game form checks what it is given against this one, not the game being left's."""
+        if ruleset is self._ruleset:
+            return self._catalog
+        if ruleset is self._game.ruleset:
+            return self._game.catalog
+        return ruleset.load_catalog(None)
+
     @property
     def house_rules(self) -> Settings | None:
         """The table's settings (from --rules) that new games of the session's own ruleset
@@ -372,9 +382,7 @@ class Session:
         if ruleset is None:
             ruleset = self._ruleset if self._ruleset.starts_game(command) else game.ruleset
         if ruleset.starts_game(command):
-            catalog = (self._catalog if ruleset is self._ruleset
-                       else game.catalog if ruleset is game.ruleset
-                       else ruleset.load_catalog(None))
+            catalog = self.catalog_for(ruleset)
             self._check_leaving(ruleset, command, abandon)
             if ruleset is not game.ruleset:
                 base = ruleset.initial_state(catalog)

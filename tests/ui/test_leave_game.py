@@ -91,3 +91,22 @@ async def test_a_new_game_refused_after_yes_is_said_on_its_form_and_nothing_is_l
         assert isinstance(app.screen, GalleristNewGameScreen)
         assert "bag" in str(app.screen.query_one("#error").render())
         assert s.ruleset.state_json(s.state) == before and s.unfinished
+
+
+@pytest.mark.parametrize("left", ["art-project", "gallerist"])
+async def test_a_gallery_grippers_game_over_another_games_checks_its_own_catalog(
+        left: str) -> None:
+    """`Ctrl+N F2 Home Enter Ann Enter Ben Ctrl+S` over an A.R.T. game: the form's check of
+    its house rules read the session's catalog, the A.R.T. one (AttributeError: no
+    'specialists'); it reads the catalog its own new game will have."""
+    s = Session(seed=SEED)
+    assert s.handle({**START[left], "game": left})["ok"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "ctrl+n", "f2", "home", "enter", *typed("Ann"), "enter",
+                   *typed("Ben"), "ctrl+s")
+        assert app.is_running and app.return_code is None and not app.trouble.found
+        asked(app)
+        await keys(pilot, "y")
+        assert s.ruleset.id == "gallery-grippers"
+        assert [p.name for p in s.state.players] == ["Ann", "Ben"]
