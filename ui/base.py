@@ -160,10 +160,24 @@ FOCUS_KEYS = (Binding("tab", "app.focus_next", show=False, priority=True),
               Binding("shift+tab", "app.focus_previous", show=False, priority=True))
 
 
+def _closed_before_mount(screen: Screen[Any], message: Message) -> bool:
+    """Whether `message` is the Mount of a screen already taken off the stack: opened and
+    closed in one turn of the app (a decision's dialog opened, then the decision gone by the
+    next command, from the box or an undo in the same burst of keys). Its children were never
+    mounted, so its own `on_mount` would find none of them (NoMatches '#tiles' on TileDialog,
+    issue 22): there is nothing to set up on a screen no one will see."""
+    return isinstance(message, events.Mount) and screen not in screen.app.screen_stack
+
+
 class BaseScreen(SessionView, Screen[None]):
     """A full screen of the console (new game, hands, turn order, the table)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*FOCUS_KEYS]
+
+    async def _on_message(self, message: Message) -> None:
+        if _closed_before_mount(self, message):
+            return
+        await super()._on_message(message)
 
 
 class Dialog(SessionView, ModalScreen[T]):
@@ -195,6 +209,8 @@ class Dialog(SessionView, ModalScreen[T]):
         # send it again, to whatever the game is by then.
         if isinstance(message, OptionList.OptionSelected) and self.closed_to_choices():
             message.stop()
+            return
+        if _closed_before_mount(self, message):
             return
         await super()._on_message(message)
 
