@@ -383,6 +383,7 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         return self.trouble.broken(key, len(self.session.log))
 
     def _recover(self, screen: Screen[Any], found: DrawingFailure) -> None:
+        new_game = screen is self.screen_stack[0] and self.setting_up_new_game()
         if screen is self.screen_stack[0]:
             while len(self.screen_stack) > 1:
                 self.pop_screen()
@@ -396,7 +397,7 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
                         severity="error", markup=False)
             self.sync()
         else:
-            self.open(TroubleScreen(found, len(self.session.log)))
+            self.open(TroubleScreen(found, len(self.session.log), new_game=new_game))
         self.trouble.closed(screen)
 
     def _start_choice(self, choice: str | None) -> None:

@@ -400,10 +400,30 @@ class TextButton(Static, can_focus=True):
 
 
 class TitleBar(Static):
-    """The app's name along the top (a plain line: lighter than Textual's Header)."""
+    """The app's name and the game's along the top (a plain line: lighter than Textual's
+    Header): the game being set up on a new-game form, else the game being played."""
 
     def __init__(self) -> None:
-        super().__init__("Tableside Referee — Gallery Grippers", classes="title-bar")
+        super().__init__(title_of(None), classes="title-bar")
+
+    def on_mount(self) -> None:
+        self.update(title_of(self.app))
+
+
+def title_of(app: Any) -> str:
+    """"Tableside Referee — <game>": the game a new-game form starts, else the running one
+    (Gallery Grippers when told nothing)."""
+    from referee import games
+
+    name = "Gallery Grippers"
+    session = getattr(app, "session", None)
+    if session is not None:
+        setting_up = getattr(app, "setting_up_new_game", None)
+        if callable(setting_up) and setting_up():
+            name = games.find(app.new_of).name
+        else:
+            name = session.ruleset.name
+    return f"Tableside Referee — {name}"
 
 
 class KeyBar(Widget):

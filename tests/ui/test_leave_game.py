@@ -110,3 +110,32 @@ async def test_a_gallery_grippers_game_over_another_games_checks_its_own_catalog
         await keys(pilot, "y")
         assert s.ruleset.id == "gallery-grippers"
         assert [p.name for p in s.state.players] == ["Ann", "Ben"]
+
+
+async def test_a_new_games_form_that_fails_says_what_is_true(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The form's Ctrl+S raising (as the abandon TypeError did): the plain log in its place is
+    titled with the running game's name (it said Gallery Grippers in every game), and says
+    that the new game did not start and the game before is as it was."""
+    from tests.ui.test_drawing_failure import boom
+    from ui.trouble import PlainLogScreen, TroubleScreen
+
+    monkeypatch.setattr(ArtNewGameScreen, "start_new_game", boom)
+    s = Session(seed=SEED)
+    assert s.handle({**START["art-project"], "game": "art-project"})["ok"]
+    before = s.ruleset.state_json(s.state)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "ctrl+n")
+        await pick_mission(pilot, app, "test-board")
+        await keys(pilot, *typed("Cy"), "ctrl+s")
+        assert isinstance(app.screen, TroubleScreen)
+        said = str(app.screen.query_one("#trouble-what").render())
+        assert "did not start" in said and "as it was" in said and "nothing lost" not in said
+        await keys(pilot, "escape")
+        base = app.screen_stack[0]
+        assert isinstance(base, PlainLogScreen)
+        assert "The A.R.T. Project" in str(base.query_one(".title-bar").render())
+        assert "Gallery Grippers" not in str(base.query_one(".title-bar").render())
+        assert "no new game started" in str(base.query_one("#plain-log-head").render())
+        assert s.ruleset.state_json(s.state) == before
