@@ -537,6 +537,15 @@ class KeyShown(NamedTuple):
         return len(self.shown) + len(self.description) + 4
 
 
+AFTER_THE_END = ("The game is over and its result stands: undo takes nothing back after the "
+                 "end (Ctrl+N starts a new game).")
+"""What every game's result dialog, undo prompt and player aid say of undo after the end: the
+session refuses it in every game (`game_over`; the spec: once over, every command that would
+change the game is refused)."""
+UNDO_KEYS = "[b]Y[/b] undo · [b]N[/b] keep it"
+NO_UNDO_KEYS = "[b]N[/b] or [b]Esc[/b] closes"
+
+
 class RulesetUndoConfirm(Dialog[None]):
     """What undo would take back, in the words of the game's ruleset, and asks: the undo
     prompt of every game whose screens need no more than that (a game adds a `HINT`)."""
@@ -552,16 +561,21 @@ class RulesetUndoConfirm(Dialog[None]):
 
         session = self.referee.session
         words = session.undo_words()
-        nothing = (f"The game is over: its result stands ({session.ruleset.final_rule})."
-                   if session.state.over else "There is nothing to undo.")
+        nothing = AFTER_THE_END if session.state.over else "There is nothing to undo."
         with Vertical(classes="dialog", id="undo-dialog"):
             yield Static("[b]Undo?[/b]", classes="dialog-title")
             yield Static(words or nothing, id="undo-what", markup=False)
             if words and self.HINT:
                 yield Static(self.HINT, classes="hint", markup=False)
-            yield Static("[b]Y[/b] undo · [b]N[/b] keep it")
+            yield Static(UNDO_KEYS if words else NO_UNDO_KEYS, id="undo-keys")
             yield self.error_line()
         yield KeyBar()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Y is offered only while there is a step to take back (not after the end)."""
+        if action == "undo":
+            return self.referee.session.undo_target() is not None
+        return True
 
     def action_undo(self) -> None:
         from referee.ruleset import Undo
