@@ -102,6 +102,8 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         self._when_drawn: list[Callable[[], Any]] = []
         self.trouble = Failures()  # screens that could not be drawn (ui/trouble.py)
         self._session_error: BaseException | None = None
+        self._start_dialog: Screen[Any] | None = None  # "resume or new?", while it is open
+        self._held: list[str] = []  # start-up notices held back until it closes
 
     def when_first_screen_drawn(self, callback: Callable[[], Any]) -> None:
         """Run `callback` once the first screen has been drawn (see `run_app`)."""
@@ -166,9 +168,9 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
             if make is None:
                 from ui.screens.common import InProgressScreen
 
-                self.open(InProgressScreen(), self._start_choice)
-            else:
-                self.open(make(), self._start_choice)
+                make = InProgressScreen
+            self._start_dialog = make()
+            self.open(self._start_dialog, self._start_choice)
         self.call_after_refresh(self._first_screen_drawn)
 
     def on_unmount(self) -> None:
@@ -306,6 +308,8 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
     def sync(self) -> None:
         """Make the screens match the session: the right base screen, every screen redrawn,
         stale decision dialogs closed, the next announcement or pending decision opened."""
+        if self._held and self._start_dialog not in self.screen_stack:  # closed otherwise
+            self._start_choice(None)
         s = self.session.state
         want = self._base_class(s)
         if type(self.screen_stack[0]) is not want:
@@ -403,6 +407,9 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
     def _start_choice(self, choice: str | None) -> None:
         if choice == "new":
             self._want_new = True
+        self._start_dialog = None
+        held, self._held = self._held, []
+        self._say(held)
 
     def cancel_new_game(self) -> None:
         """Back from the new-game form to the game that is still there."""
@@ -468,12 +475,20 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         self.exit()
 
     def say_later(self, lines: list[str]) -> None:
-        """Show what was said before the console was up (resumed game N...) once it is."""
+        """Show what was said before the console was up (resumed game N...) once it is; while
+        the "resume or new?" question is open they wait for it to close: toasts over the
+        question (at 80x24 they cover most of it, for seconds) would hide what it asks."""
         def show() -> None:
-            for line in lines:
-                self.notify(line, timeout=10, markup=False)
+            if self._start_dialog is not None and self._start_dialog in self.screen_stack:
+                self._held += lines
+            else:
+                self._say(lines)
 
         self.when_first_screen_drawn(show)
+
+    def _say(self, lines: list[str]) -> None:
+        for line in lines:
+            self.notify(line, timeout=10, markup=False)
 
     def action_new_game(self) -> None:
         self._want_new = True
