@@ -15,7 +15,6 @@ from device.dealing import balanced_hands
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import queries
 from referee.games.gallery_grippers.rules.queries import Decision
-from referee.games.gallery_grippers.state import Phase
 
 if TYPE_CHECKING:
     from device.box import BoxController
@@ -127,7 +126,7 @@ def _new(box: BoxController, action: str) -> None:
     if action in ("next", "back"):
         ui.players = (ui.players - 1 + (1 if action == "next" else -1)) % 6 + 1
     elif action in GO:
-        start_game(box, abandon=box.session.state.phase in (Phase.SETUP, Phase.PLAYING))
+        start_game(box, abandon=box.session.unfinished)
 
 
 def _over(box: BoxController, action: str) -> None:
@@ -162,7 +161,7 @@ def _menu(box: BoxController, action: str) -> None:
     elif choice == "undo":
         ui.overlay = "confirm"
     elif choice == "new":
-        playing = box.session.state.phase in (Phase.SETUP, Phase.PLAYING)
+        playing = box.session.unfinished
         ui.overlay = "confirm_new" if playing else "new"
 
 

@@ -148,6 +148,16 @@ class Session:
         """The catalog of the game being played."""
         return self._game.catalog
 
+    def catalog_for(self, ruleset: Ruleset) -> Any:
+        """The catalog a new game of `ruleset` starts with: the session's own (--catalog) for
+        its own game, the running game's for another of the same, else that game's default.
+        A new-game form checks what it is given against this one, not the game being left's."""
+        if ruleset is self._ruleset:
+            return self._catalog
+        if ruleset is self._game.ruleset:
+            return self._game.catalog
+        return ruleset.load_catalog(None)
+
     @property
     def house_rules(self) -> Settings | None:
         """The table's settings (from --rules) that new games of the session's own ruleset
@@ -335,17 +345,33 @@ class Session:
         game = request.get("game")
         ruleset = self._ruleset if game is None else games.find(game)
         command = ruleset.parse({k: v for k, v in request.items() if k != "game"})
-        if (ruleset is not self.ruleset and self._game.depth and not self.state.over
-                and request.get("abandon") is not True):
+        return self.apply(command, ruleset=ruleset, abandon=request.get("abandon") is True)
+
+    @property
+    def unfinished(self) -> bool:
+        """Whether a game (of any game) is started and not over: a new game leaves it, and
+        only when asked to (`apply`'s ``abandon``, the protocol's ``"abandon": true``). The
+        one answer every front end asks before it offers to leave a game."""
+        return bool(self._game.depth) and not self.state.over
+
+    def _check_leaving(self, ruleset: Ruleset, command: Any, abandon: bool) -> None:
+        """A command that starts a game while one is `unfinished` is refused
+        (`game_in_progress`) unless the table asked to leave it, by `abandon` or the command's
+        own ``abandon`` field: every game's new game, whichever game is being left (the
+        rules of each game no longer say it, each in its own words)."""
+        if self.unfinished and not (abandon
+                                    or ruleset.command_json(command).get("abandon") is True):
             raise RuleViolation("A game is in progress; send new_game with \"abandon\": true "
                                 "to leave it.", code="game_in_progress")
-        return self.apply(command, ruleset=ruleset)
 
-    def apply(self, command: Any, *, ruleset: Ruleset | None = None) -> Outcome:
+    def apply(self, command: Any, *, ruleset: Ruleset | None = None,
+              abandon: bool = False) -> Outcome:
         """Decide, record durably, then fold and tell subscribers. Raises `Refusal`.
 
         `ruleset` names the game of a new_game (default: the session's own game's, or the
-        game being played)."""
+        game being played). A new game while another is `unfinished` is refused
+        (`game_in_progress`) unless `abandon` (or the command's own ``abandon`` field) says
+        the table chose to leave it: the store then keeps the game left as abandoned."""
         self.settle()  # (a file still being proven: wait; nothing before it changes)
         if isinstance(command, Undo):
             return self._undo()
@@ -356,9 +382,8 @@ class Session:
         if ruleset is None:
             ruleset = self._ruleset if self._ruleset.starts_game(command) else game.ruleset
         if ruleset.starts_game(command):
-            catalog = (self._catalog if ruleset is self._ruleset
-                       else game.catalog if ruleset is game.ruleset
-                       else ruleset.load_catalog(None))
+            catalog = self.catalog_for(ruleset)
+            self._check_leaving(ruleset, command, abandon)
             if ruleset is not game.ruleset:
                 base = ruleset.initial_state(catalog)
             game = self._fresh(ruleset, catalog, self._fixed_seed or self._entropy(SEED_BYTES))

@@ -102,6 +102,8 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         self._when_drawn: list[Callable[[], Any]] = []
         self.trouble = Failures()  # screens that could not be drawn (ui/trouble.py)
         self._session_error: BaseException | None = None
+        self._start_dialog: Screen[Any] | None = None  # "resume or new?", while it is open
+        self._held: list[str] = []  # start-up notices held back until it closes
 
     def when_first_screen_drawn(self, callback: Callable[[], Any]) -> None:
         """Run `callback` once the first screen has been drawn (see `run_app`)."""
@@ -166,9 +168,9 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
             if make is None:
                 from ui.screens.common import InProgressScreen
 
-                self.open(InProgressScreen(), self._start_choice)
-            else:
-                self.open(make(), self._start_choice)
+                make = InProgressScreen
+            self._start_dialog = make()
+            self.open(self._start_dialog, self._start_choice)
         self.call_after_refresh(self._first_screen_drawn)
 
     def on_unmount(self) -> None:
@@ -238,21 +240,34 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         return None
 
     def new_game(self, command: Any) -> Refusal | None:
-        """Start a game of `self.new_of` with `command` (that game's new_game); a game in
-        progress is abandoned (the table chose a new game over it)."""
-        from dataclasses import replace
-
+        """Start a game of `self.new_of` with `command` (that game's new_game). While a game
+        (of any game) is unfinished, the table is asked first (`LeaveGameConfirm`): it is
+        left only on a yes, and the session keeps it as abandoned; a refusal of the new game
+        after the yes is said on the form, as one before it would be."""
         ruleset = games.find(self.new_of)
-        if in_progress(self.session.state):
-            command = replace(command, abandon=True)
-        if ruleset is self.session.ruleset:
-            return self.send(command)
+        if not self.session.unfinished:
+            return self._start(command, ruleset)
+        from ui.screens.common import LeaveGameConfirm
+
+        def answered(leave: bool | None) -> None:
+            if not leave:
+                return
+            refusal = self._start(command, ruleset, abandon=True)
+            form = self.screen_stack[0]
+            if refusal is not None and isinstance(form, SessionView) and form.is_mounted:
+                form.refused(refusal)
+
+        if not isinstance(self.screen, LeaveGameConfirm):
+            self.open(LeaveGameConfirm(), answered)
+        return None
+
+    def _start(self, command: Any, ruleset: Any, *, abandon: bool = False) -> Refusal | None:
         try:
-            self.session.apply(command, ruleset=ruleset)
+            self.session.apply(command, ruleset=ruleset, abandon=abandon)
         except Refusal as refusal:
             return refusal
         except Exception as error:
-            self._session_error = error
+            self._session_error = error  # not a drawing failure: see _handle_exception
             raise
         return None
 
@@ -293,6 +308,8 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
     def sync(self) -> None:
         """Make the screens match the session: the right base screen, every screen redrawn,
         stale decision dialogs closed, the next announcement or pending decision opened."""
+        if self._held and self._start_dialog not in self.screen_stack:  # closed otherwise
+            self._start_choice(None)
         s = self.session.state
         want = self._base_class(s)
         if type(self.screen_stack[0]) is not want:
@@ -370,6 +387,7 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         return self.trouble.broken(key, len(self.session.log))
 
     def _recover(self, screen: Screen[Any], found: DrawingFailure) -> None:
+        new_game = screen is self.screen_stack[0] and self.setting_up_new_game()
         if screen is self.screen_stack[0]:
             while len(self.screen_stack) > 1:
                 self.pop_screen()
@@ -383,12 +401,15 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
                         severity="error", markup=False)
             self.sync()
         else:
-            self.open(TroubleScreen(found, len(self.session.log)))
+            self.open(TroubleScreen(found, len(self.session.log), new_game=new_game))
         self.trouble.closed(screen)
 
     def _start_choice(self, choice: str | None) -> None:
         if choice == "new":
             self._want_new = True
+        self._start_dialog = None
+        held, self._held = self._held, []
+        self._say(held)
 
     def cancel_new_game(self) -> None:
         """Back from the new-game form to the game that is still there."""
@@ -454,12 +475,20 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         self.exit()
 
     def say_later(self, lines: list[str]) -> None:
-        """Show what was said before the console was up (resumed game N...) once it is."""
+        """Show what was said before the console was up (resumed game N...) once it is; while
+        the "resume or new?" question is open they wait for it to close: toasts over the
+        question (at 80x24 they cover most of it, for seconds) would hide what it asks."""
         def show() -> None:
-            for line in lines:
-                self.notify(line, timeout=10, markup=False)
+            if self._start_dialog is not None and self._start_dialog in self.screen_stack:
+                self._held += lines
+            else:
+                self._say(lines)
 
         self.when_first_screen_drawn(show)
+
+    def _say(self, lines: list[str]) -> None:
+        for line in lines:
+            self.notify(line, timeout=10, markup=False)
 
     def action_new_game(self) -> None:
         self._want_new = True

@@ -8,6 +8,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeVar, cast
 from rich.text import Text
 from textual import events
 from textual.actions import SkipAction
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
@@ -159,10 +160,24 @@ FOCUS_KEYS = (Binding("tab", "app.focus_next", show=False, priority=True),
               Binding("shift+tab", "app.focus_previous", show=False, priority=True))
 
 
+def _closed_before_mount(screen: Screen[Any], message: Message) -> bool:
+    """Whether `message` is the Mount of a screen already taken off the stack: opened and
+    closed in one turn of the app (a decision's dialog opened, then the decision gone by the
+    next command, from the box or an undo in the same burst of keys). Its children were never
+    mounted, so its own `on_mount` would find none of them (NoMatches '#tiles' on TileDialog,
+    issue 22): there is nothing to set up on a screen no one will see."""
+    return isinstance(message, events.Mount) and screen not in screen.app.screen_stack
+
+
 class BaseScreen(SessionView, Screen[None]):
     """A full screen of the console (new game, hands, turn order, the table)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*FOCUS_KEYS]
+
+    async def _on_message(self, message: Message) -> None:
+        if _closed_before_mount(self, message):
+            return
+        await super()._on_message(message)
 
 
 class Dialog(SessionView, ModalScreen[T]):
@@ -170,6 +185,34 @@ class Dialog(SessionView, ModalScreen[T]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"), CTRL_C,
                                              *FOCUS_KEYS]
+
+    _dismissed = False
+
+    def dismiss(self, result: T | None = None) -> AwaitComplete:
+        """Close this dialog with `result`, once. Textual's `dismiss` pops whatever screen is
+        on top: a second choice from the same dialog (two Enters in one burst, both read
+        before it closed) would pop the screen under it, or fail on the last one
+        (ScreenStackError). Every dialog takes one choice once: a dismiss after the first,
+        or while another screen is in front (this one already left), does nothing."""
+        if self.closed_to_choices():
+            return cast(AwaitComplete, AwaitComplete.nothing())  # type: ignore[no-untyped-call]
+        self._dismissed = True
+        return super().dismiss(result)
+
+    def closed_to_choices(self) -> bool:
+        """Whether this dialog no longer takes a choice: dismissed, or not in front."""
+        return self._dismissed or not self.is_attached or self.app.screen is not self
+
+    async def _on_message(self, message: Message) -> None:
+        # A choice from a list that reaches the dialog after it closed (the second Enter of a
+        # burst) is dropped before any handler sees it: a handler that sends a command would
+        # send it again, to whatever the game is by then.
+        if isinstance(message, OptionList.OptionSelected) and self.closed_to_choices():
+            message.stop()
+            return
+        if _closed_before_mount(self, message):
+            return
+        await super()._on_message(message)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -357,10 +400,30 @@ class TextButton(Static, can_focus=True):
 
 
 class TitleBar(Static):
-    """The app's name along the top (a plain line: lighter than Textual's Header)."""
+    """The app's name and the game's along the top (a plain line: lighter than Textual's
+    Header): the game being set up on a new-game form, else the game being played."""
 
     def __init__(self) -> None:
-        super().__init__("Tableside Referee — Gallery Grippers", classes="title-bar")
+        super().__init__(title_of(None), classes="title-bar")
+
+    def on_mount(self) -> None:
+        self.update(title_of(self.app))
+
+
+def title_of(app: Any) -> str:
+    """"Tableside Referee — <game>": the game a new-game form starts, else the running one
+    (Gallery Grippers when told nothing)."""
+    from referee import games
+
+    name = "Gallery Grippers"
+    session = getattr(app, "session", None)
+    if session is not None:
+        setting_up = getattr(app, "setting_up_new_game", None)
+        if callable(setting_up) and setting_up():
+            name = games.find(app.new_of).name
+        else:
+            name = session.ruleset.name
+    return f"Tableside Referee — {name}"
 
 
 class KeyBar(Widget):
@@ -474,6 +537,15 @@ class KeyShown(NamedTuple):
         return len(self.shown) + len(self.description) + 4
 
 
+AFTER_THE_END = ("The game is over and its result stands: undo takes nothing back after the "
+                 "end (Ctrl+N starts a new game).")
+"""What every game's result dialog, undo prompt and player aid say of undo after the end: the
+session refuses it in every game (`game_over`; the spec: once over, every command that would
+change the game is refused)."""
+UNDO_KEYS = "[b]Y[/b] undo · [b]N[/b] keep it"
+NO_UNDO_KEYS = "[b]N[/b] or [b]Esc[/b] closes"
+
+
 class RulesetUndoConfirm(Dialog[None]):
     """What undo would take back, in the words of the game's ruleset, and asks: the undo
     prompt of every game whose screens need no more than that (a game adds a `HINT`)."""
@@ -489,16 +561,21 @@ class RulesetUndoConfirm(Dialog[None]):
 
         session = self.referee.session
         words = session.undo_words()
-        nothing = (f"The game is over: its result stands ({session.ruleset.final_rule})."
-                   if session.state.over else "There is nothing to undo.")
+        nothing = AFTER_THE_END if session.state.over else "There is nothing to undo."
         with Vertical(classes="dialog", id="undo-dialog"):
             yield Static("[b]Undo?[/b]", classes="dialog-title")
             yield Static(words or nothing, id="undo-what", markup=False)
             if words and self.HINT:
                 yield Static(self.HINT, classes="hint", markup=False)
-            yield Static("[b]Y[/b] undo · [b]N[/b] keep it")
+            yield Static(UNDO_KEYS if words else NO_UNDO_KEYS, id="undo-keys")
             yield self.error_line()
         yield KeyBar()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Y is offered only while there is a step to take back (not after the end)."""
+        if action == "undo":
+            return self.referee.session.undo_target() is not None
+        return True
 
     def action_undo(self) -> None:
         from referee.ruleset import Undo

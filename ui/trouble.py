@@ -136,10 +136,12 @@ class TroubleScreen(Dialog[None]):
         Binding("o", "app.box", "Box"),
     ]
 
-    def __init__(self, failure: DrawingFailure, commands: int) -> None:
+    def __init__(self, failure: DrawingFailure, commands: int, *,
+                 new_game: bool = False) -> None:
         super().__init__()
         self.failure = failure
         self.commands = commands
+        self.new_game = new_game  # it was a new game's form: that game did not start
 
     def compose(self) -> ComposeResult:
         f = self.failure
@@ -147,9 +149,12 @@ class TroubleScreen(Dialog[None]):
             yield Static(f"[b]The console could not show {fmt.escape(f.screen)}[/b]",
                          classes="dialog-title")
             yield Static(f"✗ {f.error}", id="trouble-error", markup=False)
+            safe = (f"The new game did not start; the game before is as it was "
+                    f"({self.commands} steps in its log)." if self.new_game else
+                    f"The game is safe: nothing was changed and nothing lost "
+                    f"({self.commands} steps in its log).")
             yield Static(
-                f"The game is safe: nothing was changed and nothing lost ({self.commands} "
-                "steps in its log). This is a fault in the console, not in the game: "
+                f"{safe} This is a fault in the console, not in the game: "
                 "please report it (the details are printed when the console ends).\n"
                 "Go on with the box (O), take the last step back (Ctrl+Z), or quit "
                 "(Ctrl+Q): the game resumes at the next start.", id="trouble-what")
@@ -168,8 +173,14 @@ class PlainLogScreen(BaseScreen):
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
-        yield Static("[b]The table cannot be drawn[/b]; the game goes on: the box referees, "
-                     "and the log is below (newest first).", classes="screen-title")
+        setting_up = getattr(self.app, "setting_up_new_game", None)
+        if callable(setting_up) and setting_up():
+            head = ("[b]The new game's form cannot be drawn[/b]: no new game started; the game "
+                    "before is as it was, its log below (newest first).")
+        else:
+            head = ("[b]The table cannot be drawn[/b]; the game goes on: the box referees, "
+                    "and the log is below (newest first).")
+        yield Static(head, classes="screen-title", id="plain-log-head")
         with VerticalScroll(id="plain-log"):
             yield Static("", id="plain-log-lines", markup=False)
         yield self.error_line()

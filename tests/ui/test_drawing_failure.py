@@ -135,7 +135,7 @@ async def test_a_failure_inside_the_session_still_ends_the_console() -> None:
     (reliability #10; tests/ui/test_exit_status.py runs it in a process)."""
 
     class Broken(Session):
-        def apply(self, command: Any) -> Any:
+        def apply(self, command: Any, **_: Any) -> Any:
             raise RuntimeError("boom inside the session")
 
     s = Broken(seed=SEED)

@@ -15,7 +15,7 @@ BROKEN = textwrap.dedent("""
     from ui.app import make_app, run_app
 
     class Broken(Session):
-        def apply(self, command):
+        def apply(self, command, **_):
             raise RuntimeError("boom inside the console")
 
     async def play(pilot):

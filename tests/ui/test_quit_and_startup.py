@@ -64,6 +64,8 @@ async def test_the_resumed_game_is_said_in_the_console(tmp_path: Path,
     try:
         async with app.run_test(size=SMALL) as pilot:
             await pilot.pause()
+            await pilot.press("r")  # (said once the resume question is answered)
+            await pilot.pause()
             said = [str(n.message) for n in app._notifications]
             assert any("Resumed game 1 (Ann, Ben)" in line for line in said), said
     finally:

@@ -8,7 +8,7 @@ from typing import Any
 from tests.ui.conftest import keys, played, typed
 from tests.ui.test_duplicate_cards import SMALL
 from ui.app import make_app
-from ui.base import KeyBar
+from ui.base import AFTER_THE_END, KeyBar
 from ui.screens.table import TableScreen
 from ui.screens.turn import MoveDialog
 
@@ -98,7 +98,7 @@ async def test_undo_is_not_offered_once_the_game_is_over_and_ctrl_z_says_why() -
         assert not undo_offered(app)
         await keys(pilot, "ctrl+z")
         assert isinstance(app.screen, TableScreen)  # no undo question that would be refused
-        assert any("Nothing to undo: the game is over" in str(n.message)
+        assert any(str(n.message) == AFTER_THE_END
                    for n in app._notifications)
 
 

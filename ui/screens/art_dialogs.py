@@ -17,7 +17,15 @@ from textual.widgets import Input, SelectionList, Static
 
 from referee.ruleset import NeedDice
 from ui import format as fmt
-from ui.base import Choices, Cycle, Dialog, KeyBar, PendingDialog, RulesetUndoConfirm
+from ui.base import (
+    AFTER_THE_END,
+    Choices,
+    Cycle,
+    Dialog,
+    KeyBar,
+    PendingDialog,
+    RulesetUndoConfirm,
+)
 from ui.screens.art_project import legal, pending_of, shown
 
 TITLES = {
@@ -430,6 +438,7 @@ class ArtGameOverScreen(Dialog[None]):
             yield Static(fmt.escape(str(s.get("next") or "")), id="over-why")
             yield Static("[b]Hall of Fame[/b]\n" + (hall or "  –"), id="over-hall")
             yield Static(f"Seed: {s.get('seed') or '–'}", id="over-seed", markup=False)
+            yield Static(AFTER_THE_END, classes="hint", id="over-undo")
         yield KeyBar()
 
 

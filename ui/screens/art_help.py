@@ -59,9 +59,9 @@ KEYS = """\
   **B** battle · **U** unlock an ally die · **E** end the phase · **X** an extra draw ·
   **S** place the set-up agents · **C** give a clue card · **G** the result (game over) ·
   **O** the box · **Ctrl+N** new game.
-- Everywhere: **F1** this aid · **Ctrl+Z** undo (it says first what it takes back) ·
-  **Ctrl+Q** quit · **Esc** closes a dialog (a decision the rules hold open closes only when
-  answered, or undone).
+- Everywhere: **F1** this aid · **Ctrl+Z** undo (it says first what it takes back; not after
+  the end: the result stands) · **Ctrl+Q** quit · **Esc** closes a dialog (a decision the
+  rules hold open closes only when answered, or undone).
 - In a battle: **R** reroll · **W** weapon · **C** concede; both sums are shown term by
   term.
 """

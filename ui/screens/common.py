@@ -82,3 +82,36 @@ class InProgressScreen(Dialog[str]):
 
     def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
         self.dismiss(event.button.id)
+
+
+class LeaveGameConfirm(Dialog[bool]):
+    """A new game would leave the unfinished one (of any game): said, and asked, first. The
+    one question every game's new-game form asks before it starts over (`RefereeApp.new_game`);
+    True: leave it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "leave", "Leave it, start the new game"),
+        Binding("n", "cancel", "Keep it"),
+        Binding("escape", "cancel", "Keep it", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        session = self.referee.session
+        shown: dict[str, Any] = session.ruleset.state_json(session.state)
+        names = ", ".join(str(p.get("name")) for p in shown.get("players") or [])
+        kept = ("The game file keeps it, marked abandoned; it cannot be resumed."
+                if session.store is not None else
+                "This console keeps games in memory only (--memory): it will be gone.")
+        with Vertical(classes="dialog", id="leave-dialog"):
+            yield Static(f"[b]Leave the game of {fmt.escape(session.ruleset.name)}?[/b]",
+                         classes="dialog-title")
+            yield Static(f"It is not finished ({fmt.escape(names)}). Starting the new game "
+                         f"ends it here. {kept}", id="leave-what")
+            yield Static("[b]Y[/b] leaves it and starts the new game · [b]N[/b] keeps it")
+        yield KeyBar(own_only=True)
+
+    def action_leave(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

@@ -32,6 +32,7 @@ from referee.games.gallerist.commands import SCHEMA
 from referee.games.gallerist.rules.scoring import CATEGORY_WORDS
 from referee.session import LogEntry, Session
 from ui.base import (
+    AFTER_THE_END,
     BaseScreen,
     Choice,
     Choices,
@@ -390,8 +391,9 @@ class HelpScreen(Dialog[None]):
                  "and the figures the player aid gives, and records what the table says.",
                  "",
                  "Keys: ↑↓ and Enter pick from the list of what may be done now (an entry "
-                 "with … asks for figures); Ctrl+T types a protocol line; Ctrl+Z undoes; "
-                 "F2 (on the new-game form) chooses the game.",
+                 "with … asks for figures); Ctrl+T types a protocol line; Ctrl+Z undoes "
+                 "(not after the end: the result stands); F2 (on the new-game form) "
+                 "chooses the game.",
                  "",
                  "Typed lines (JSON, as the headless protocol names them):"]
         for cmd, fields in SCHEMA.items():
@@ -418,8 +420,7 @@ class GameOverDialog(Dialog[None]):
             yield Static(heading(state), classes="dialog-title", markup=False)
             yield Static("\n".join([str(state.get("next") or ""), *totals]), markup=False,
                          id="gal-over-words")
-            yield Static("Escape closes; Ctrl+Z on the table undoes the last step.",
-                         classes="hint")
+            yield Static(f"Escape closes. {AFTER_THE_END}", classes="hint", id="over-undo")
         yield KeyBar()
 
 

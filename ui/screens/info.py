@@ -13,7 +13,7 @@ from textual.widgets import Static
 from referee.games.gallery_grippers.commands import Undo
 from referee.games.gallery_grippers.rules.queries import undo_preview
 from ui import format as fmt
-from ui.base import Dialog, KeyBar, house_rules_markdown
+from ui.base import AFTER_THE_END, NO_UNDO_KEYS, UNDO_KEYS, Dialog, KeyBar, house_rules_markdown
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -92,8 +92,9 @@ mistake but never re-rolls: dice already rolled stay on the table.
 KEYS_HELP = """\
 ## Keys
 - Everywhere: **F1** this help · **Ctrl+Q** quit · **Ctrl+P** command palette · **Ctrl+Z**
-  undo (on the table and in a decision). The bar at the bottom shows the keys of the screen
-  in front; on a narrow terminal Ctrl+Q and Ctrl+P are left out of it.
+  undo (on the table and in a decision; not after the end: the result stands). The bar at
+  the bottom shows the keys of the screen in front; on a narrow terminal Ctrl+Q and Ctrl+P
+  are left out of it.
 - Table: **R** roll to move · **S** steal · **L** sell · **T** trade · **E** end turn ·
   **O** the box · **G** the result (game over) · **Ctrl+N** new game.
 - Lists: ↑↓ and Enter; Tab / Shift+Tab move between fields; **Esc** closes a dialog (a
@@ -140,7 +141,8 @@ class UndoConfirm(Dialog[None]):
         with Vertical(classes="dialog", id="undo-dialog"):
             yield Static("[b]Undo?[/b]", classes="dialog-title")
             if undo is None:
-                yield Static("There is nothing to undo.")
+                yield Static(AFTER_THE_END if self.state.over else "There is nothing to undo.",
+                             id="undo-what")
             else:
                 target = next(e for e in self.referee.session.log if e.seq == undo.step.seq)
                 yield Static(f"This takes back step #{target.seq}:\n  "
@@ -148,9 +150,15 @@ class UndoConfirm(Dialog[None]):
                 if undo.dice_stay:
                     yield Static("The box's dice from that step stay on the table: the next "
                                  "roll of the same die uses them again.", classes="hint")
-            yield Static("[b]Y[/b] undo · [b]N[/b] keep it")
+            yield Static(NO_UNDO_KEYS if undo is None else UNDO_KEYS, id="undo-keys")
             yield self.error_line()
         yield KeyBar()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Y is offered only while there is a step to take back (not after the end)."""
+        if action == "undo":
+            return self.referee.session.undo_target() is not None
+        return True
 
     def action_undo(self) -> None:
         if self.send(Undo()):
@@ -206,6 +214,7 @@ class GameOverScreen(Dialog[None]):
             yield Static(f"commitment {s.commitment or '–'}", classes="hint", markup=False)
             yield Static("[b]N[/b] new game · [b]Q[/b] quit · [b]Esc[/b] see the table "
                          "([b]G[/b] brings this back)")
+            yield Static(AFTER_THE_END, classes="hint", id="over-undo")
         yield KeyBar()
 
 

@@ -22,6 +22,7 @@ from referee.session import Session
 from ui import format as fmt
 from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton, TitleBar
 
+GAME = "gallery-grippers"  # the game this form starts
 __all__ = ["GameStartScreen", "NewGameScreen", "StartScreen"]
 
 RULE_LABELS = {
@@ -266,7 +267,11 @@ class NewGameScreen(BaseScreen):
 
     def _warnings(self, rules: dict[str, Any]) -> str:
         """Values the rules allow that would spoil the game, in a line (empty: none)."""
-        found = setting_warnings(HouseRules(**rules), self.referee.session.catalog)
+        from referee import games
+
+        session = self.referee.session  # (the game being left may be another game's)
+        catalog = session.catalog_for(games.find(GAME))
+        found = setting_warnings(HouseRules(**rules), catalog)
         return "; ".join(f"{RULE_LABELS[name]}: {text}" for name, text in found)
 
     def action_start(self) -> None:

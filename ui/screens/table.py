@@ -16,7 +16,7 @@ from referee.games.gallery_grippers.rules.queries import can
 from referee.games.gallery_grippers.state import Phase
 from referee.session import LogEntry
 from ui import format as fmt
-from ui.base import BaseScreen, KeyBar, TitleBar
+from ui.base import AFTER_THE_END, BaseScreen, KeyBar, TitleBar
 from ui.screens.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
 from ui.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
 
@@ -104,8 +104,7 @@ class TableScreen(BaseScreen):
         """Ctrl+Z when nothing can be undone (the key is not offered then) says why."""
         if event.key == "ctrl+z" and self.referee.session.undo_target() is None:
             event.stop()
-            self.notify("Nothing to undo: the game is over and its result stands."
-                        if self.state.over else "Nothing to undo yet.")
+            self.notify(AFTER_THE_END if self.state.over else "Nothing to undo yet.")
 
     # ---- the turn's steps ------------------------------------------------------------------
     def _player(self) -> str | None:

@@ -33,7 +33,7 @@ class NewGame:
     difficulty: str
     ally: str | None = None
     rules: Mapping[str, Any] = field(default_factory=dict)
-    abandon: bool = False
+    abandon: bool = False  # the protocol's flag, read by the session (Session.apply)
     catalog: ArtCatalog | None = None  # read from `catalog` (a path) once, at parse time
     commitment: str | None = None
 

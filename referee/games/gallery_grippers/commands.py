@@ -46,7 +46,7 @@ class NewGame:
 
     players: tuple[PlayerSpec, ...]
     rules: Mapping[str, Any] = field(default_factory=dict)
-    abandon: bool = False
+    abandon: bool = False  # the protocol's flag, read by the session (Session.apply)
     commitment: str | None = None  # filled in by the session from the game's seed
 
 

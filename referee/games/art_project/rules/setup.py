@@ -76,9 +76,7 @@ def _players(cmd: c.NewGame, cat: ArtCatalog) -> list[tuple[str, str]]:
 
 
 def new_game(s: ArtState, cmd: c.NewGame) -> list[Event]:
-    if s.phase != "no_game" and not s.over and not cmd.abandon:
-        raise refuse("game_in_progress", None, "A game is in progress; send new_game with "
-                     "\"abandon\": true to leave it.")
+    # (A game in progress is left only when the table asks: the session's, for every game.)
     cat = cmd.catalog or s.catalog
     m = cat.missions.get(cmd.mission)
     if m is None:

@@ -109,9 +109,7 @@ def _bag(c: Command, catalog: Catalog, removed: int) -> int | dict[str, int]:
 
 
 def new_game(s: State, c: Command) -> list[Event] | NeedDice:
-    if s.phase not in ("no_game", "over") and not c.get("abandon"):
-        refuse("A game is in progress; send new_game with \"abandon\": true to leave it.",
-               "game_in_progress", None)
+    # (A game in progress is left only when the table asks: the session's, for every game.)
     catalog = catalog_from_json(c.data["catalog"]) if "catalog" in c.data else s.catalog
     names = _players(c)
     try:

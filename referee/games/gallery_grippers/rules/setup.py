@@ -36,9 +36,7 @@ HAND = {"specialists": 3, "attributes": 3}
 
 
 def new_game(s: GameState, c: NewGame) -> list[Event]:
-    if s.phase in (Phase.SETUP, Phase.PLAYING) and not c.abandon:
-        raise refuse("game_in_progress", None,
-                     "A game is in progress; send new_game with \"abandon\": true to leave it.")
+    # (A game in progress is left only when the table asks: the session's, for every game.)
     if not 1 <= len(c.players) <= MAX_PLAYERS:
         raise refuse("bad_players", None,
                      f"Gallery Grippers is for 1 to {MAX_PLAYERS} players, not {len(c.players)}.")

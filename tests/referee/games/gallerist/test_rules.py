@@ -43,7 +43,7 @@ def test_bad_player_lists_are_refused() -> None:
     g = Game()
     for players, code in ((["A", "B", "C", "D", "E"], "bad_players"), ([], "bad_players"),
                           (["Ann", "ann"], "bad_players")):
-        g.no("new_game", "game_in_progress", None, players=players)
+        # (over a game in progress: the session's game_in_progress, tests/referee/test_abandon.py)
         fresh = RULESET.initial_state(RULESET.load_catalog(None))
         with pytest.raises(Exception) as err:
             RULESET.decide(fresh, RULESET.start(RULESET.parse(
