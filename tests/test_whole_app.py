@@ -50,6 +50,10 @@ PINNED: dict[str, tuple[Start, list[Action]]] = {
     # ScreenStackError (ui/screens/common.py GameChooser): two Enters together.
     "double enter in the game chooser": (Start(), [
         ("key", "f2"), ("burst", ("enter", "enter"))]),
+    # ScreenStackError (ui/screens/common.py InProgressScreen, its buttons): the Resume/New
+    # dialog of a resumed game, two Enters together.
+    "double enter on the resume dialog": (Start("gallerist", 50), [
+        ("burst", ("enter", "enter"))]),
     # ScreenStackError (A.R.T. ActionsDialog): its list, two Enters together.
     "double enter in the a.r.t. actions": (Start("art-project", 10), [
         ("key", "r"), ("key", "a"), ("burst", ("enter", "enter"))]),

@@ -304,7 +304,7 @@ class Table:
         reopen = False
         try:
             async with app.run_test(size=SIZE) as pilot:
-                await self._settle(pilot, app, rig)
+                await answered(app)
                 self.check(app, rig, session, snaps, body)
                 for action in actions:
                     done += 1
@@ -319,11 +319,12 @@ class Table:
                                                STEP_SECONDS)
                         await asyncio.wait_for(self._settle(pilot, app, rig), STEP_SECONDS)
                     except (Hang, TimeoutError) as err:
-                        self.fail("hang", err, f"no answer within {STEP_SECONDS:g} s")
+                        self.fail("hang", err, "no answer in time",
+                                  f"{_details(err)}\n{_busy(app)}")
                     finally:
                         self.deadline.disarm()
                     if self.deadline.fired:
-                        self.fail("hang", None, f"no answer within {STEP_SECONDS:g} s")
+                        self.fail("hang", None, "no answer in time")
                     if not app.is_running or app.return_code is not None:
                         if app._exception is None and app.return_code in (0, None):
                             reopen = True  # Ctrl+Q: the table closed the app
@@ -337,7 +338,7 @@ class Table:
         except Stop:
             raise
         except Hang as err:
-            self.fail("hang", err, f"no answer within {STEP_SECONDS:g} s")
+            self.fail("hang", err, "no answer in time")
         except Exception as err:  # what run_test raises: the app's own exception
             self.fail("crash", err)
         finally:
@@ -407,8 +408,11 @@ class Table:
                 self.clock.t = round(self.clock.t + 0.01, 6)
                 rig.buttons.wake()
                 await pilot.pause(0.001)
-        rig.oled.flush(STEP_SECONDS)
-        await pilot.pause()
+        # (from another thread: the display's thread may be waiting on this loop, in
+        # call_from_thread, to tell it of its next deadline)
+        if not await asyncio.to_thread(rig.oled.flush, STEP_SECONDS):
+            raise Hang("the OLED's thread did not finish its frames")
+        await answered(app)
 
     async def act(self, pilot: Any, app: Any, rig: Any, action: Action) -> None:
         kind = action[0]
@@ -420,16 +424,16 @@ class Table:
             key = keys[action[1] % len(keys)]
             self.report.actions.append(("key", key))
             self.report.keys.append(key)
-            await pilot.press(key)
+            await press(app, key)
         elif kind == "key":
             self.report.actions.append(action)
             self.report.keys.append(action[1])
-            await pilot.press(action[1])
+            await press(app, action[1])
         elif kind == "type":
             self.report.actions.append(action)
             self.report.keys.append(repr(action[1]))
             for char in action[1]:
-                await pilot.press(char)
+                await press(app, char)
         elif kind == "burst":
             self.report.actions.append(action)
             self.report.keys.append("+".join(action[1]) + "(together)")
@@ -448,6 +452,25 @@ class Table:
             raise ValueError(f"no such action {action!r}")
 
 
+def _busy(app: Any) -> str:
+    """The screens, and the widgets with messages waiting and what each is doing (a hang)."""
+    import io
+
+    out = io.StringIO()
+    print("screens:", [type(screen).__name__ for screen in app.screen_stack], file=out)
+    try:
+        nodes = [app, *app.screen.walk_children(with_self=True)]
+    except Exception as err:
+        return f"{out.getvalue()}(the screen cannot be walked: {err!r})"
+    for node in nodes:
+        waiting = node._message_queue.qsize()
+        if waiting:
+            print(f"{node!r}: {waiting} messages waiting", file=out)
+            if node._task is not None:
+                node._task.print_stack(limit=12, file=out)
+    return out.getvalue()
+
+
 def _first_difference(a: Any, b: Any, where: str = "") -> str:
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):
@@ -458,6 +481,36 @@ def _first_difference(a: Any, b: Any, where: str = "") -> str:
             if x != y:
                 return _first_difference(x, y, f"{where}[{i}]")
     return f"{where or '.'}: {a!r:.200} then {b!r:.200}"
+
+
+async def answered(app: Any) -> None:
+    """Wait until the app has done what it was sent: its process is idle (as Pilot waits),
+    then the app's loop and the current screen's each run a callback posted to them (a loop
+    that no longer answers makes this wait for ever: the caller's deadline is the hang).
+    Pilot's own wait (every widget's queue) is not used: a widget removed while it waits
+    never answers, and that is no hang."""
+    from textual._wait import wait_for_idle
+
+    await wait_for_idle(0)
+    while True:
+        screen = app.screen
+        app_done, screen_done = asyncio.Event(), asyncio.Event()
+        if not (app.call_later(app_done.set) and screen.call_later(screen_done.set)):
+            return  # (the app or the screen is closing)
+        await app_done.wait()
+        for _ in range(50):
+            if screen_done.is_set() or screen is not app.screen:
+                break
+            await asyncio.sleep(0.01)
+        if screen_done.is_set():
+            return
+        # the screen was replaced meanwhile (or is still busy): ask the current one
+
+
+async def press(app: Any, key: str) -> None:
+    """A key as the terminal sends it (Pilot.press, without its wait on every widget)."""
+    await app._press_keys([key])
+    await answered(app)
 
 
 def bound_keys(app: Any) -> list[str]:
