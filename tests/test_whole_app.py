@@ -11,7 +11,7 @@ Nothing may raise, every frame must draw (the console, the OLED, the page), no k
 unanswered for `REFEREE_KEY_TIMEOUT` seconds (10), and the file must reopen to the state it
 was closed in.
 
-The default run fits the suite (a dozen random tables of up to 30 actions; a failure is
+The default run fits the suite (25 random tables of up to 40 actions; a failure is
 shortened by a few replays and printed as the keys that reproduce it). `REFEREE_LONG=1` runs
 200 tables of up to 120 actions with Hypothesis's shrinking, for before a release; and
 `scripts/random-keys` runs for N keys or M minutes (docs/testing.md).
@@ -54,6 +54,9 @@ PINNED: dict[str, tuple[Start, list[Action]]] = {
     # dialog of a resumed game, two Enters together.
     "double enter on the resume dialog": (Start("gallerist", 50), [
         ("burst", ("enter", "enter"))]),
+    # The same in Gallery Grippers' (ui/screens/setup.py, on_text_button_pressed).
+    "double enter on gallery grippers' resume dialog": (Start("gallery-grippers", 20), [
+        ("burst", ("enter", "enter"))]),
     # ScreenStackError (A.R.T. ActionsDialog): its list, two Enters together.
     "double enter in the a.r.t. actions": (Start("art-project", 10), [
         ("key", "r"), ("key", "a"), ("burst", ("enter", "enter"))]),
@@ -79,10 +82,10 @@ def test_pinned_keys(name: str) -> None:
         pytest.fail(said(report), pytrace=False)
 
 
-@settings(max_examples=200 if LONG else 12, deadline=None, print_blob=True,
+@settings(max_examples=200 if LONG else 25, deadline=None, print_blob=True,
           suppress_health_check=list(HealthCheck),
           phases=list(Phase) if LONG else [Phase.explicit, Phase.reuse, Phase.generate])
-@given(start=START, actions=st.lists(ACTION, min_size=1, max_size=120 if LONG else 30))
+@given(start=START, actions=st.lists(ACTION, min_size=1, max_size=120 if LONG else 40))
 def test_random_keys_on_the_whole_app(start: Start, actions: list[Action]) -> None:
     report = play(start, actions)
     if report.failure is not None and not LONG:
