@@ -64,6 +64,11 @@ PINNED: dict[str, tuple[Start, list[Action]]] = {
     "gallery grippers over an a.r.t. game": (Start("art-project", 10), [
         ("key", "n"), ("key", "f2"), ("key", "home"), ("key", "enter"), ("type", "Ann"),
         ("key", "enter"), ("type", "Ben"), ("key", "ctrl+s")]),
+    # The same after a finished Gallerist game ('Catalog' object has no 'specialists').
+    "gallery grippers after a finished gallerist game": (Start("gallerist", 52), [
+        ("key", "escape"), ("key", "ctrl+n"), ("key", "f2"), ("key", "home"),
+        ("key", "enter"), ("type", "Ann"), ("key", "enter"), ("type", "Ben"),
+        ("key", "ctrl+s")]),
     # UnicodeEncodeError (device/render.py _text): a name outside Latin-1 on the OLED.
     "a name outside latin-1": (Start(), [
         ("type", "李明"), ("key", "enter"), ("type", "Ben"), ("key", "ctrl+s")]),
