@@ -57,6 +57,10 @@ PINNED: dict[str, tuple[Start, list[Action]]] = {
     # The same in Gallery Grippers' (ui/screens/setup.py, on_text_button_pressed).
     "double enter on gallery grippers' resume dialog": (Start("gallery-grippers", 20), [
         ("burst", ("enter", "enter"))]),
+    # ScreenStackError in Textual's command palette (textual/command.py, its own dismiss):
+    # Ctrl+P opens it on any screen, and two Enters together end the app.
+    "double enter in textual's command palette": (Start(), [
+        ("key", "ctrl+p"), ("burst", ("enter", "enter"))]),
     # ScreenStackError (A.R.T. ActionsDialog): its list, two Enters together.
     "double enter in the a.r.t. actions": (Start("art-project", 10), [
         ("key", "r"), ("key", "a"), ("burst", ("enter", "enter"))]),

@@ -29,6 +29,7 @@ tests/test_whole_app.py and scripts/random-keys.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import faulthandler
 import json
@@ -110,15 +111,24 @@ class Report:
 
 def _project_frame(tb: Any) -> str:
     """The innermost frame in the project's own code (not tests/), as path:line (function)."""
-    found = ""
+    found = last = ""
     for frame in traceback.extract_tb(tb):
+        last = f"{_short(frame.filename)}:{frame.lineno} ({frame.name})"
         try:
             rel = Path(frame.filename).resolve().relative_to(ROOT)
         except ValueError:
             continue
         if rel.parts and rel.parts[0] in PROJECT:
             found = f"{rel}:{frame.lineno} ({frame.name})"
-    return found or "(no project frame)"
+    return found or f"{last or '?'}, no project frame"
+
+
+def _short(filename: str) -> str:
+    """A library's file as package/module (textual/timer.py)."""
+    parts = Path(filename).parts
+    if "site-packages" in parts:
+        return "/".join(parts[parts.index("site-packages") + 1:])
+    return Path(filename).name
 
 
 def signature(error: BaseException) -> str:
@@ -137,8 +147,9 @@ def signature_of_text(details: str) -> str:
     could not draw)."""
     import re
 
-    where = ""
+    where = last = ""
     for match in re.finditer(r'File "([^"]+)", line (\d+), in (\S+)', details):
+        last = f"{_short(match[1])}:{match[2]} ({match[3]})"
         try:
             rel = Path(match[1]).resolve().relative_to(ROOT)
         except ValueError:
@@ -147,7 +158,7 @@ def signature_of_text(details: str) -> str:
             where = f"{rel}:{match[2]} ({match[3]})"
     last = [line for line in details.strip().splitlines() if line and not line[0].isspace()]
     kind = last[-1].split(":", 1)[0].rsplit(".", 1)[-1] if last else "?"
-    return f"{kind} @ {where or '(no project frame)'}"
+    return f"{kind} @ {where or (last or '?') + ', no project frame'}"
 
 
 def _details(error: BaseException) -> str:
@@ -491,13 +502,21 @@ async def answered(app: Any) -> None:
     never answers, and that is no hang."""
     from textual._wait import wait_for_idle
 
+    def ended() -> bool:
+        return bool(app._exit or app._closing or not app.is_running
+                    or app._exception is not None)
+
     await wait_for_idle(0)
-    while True:
+    while not ended():
         screen = app.screen
         app_done, screen_done = asyncio.Event(), asyncio.Event()
         if not (app.call_later(app_done.set) and screen.call_later(screen_done.set)):
             return  # (the app or the screen is closing)
-        await app_done.wait()
+        while not app_done.is_set():  # (for ever if the loop no longer answers)
+            if ended():
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(app_done.wait(), 0.1)
         for _ in range(50):
             if screen_done.is_set() or screen is not app.screen:
                 break
@@ -581,7 +600,11 @@ def play(start: Start, actions: Sequence[Action], *, path: Path | None = None) -
             os.environ["REFEREE_BOARDS"] = str(Path(tmp) / "boards")
             file = path or Path(tmp) / "game.sqlite"
             prepare(file, start)
-            asyncio.run(_play(file, start, actions, report, deadline))
+            try:
+                asyncio.run(_play(file, start, actions, report, deadline))
+            except Hang as err:  # raised where no handler of the run was waiting
+                if report.failure is None:
+                    report.failure = Failure("hang", "hang: no answer in time", _details(err))
     finally:
         deadline.close()
         if old is None:
