@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+MIN_DELAY = 0.001  # seconds: the shortest wait the box's one timer is armed for
+
+
 class BoxOnScreen:
     """The box as the console's panel sees it (`ui.app.Box`): buttons in, picture out."""
 
@@ -139,7 +142,10 @@ class ConsoleAndBox(RefereeApp):
             self._timer = None
         due = self.rig.next_due(self.watchdog)
         if due is not None:
-            self._timer = self.set_timer(max(0.0, due - self.rig.clock()), self._tick)
+            # A deadline already past (a loop that ran late, a clock moved on) is due at once;
+            # not a zero-second timer: Textual's Timer divides by its interval (a
+            # ZeroDivisionError that stopped the box's tick and crashed the app on exit).
+            self._timer = self.set_timer(max(MIN_DELAY, due - self.rig.clock()), self._tick)
 
     def post_to_loop(self, fn: Callable[[], None]) -> None:
         """Run `fn` on the console's loop (from the buttons', the tray's or the display's
