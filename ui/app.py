@@ -86,6 +86,11 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
+    def action_command_palette(self) -> None:
+        """Textual's command palette (Ctrl+P), closing once like every dialog."""
+        if self.use_command_palette and not textual_fixes.OnceCommandPalette.is_open(self):
+            self.push_screen(textual_fixes.OnceCommandPalette(id="--command-palette"))
+
     def __init__(self, session: Session, *, box: Box | None = None,
                  game: str | None = None) -> None:
         super().__init__()

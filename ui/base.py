@@ -8,7 +8,6 @@ from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeVar, cast
 from rich.text import Text
 from textual import events
 from textual.actions import SkipAction
-from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
@@ -21,6 +20,7 @@ from referee.errors import Refusal
 from referee.games.gallery_grippers.state import GameState
 from referee.session import Session
 from ui import format as fmt
+from ui.textual_fixes import DismissOnce
 
 T = TypeVar("T")
 
@@ -180,28 +180,12 @@ class BaseScreen(SessionView, Screen[None]):
         await super()._on_message(message)
 
 
-class Dialog(SessionView, ModalScreen[T]):
-    """A modal dialog over the table; Escape cancels it (unless it is a pending decision)."""
+class Dialog(DismissOnce, SessionView, ModalScreen[T]):
+    """A modal dialog over the table; Escape cancels it (unless it is a pending decision).
+    It takes one choice once, however fast keys come (`DismissOnce`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"), CTRL_C,
                                              *FOCUS_KEYS]
-
-    _dismissed = False
-
-    def dismiss(self, result: T | None = None) -> AwaitComplete:
-        """Close this dialog with `result`, once. Textual's `dismiss` pops whatever screen is
-        on top: a second choice from the same dialog (two Enters in one burst, both read
-        before it closed) would pop the screen under it, or fail on the last one
-        (ScreenStackError). Every dialog takes one choice once: a dismiss after the first,
-        or while another screen is in front (this one already left), does nothing."""
-        if self.closed_to_choices():
-            return cast(AwaitComplete, AwaitComplete.nothing())  # type: ignore[no-untyped-call]
-        self._dismissed = True
-        return super().dismiss(result)
-
-    def closed_to_choices(self) -> bool:
-        """Whether this dialog no longer takes a choice: dismissed, or not in front."""
-        return self._dismissed or not self.is_attached or self.app.screen is not self
 
     async def _on_message(self, message: Message) -> None:
         # A choice from a list that reaches the dialog after it closed (the second Enter of a

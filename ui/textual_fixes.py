@@ -14,13 +14,15 @@ if Textual's method changes shape (so an upgrade is checked, not silently unfixe
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from textual import events
 from textual._dispatch_key import dispatch_key
 from textual._styles_cache import StylesCache
 from textual.app import App
+from textual.await_complete import AwaitComplete
 from textual.binding import BindingsMap
+from textual.command import CommandPalette
 from textual.dom import DOMNode, NoScreen
 from textual.keys import key_to_character
 from textual.screen import Screen
@@ -117,3 +119,30 @@ def _modal_chain(chain: list[tuple[DOMNode, BindingsMap]]) -> list[tuple[DOMNode
         if node.is_modal:
             return chain[:index]
     return chain
+
+
+class DismissOnce:
+    """A screen that closes once: Textual's `dismiss` pops whatever screen is on top, so a
+    second choice from the same screen (two Enters in one burst, both read before it closed)
+    would pop the screen under it, or fail on the last one (ScreenStackError). A dismiss
+    after the first, or while another screen is in front (this one already left), does
+    nothing. For the console's dialogs (`ui.base.Dialog`) and Textual's own command palette
+    (`OnceCommandPalette`)."""
+
+    _dismissed = False
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        if self.closed_to_choices():
+            return cast(AwaitComplete, AwaitComplete.nothing())  # type: ignore[no-untyped-call]
+        self._dismissed = True
+        return super().dismiss(result)  # type: ignore[misc, no-any-return]
+
+    def closed_to_choices(self) -> bool:
+        """Whether this screen no longer takes a choice: dismissed, or not in front."""
+        screen = cast(Screen[Any], self)
+        return self._dismissed or not screen.is_attached or screen.app.screen is not screen
+
+
+class OnceCommandPalette(DismissOnce, CommandPalette):
+    """Textual's command palette (Ctrl+P), closing once like every dialog: two Enters in one
+    burst on it ended the app (ScreenStackError in Textual's own dismiss)."""
