@@ -14,7 +14,7 @@ from referee.app import open_session
 from tests.ui.conftest import SEED, keys, played
 from tests.ui.test_duplicate_cards import SMALL
 from ui.app import RefereeApp, make_app
-from ui.screens.info import QuitConfirm
+from ui.screens.common import QuitConfirm
 from ui.screens.table import TableScreen
 
 

@@ -31,8 +31,9 @@ from tests.ui.conftest import check_still, keys, typed
 from tests.ui.reachable import SEED, reachable_session
 from ui.app import DECISIONS, make_app
 from ui.base import Choices, PendingDialog
+from ui.screens.common import BoxScreen
 from ui.screens.hands import HandsScreen, TurnOrderScreen
-from ui.screens.info import BoxScreen, GameOverScreen, RulesScreen, UndoConfirm
+from ui.screens.info import GameOverScreen, RulesScreen, UndoConfirm
 from ui.screens.pending import ChoiceDialog, DrawDialog, ObstacleDialog, ReupDialog, VerdictScreen
 from ui.screens.setup import GameStartScreen, NewGameScreen
 from ui.screens.table import TableScreen

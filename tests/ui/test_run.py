@@ -12,7 +12,7 @@ from device.watchdog import Watchdog
 from referee.cli import build_parser
 from tests.ui.conftest import SIZE, keys, played
 from ui.run import ConsoleAndBox
-from ui.screens.info import BoxScreen
+from ui.screens.common import BoxScreen
 from ui.screens.turn import TileDialog
 
 
