@@ -15,6 +15,7 @@ from referee.session import Session
 from tests.ui.conftest import keys, typed
 from ui.app import make_app
 from ui.base import Cycle
+from ui.games.gallery_grippers.setup import NewGameScreen
 from ui.screens.art_boards import BoardEntryScreen, board_file
 from ui.screens.art_dialogs import (
     ArtGameOverScreen,
@@ -25,7 +26,6 @@ from ui.screens.art_dialogs import (
 from ui.screens.art_setup import ArtNewGameScreen
 from ui.screens.art_table import ArtTableScreen
 from ui.screens.common import GameChooser, InProgressScreen
-from ui.screens.setup import NewGameScreen
 
 SEED = bytes(range(32))
 SMALL = (80, 24)
@@ -245,7 +245,7 @@ async def test_f1_on_another_games_form_after_an_art_game_shows_that_games_aid()
     """An A.R.T. game is over and the table picks Gallery Grippers for the next one: F1 on
     that form is Gallery Grippers' aid with its own house rules (the session's state is
     still the A.R.T. game's)."""
-    from ui.screens.info import RulesScreen
+    from ui.games.gallery_grippers.info import RulesScreen
 
     s = drawn()
     app = make_app(s)

@@ -15,6 +15,7 @@ from tests.referee.games.gallerist import test_session as play
 from tests.ui.conftest import keys, typed
 from ui.app import make_app
 from ui.base import Choices, Cycle
+from ui.games.gallery_grippers.setup import NewGameScreen
 from ui.screens.common import GameChooser
 from ui.screens.gallerist import (
     EntryDialog,
@@ -25,7 +26,6 @@ from ui.screens.gallerist import (
     UndoDialog,
 )
 from ui.screens.gallerist_setup import RULES, GalleristNewGameScreen, parse_bag
-from ui.screens.setup import NewGameScreen
 
 SMALL = (80, 24)
 

@@ -9,7 +9,7 @@ from textual.app import App
 
 from tests.ui.conftest import SIZE, keys, move, played
 from ui.app import make_app
-from ui.screens.table import TableScreen
+from ui.games.gallery_grippers.table import TableScreen
 from ui.widgets import EventLog, PlayerRow
 
 
