@@ -15,16 +15,16 @@ from referee.session import Session
 from tests.ui.conftest import keys, typed
 from ui.app import make_app
 from ui.base import Cycle
-from ui.games.gallery_grippers.setup import NewGameScreen
-from ui.screens.art_boards import BoardEntryScreen, board_file
-from ui.screens.art_dialogs import (
+from ui.games.art_project.boards import BoardEntryScreen, board_file
+from ui.games.art_project.dialogs import (
     ArtGameOverScreen,
     ArtUndoConfirm,
     BattleDialog,
     RequestForm,
 )
-from ui.screens.art_setup import ArtNewGameScreen
-from ui.screens.art_table import ArtTableScreen
+from ui.games.art_project.setup import ArtNewGameScreen
+from ui.games.art_project.table import ArtTableScreen
+from ui.games.gallery_grippers.setup import NewGameScreen
 from ui.screens.common import GameChooser, InProgressScreen
 
 SEED = bytes(range(32))
@@ -198,7 +198,7 @@ async def test_the_end_shows_the_result_and_the_hall_of_fame() -> None:
 async def test_f1_opens_the_art_player_aid_with_the_house_rules_in_force() -> None:
     """F1 at the A.R.T. table: its own aid (not Gallery Grippers'), every phase of the round,
     and each house rule with the value this game plays by (one changed from its default)."""
-    from ui.screens.art_help import ArtHelpScreen
+    from ui.games.art_project.help import ArtHelpScreen
 
     s = Session(seed=SEED)
     assert s.handle({**START, "rules": {"deck_empty": "reshuffle"}})["ok"]
@@ -225,7 +225,7 @@ async def test_f1_on_the_art_form_shows_the_art_aid_with_a_new_games_rules() -> 
     """F1 on the A.R.T. new-game form, the console's own game being Gallery Grippers: the
     A.R.T. aid, with the rules an A.R.T. game starts with (not Gallery Grippers' rules)."""
     from referee.games.art_project.settings import ArtRules
-    from ui.screens.art_help import ArtHelpScreen
+    from ui.games.art_project.help import ArtHelpScreen
 
     app = make_app(Session(seed=SEED))
     async with app.run_test(size=SMALL) as pilot:

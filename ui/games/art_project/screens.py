@@ -39,14 +39,14 @@ def pending_of(session: Session, decision: str) -> dict[str, Any] | None:
 
 
 def _base(_: Any) -> type[Screen[Any]]:
-    from ui.screens.art_table import ArtTableScreen
+    from ui.games.art_project.table import ArtTableScreen
 
     return ArtTableScreen
 
 
 def _dialog(decision: str) -> Callable[[str], Screen[Any]]:
     def open_(player: str) -> Screen[Any]:
-        from ui.screens.art_dialogs import BattleDialog, ChooseDialog
+        from ui.games.art_project.dialogs import BattleDialog, ChooseDialog
 
         if decision == "battle":
             return BattleDialog(player)
@@ -61,7 +61,7 @@ def _announce(entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
     ended = any(e["type"] in ("agents_cleared", "battle_conceded") for e in entry.events)
     if not verdicts or not ended:
         return []
-    from ui.screens.art_dialogs import VerdictScreen
+    from ui.games.art_project.dialogs import VerdictScreen
 
     last = verdicts[-1]
     conceded = any(e["type"] == "battle_conceded" for e in entry.events)
@@ -69,13 +69,13 @@ def _announce(entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
 
 
 def _game_over() -> Screen[Any]:
-    from ui.screens.art_dialogs import ArtGameOverScreen
+    from ui.games.art_project.dialogs import ArtGameOverScreen
 
     return ArtGameOverScreen()
 
 
 def _new_game() -> type[Screen[Any]]:
-    from ui.screens.art_setup import ArtNewGameScreen
+    from ui.games.art_project.setup import ArtNewGameScreen
 
     return ArtNewGameScreen
 
@@ -91,13 +91,13 @@ def _open_decisions(state: Any) -> set[tuple[str, str]]:
 
 
 def _help() -> Screen[Any]:
-    from ui.screens.art_help import ArtHelpScreen
+    from ui.games.art_project.help import ArtHelpScreen
 
     return ArtHelpScreen()
 
 
 def _undo() -> Screen[Any]:
-    from ui.screens.art_dialogs import ArtUndoConfirm
+    from ui.games.art_project.dialogs import ArtUndoConfirm
 
     return ArtUndoConfirm()
 
