@@ -17,8 +17,8 @@ from referee.session import Session
 from tests.referee.games.gallerist import make_games
 from tests.referee.games.gallerist import test_session as play
 from ui.games import screens_for
-from ui.screens import gallerist as gal
-from ui.screens.gallerist import ENTERED, OWED, ScoresScreen, UndoDialog, score_rows
+from ui.games.gallerist import screens as gal
+from ui.games.gallerist.screens import ENTERED, OWED, ScoresScreen, UndoDialog, score_rows
 
 
 class Table(App[None]):
