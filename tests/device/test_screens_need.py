@@ -14,7 +14,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device import screens as sc
+from device.games.gallery_grippers import screens as sc
 from device.view import Cursor
 from referee.dice import die_range
 from referee.games.gallery_grippers import commands as c
@@ -31,7 +31,7 @@ def at_obstacle(target: int, percentile: str, art: int) -> Session:
     s = Session(seed=SEED)
     assert s.handle({"cmd": "new_game", "players": ["Ann"], "rules": {
         "bypass_target": target, "percentile": percentile, "win_money": 10**12}})["ok"]
-    from device.dealing import balanced_hands
+    from device.games.gallery_grippers.dealing import balanced_hands
 
     hand = balanced_hands(s.state, ["Ann"])["Ann"]
     assert s.handle({"cmd": "deal", "player": "Ann", **hand})["ok"]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from device import gallery_grippers
 from device.box import BoxController
+from device.games.gallery_grippers import oled as gallery_grippers
 from device.view import oled_screens
 from referee.session import Session
 from ui.app import make_app
@@ -45,6 +45,6 @@ def test_the_app_and_the_box_import_no_game_s_screens() -> None:
     # (The box panel and "quit and lose it?" serve every game: ui.screens.common.)
     game_screens = {f"ui.games.gallery_grippers.{m}"
                     for m in ("pending", "table", "hands", "turn", "info", "screens")}
-    game_screens |= {"device.gallery_grippers", "device.actions"}
+    game_screens |= {"device.games.gallery_grippers.oled", "device.games.gallery_grippers.actions"}
     assert imported(ROOT / "ui" / "app.py") & game_screens == set()
     assert imported(ROOT / "device" / "box.py") & game_screens == set()

@@ -13,8 +13,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from device import screens as sc
 from device.box import BoxController
+from device.games.gallery_grippers import screens as sc
 from device.view import Item, money
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import decide

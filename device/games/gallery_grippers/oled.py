@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from device import screens as sc
-from device.actions import movement_roll
+from device.games.gallery_grippers import screens as sc
+from device.games.gallery_grippers.actions import movement_roll
 from device.view import BoxView, Cursor, Item, OledScreens
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import queries
@@ -136,7 +136,7 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
 
 
 def _handle(ctrl: Any, mode: str, action: str) -> None:
-    from device.actions import handle
+    from device.games.gallery_grippers.actions import handle
 
     handle(ctrl, mode, action)
 
