@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device import gallerist
 from device.box import BoxController
+from device.games.gallerist import oled as gallerist
 from device.render import render
 from device.view import oled_screens
 from referee.session import Session
