@@ -32,6 +32,7 @@ from referee.session import Session
 from tests.ui.conftest import check_still, keys
 from ui.app import make_app
 from ui.base import Choices, PendingDialog
+from ui.games.art_project.common import legal, shown
 from ui.games.art_project.dialogs import (
     ActionsDialog,
     ArtGameOverScreen,
@@ -43,7 +44,7 @@ from ui.games.art_project.dialogs import (
     dice_of,
     label,
 )
-from ui.games.art_project.screens import CHOICES, legal, shown
+from ui.games.art_project.screens import CHOICES
 from ui.games.art_project.table import ArtTableScreen
 from ui.screens.common import InProgressScreen
 

@@ -18,7 +18,7 @@ from textual.widgets import Input, SelectionList, Static
 from referee.ruleset import NeedDice
 from ui import format as fmt
 from ui.base import Choices, Cycle, Dialog, KeyBar, PendingDialog, RulesetUndoConfirm
-from ui.games.art_project.screens import legal, pending_of, shown
+from ui.games.art_project.common import legal, pending_of, shown
 
 TITLES = {
     "uncover_order": "Which clue set is uncovered first? (ART-15)",

@@ -1,10 +1,10 @@
 """The A.R.T. Project's console screens, as the app finds them (`ui.games`, entry point
-``art-project`` in ``tableside_referee.screens``), and what they share.
+``art-project`` in ``tableside_referee.screens``).
 
 Every figure shown is the ruleset's (`state_json`: the counts, the track's threat and ally
 cost, the battle's verdict term by term, the `next` line) and every action offered is one of
 its legal actions (`legal_actions`); the screens decide no rule. The screens themselves are
-imported when first shown."""
+imported when first shown; what they share is `ui.games.art_project.common`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.screen import Screen
 
-from referee.session import LogEntry, Session
+from referee.session import LogEntry
 from ui.games import GameScreens, in_progress
 
 GAME = "art-project"
@@ -21,21 +21,6 @@ GAME = "art-project"
 CHOICES = ("uncover_order", "uncover_island", "collect_order", "lose_resources",
            "lose_clue", "effect_health", "clue_set")
 DECISIONS = (*CHOICES, "battle")
-
-
-def shown(session: Session) -> dict[str, Any]:
-    """The state as the ruleset shows it (every count and derived figure)."""
-    return session.ruleset.state_json(session.state)
-
-
-def legal(session: Session, cmd: str | None = None) -> list[dict[str, Any]]:
-    """The requests the ruleset accepts now (of one command, if named)."""
-    found = session.ruleset.legal_actions(session.state, None)
-    return [r for r in found if cmd is None or r["cmd"] == cmd]
-
-
-def pending_of(session: Session, decision: str) -> dict[str, Any] | None:
-    return next((p for p in shown(session)["pending"] if p["decision"] == decision), None)
 
 
 def _base(_: Any) -> type[Screen[Any]]:

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from ui import format as fmt
 from ui.base import BaseScreen, KeyBar
-from ui.games.art_project.screens import legal, shown
+from ui.games.art_project.common import legal, shown
 
 PHASES = ("A", "A/B", "B", "B/C", "C", "C/D", "D/A")
 RESOURCES = ("fuel", "radio", "weapon")
