@@ -15,7 +15,7 @@ from ui.games.gallery_grippers.hands import TurnOrderScreen
 from ui.games.gallery_grippers.pending import DIALOGS, DrawDialog, ReupDialog, VerdictScreen
 from ui.games.gallery_grippers.table import TableScreen
 from ui.games.gallery_grippers.turn import TileDialog, TradeDialog
-from ui.widgets import EventLog, TurnBanner
+from ui.games.gallery_grippers.widgets import EventLog, TurnBanner
 
 SMALL = (80, 24)
 TRADING = 2  # position in the tile list from outside

@@ -23,9 +23,9 @@ from ui.app import make_app
 from ui.games.gallery_grippers.info import UndoConfirm
 from ui.games.gallery_grippers.pending import ObstacleDialog, VerdictScreen
 from ui.games.gallery_grippers.table import TableScreen
+from ui.games.gallery_grippers.widgets import EventLog, Scoreboard
 from ui.screens.common import BoxScreen
 from ui.trouble import PlainLogScreen, TroubleScreen, log_lines
-from ui.widgets import EventLog, Scoreboard
 
 SMALL = (80, 24)
 BROKEN = "injected: this screen cannot be drawn"

@@ -18,7 +18,7 @@ from referee.session import LogEntry
 from ui import format as fmt
 from ui.base import BaseScreen, KeyBar, TitleBar
 from ui.games.gallery_grippers.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
-from ui.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
+from ui.games.gallery_grippers.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
 
 
 def rolled_this_turn(log: Sequence[LogEntry]) -> bool:
