@@ -1,4 +1,4 @@
-"""The Gallerist on the box (device/gallerist.py): the standings, found by the game's id;
+"""The Gallerist on the box (device/games/gallerist/oled.py): the standings, found by the game's id;
 ranked by money in play and by total in final scoring, a total still owed last; NEXT pages."""
 
 from __future__ import annotations
