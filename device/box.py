@@ -23,10 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from device import screens as sc
 from device.pins import DEFAULT_PINS, PinMap
 from device.traydice import Bridge, TrayDice, Waiting
-from device.view import DEFAULT_GAME, BoxView, OledScreens, oled_screens, wrap
+from device.view import DEFAULT_GAME, BoxView, Cursor, OledScreens, oled_screens, wrap
 from referee.dice import Roll
 from referee.errors import Refusal
 from referee.session import LogEntry, Outcome, Session
@@ -76,7 +75,7 @@ class BoxController:
         self._names = list(names) if names else None
         self._rules = dict(rules or {})
         self._notice_s, self._idle_s = notice_s, idle_s
-        self.ui: sc.Cursor = self.game.cursor(players=min(len(names), 6) if names else 2)
+        self.ui: Cursor = self.game.cursor(players=min(len(names), 6) if names else 2)
         self._notice: tuple[str, float] | None = None
         self._last_press = clock()
         self._subscribers: list[Callable[[BoxView], None]] = []

@@ -10,12 +10,34 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib.metadata import entry_points
 from typing import Any
 
 LINE_CHARS = 21  # 128 px / 6 px per character of the bitmap font
+
+
+@dataclass
+class Cursor:
+    """The box's own small UI state: where the cursor is, never anything about the game."""
+
+    overlay: str | None = None  # new, menu, status, confirm, confirm_new
+    oindex: int = 0  # the overlay's cursor / page
+    step: str | None = None  # tiles, museums, steal, sell: a step inside the turn
+    index: int = 0  # the cursor of the screen under the overlay
+    tile: str | None = None  # a museum tile waiting for its museum
+    stage: int = 0  # obstacle: 0 choosing the specialist, 1 the attribute
+    picks: dict[str, int] = field(default_factory=lambda: {"specialist": 0, "attribute": 0})
+    players: int = 2  # the new-game player count
+    ack: int | None = None  # log seq of a result (verdict, drawn card) waiting for a press
+
+    def reset_turn(self) -> None:
+        self.step, self.index, self.tile = None, 0, None
+        self.stage, self.picks = 0, {"specialist": 0, "attribute": 0}
+
+
+Item = tuple[str, Any]  # (label, what choosing it means)
 
 
 @dataclass(frozen=True, slots=True)

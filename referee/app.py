@@ -32,6 +32,17 @@ def default_db_path() -> Path:
     return Path(os.environ.get("REFEREE_DB") or DEFAULT_DB).expanduser()
 
 
+def parse_seed(text: str) -> bytes:
+    try:
+        seed = bytes.fromhex(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"--seed must be hex ({err})") from err
+    if len(seed) != 32:
+        raise argparse.ArgumentTypeError(
+            f"--seed must be 32 bytes (64 hex digits), not {len(seed)}")
+    return seed
+
+
 def add_session_args(parser: argparse.ArgumentParser, *, durable: bool = False) -> None:
     """The options every front end shares: --db, --catalog, --seed, --rules.
 
@@ -40,8 +51,6 @@ def add_session_args(parser: argparse.ArgumentParser, *, durable: bool = False) 
     Without it (headless), no --db means in memory, as the protocol says; `--memory` is
     accepted there too, so the flags agree across commands. --db and --memory exclude each
     other."""
-    from referee.cli import parse_seed
-
     where = parser.add_mutually_exclusive_group()
     if durable:
         where.add_argument("--db", metavar="PATH",

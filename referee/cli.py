@@ -13,17 +13,6 @@ from importlib.metadata import entry_points
 from referee.errors import ConfigError, StoreError
 
 
-def parse_seed(text: str) -> bytes:
-    try:
-        seed = bytes.fromhex(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(f"--seed must be hex ({err})") from err
-    if len(seed) != 32:
-        raise argparse.ArgumentTypeError(
-            f"--seed must be 32 bytes (64 hex digits), not {len(seed)}")
-    return seed
-
-
 def cmd_headless(args: argparse.Namespace) -> int:
     from referee.app import session_from_args
     from referee.headless import serve

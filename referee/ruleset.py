@@ -13,9 +13,9 @@ A ruleset's `evolve` must accept the events the core adds to a step: ``seed_reve
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict, runtime_checkable
+from typing import Any, Generic, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from referee.dice import Roll
 
@@ -315,3 +315,93 @@ class DescribesTable(Protocol):
     def verdict(self, events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
         """A step's verdict term by term (a title and the terms, the last one the outcome),
         or None if the step's events hold none."""
+
+
+class HasJson(Protocol):
+    """A catalog as a game keeps it: it writes itself as JSON (`Ruleset.catalog_json`)."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+StateT = TypeVar("StateT")
+CommandT = TypeVar("CommandT")
+CatalogT = TypeVar("CatalogT", bound=HasJson)
+
+
+@dataclass(frozen=True)
+class GameFunctions(Generic[StateT, CommandT, CatalogT]):
+    """A game's rules as its own module functions: what `GameRuleset` hands each call to
+    (the game is a value of functions, as a boardgame.io game is a config object).
+
+    Each field is the `Ruleset` method of the same name, but `state_json` (the game's own
+    fields, without the common envelope) and `next_step` (the envelope's ``next`` line)."""
+
+    load_catalog: Callable[[str | None], CatalogT]
+    catalog_from_json: Callable[[dict[str, Any]], CatalogT]
+    load_settings: Callable[[str], Settings]
+    initial_state: Callable[[CatalogT], StateT]
+    parse: Callable[[Any], CommandT]
+    command_json: Callable[[CommandT], dict[str, Any]]
+    decide: Callable[[StateT, CommandT], list[Event] | NeedDice]
+    evolve: Callable[[StateT, Event], StateT]
+    fold: Callable[[StateT, Sequence[Event]], StateT]
+    state_json: Callable[[StateT], dict[str, Any]]
+    next_step: Callable[[StateT], str]
+    legal_actions: Callable[[StateT, str | None], list[dict[str, Any]]]
+    undo_words: Callable[[Mapping[str, Any], Sequence[Event]], str]
+
+
+class GameRuleset(Generic[StateT, CommandT, CatalogT]):
+    """What every game's `Ruleset` does the same way, once: each call its `functions` answer
+    is handed to them, and the state's JSON gets the common envelope (game, result, next).
+    A game's class sets `functions` and writes only what differs (its start, its dice, its
+    result, its snapshot, ...)."""
+
+    id: str
+    functions: GameFunctions[StateT, CommandT, CatalogT]
+
+    # ---- catalog, settings, the start -------------------------------------------------
+    def load_catalog(self, path: str | None) -> CatalogT:
+        return self.functions.load_catalog(path)
+
+    def catalog_json(self, catalog: CatalogT) -> dict[str, Any]:
+        return catalog.to_json()
+
+    def catalog_from_json(self, data: dict[str, Any]) -> CatalogT:
+        return self.functions.catalog_from_json(data)
+
+    def load_settings(self, path: str) -> Settings:
+        return self.functions.load_settings(path)
+
+    def initial_state(self, catalog: CatalogT) -> StateT:
+        return self.functions.initial_state(catalog)
+
+    # ---- commands -----------------------------------------------------------------------
+    def parse(self, request: Any) -> CommandT:
+        return self.functions.parse(request)
+
+    def command_json(self, command: CommandT) -> dict[str, Any]:
+        return self.functions.command_json(command)
+
+    def decide(self, state: StateT, command: CommandT) -> list[Event] | NeedDice:
+        return self.functions.decide(state, command)
+
+    def evolve(self, state: StateT, event: Event) -> StateT:
+        return self.functions.evolve(state, event)
+
+    def fold(self, state: StateT, events: Sequence[Event]) -> StateT:
+        return self.functions.fold(state, events)
+
+    # ---- reading the state --------------------------------------------------------------
+    def state_json(self, state: StateT) -> dict[str, Any]:
+        return {**self.functions.state_json(state), "game": self.id,
+                "result": self.result(state), "next": self.functions.next_step(state)}
+
+    def result(self, state: StateT) -> Result | None:
+        raise NotImplementedError  # each game's own
+
+    def legal_actions(self, state: StateT, player: str | None) -> list[dict[str, Any]]:
+        return self.functions.legal_actions(state, player)
+
+    def undo_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
+        return self.functions.undo_words(command, events)

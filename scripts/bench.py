@@ -725,9 +725,9 @@ def _key_latency(rounds: int, *, minimal: bool) -> tuple[list[float], list[float
         steps = (("r", space["Dialog"]), ("escape", Screen))
     else:
         from ui.app import make_app
-        from ui.screens.hands import balanced_hands
-        from ui.screens.table import TableScreen
-        from ui.screens.turn import MoveDialog
+        from ui.games.gallery_grippers.hands import balanced_hands
+        from ui.games.gallery_grippers.table import TableScreen
+        from ui.games.gallery_grippers.turn import MoveDialog
 
         s = Session(seed=SEED)
         s.handle({"cmd": "new_game", "players": ["Ann", "Ben"]})
@@ -866,8 +866,8 @@ def _command_latency(db: str, rounds: int, *, slow: float, box: str | None = Non
 
     from referee.app import open_session
     from ui.app import make_app, run_app
-    from ui.screens.table import TableScreen
-    from ui.screens.turn import MoveDialog, TileDialog
+    from ui.games.gallery_grippers.table import TableScreen
+    from ui.games.gallery_grippers.turn import MoveDialog, TileDialog
 
     out: dict[str, list[float]] = {k: [] for k in (
         "open", "roll", "pick", "open stall", "roll stall", "pick stall")}

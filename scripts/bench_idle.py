@@ -202,7 +202,7 @@ def idle_of(argv: Sequence[str], ready: str | None = None, window: float = WINDO
 
 def game_in_play(path: str) -> None:
     """A two-player game on the table (hands dealt, turn order rolled), stored at ``path``."""
-    from device.dealing import balanced_hands
+    from device.games.gallery_grippers.dealing import balanced_hands
     from referee.app import open_session
 
     s = open_session(db=path, notify=lambda _: None)

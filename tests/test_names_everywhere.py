@@ -179,7 +179,7 @@ def test_the_console_box_panel_draws_the_names(tmp_path: Path, game: str) -> Non
     from device.watchdog import Watchdog
     from referee.cli import build_parser
     from ui.run import ConsoleAndBox
-    from ui.screens.info import BoxScreen
+    from ui.screens.common import BoxScreen
 
     names = (longest(GAMES[game][1]), "李明", "👩‍🎨 Mia")
 

@@ -118,9 +118,9 @@ def test_the_console_and_its_box_panel_go_on_when_the_oled_cannot_be_drawn(
 async def console_with_a_broken_oled(s: Any) -> None:
     """`referee run`: the console resumes the game, the box panel shows the error frame,
     the box's buttons and the console's keys both still play."""
+    from ui.games.gallery_grippers.turn import TileDialog
     from ui.run import ConsoleAndBox
-    from ui.screens.info import BoxScreen
-    from ui.screens.turn import TileDialog
+    from ui.screens.common import BoxScreen
 
     holder: list[ConsoleAndBox] = []
     args = build_parser().parse_args(["run", "--hardware", "sim"])

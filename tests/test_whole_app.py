@@ -54,7 +54,7 @@ PINNED: dict[str, tuple[Start, list[Action]]] = {
     # dialog of a resumed game, two Enters together.
     "double enter on the resume dialog": (Start("gallerist", 50), [
         ("burst", ("enter", "enter"))]),
-    # The same in Gallery Grippers' (ui/screens/setup.py, on_text_button_pressed).
+    # The same in Gallery Grippers' (ui/games/gallery_grippers/setup.py, on_text_button_pressed).
     "double enter on gallery grippers' resume dialog": (Start("gallery-grippers", 20), [
         ("burst", ("enter", "enter"))]),
     # ScreenStackError in Textual's command palette (textual/command.py, its own dismiss):

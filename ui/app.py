@@ -225,7 +225,7 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
             widget.cursor_blink = False  # type: ignore[attr-defined]
 
     def on_box_changed(self, _: BoxChanged) -> None:
-        from ui.screens.info import BoxScreen
+        from ui.screens.common import BoxScreen
 
         for screen in self.screen_stack:
             if isinstance(screen, BoxScreen):
@@ -456,7 +456,7 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
             self.open(screen)
 
     def action_box(self) -> None:
-        from ui.screens.info import BoxScreen
+        from ui.screens.common import BoxScreen
 
         if self.box is None:
             self.notify("No box is connected to this console.", severity="warning")
@@ -467,7 +467,7 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
 
     async def action_quit(self) -> None:
         """Ctrl+Q: quit, unless that loses a game kept in memory only (then ask first)."""
-        from ui.screens.info import QuitConfirm
+        from ui.screens.common import QuitConfirm
 
         s = self.session.state
         if (self.session.store is None and in_progress(s)

@@ -4,13 +4,40 @@ from __future__ import annotations
 
 import shlex
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from device.tray.errors import TrayError, TrayUsageError
+from device.tray.firmware import TrayFirmware
 from device.tray.messages import DICE, Hello
 
-if TYPE_CHECKING:
-    from device.tray.sim import TraySimulator
+
+class Simulator(Protocol):
+    """What the commands drive: `device.tray.sim.TraySimulator` (which runs them; typed by
+    what they use, so this module needs no import of the simulator's)."""
+
+    firmware: TrayFirmware
+    slave_path: str | None
+    sent_lines: int
+    dropped_lines: int
+    flood_lines: int
+    overflowed_lines: int
+
+    @property
+    def plugged(self) -> bool: ...
+    def roll(self, die: str, faces: Iterable[int], *, rolling_first: bool = True) -> int: ...
+    def rolling(self, die: str) -> int: ...
+    def crooked(self, die: str) -> int: ...
+    def garbage(self, count: int = 1) -> None: ...
+    def overlong(self) -> None: ...
+    def corrupt_next(self, count: int = 1) -> None: ...
+    def drop_next(self, count: int = 1) -> None: ...
+    def flood(self, rate: float, *, junk: bool = False) -> None: ...
+    def partial(self, text: bytes) -> None: ...
+    def reset(self) -> None: ...
+    def unplug(self) -> None: ...
+    def replug(self, *, power_cycle: bool = True) -> None: ...
+    def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool: ...
 
 COMMANDS = """\
 roll DIE VALUE       a die settles: roll d6 4 | roll d100 57 | roll d100 100 (00+0)
@@ -54,7 +81,7 @@ def faces_for(die: str, numbers: list[int]) -> tuple[int, ...]:
     return faces
 
 
-def run_command(sim: TraySimulator, line: str) -> str:
+def run_command(sim: Simulator, line: str) -> str:
     """Carry out one command line (see :data:`COMMANDS`); returns what to print.
 
     Raises:

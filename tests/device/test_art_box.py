@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from device import art_project
 from device.box import BoxController
+from device.games.art_project import oled as art_project
 from device.run import start_tray
 from device.tray.sim import TraySimulator
 from device.view import oled_screens

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from device.box import BoxController
-from device.dealing import balanced_hands
 from device.framediff import Ssd1306Pages
+from device.games.gallery_grippers.dealing import balanced_hands
 from device.render import render
 from device.run import PngMirror, build_box
 from referee.cli import build_parser

@@ -1,4 +1,4 @@
-"""The Gallerist on the box (device/gallerist.py): the standings, found by the game's id;
+"""The Gallerist on the box (device/games/gallerist/oled.py): the standings, found by the game's id;
 ranked by money in play and by total in final scoring, a total still owed last; NEXT pages."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device import gallerist
 from device.box import BoxController
+from device.games.gallerist import oled as gallerist
 from device.render import render
 from device.view import oled_screens
 from referee.session import Session

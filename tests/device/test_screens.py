@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device import screens as sc
 from device.box import BoxController
+from device.games.gallery_grippers import screens as sc
 from device.render import render
 from referee.session import Session
 from tests.device.test_render import check_reference

@@ -14,7 +14,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device import screens as sc
+from device.games.gallery_grippers import screens as sc
+from device.view import Cursor
 from referee.dice import die_range
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.commands import Roll
@@ -30,7 +31,7 @@ def at_obstacle(target: int, percentile: str, art: int) -> Session:
     s = Session(seed=SEED)
     assert s.handle({"cmd": "new_game", "players": ["Ann"], "rules": {
         "bypass_target": target, "percentile": percentile, "win_money": 10**12}})["ok"]
-    from device.dealing import balanced_hands
+    from device.games.gallery_grippers.dealing import balanced_hands
 
     hand = balanced_hands(s.state, ["Ann"])["Ann"]
     assert s.handle({"cmd": "deal", "player": "Ann", **hand})["ok"]
@@ -65,7 +66,7 @@ def test_the_need_the_box_shows_is_the_one_the_rules_judge(
     s = at_obstacle(target, percentile, art)
     state = s.state
     p = state.player("Ann")
-    ui = sc.Cursor()
+    ui = Cursor()
     specs = sc.hand_options(state, p, "specialist")
     attrs = sc.hand_options(state, p, "attribute")
     ui.picks = {"specialist": spec_i % len(specs), "attribute": attr_i % len(attrs)}
@@ -90,4 +91,4 @@ def test_a_need_of_100_on_dice_that_read_0_99_is_no_roll_at_all() -> None:
     """Target 100, no cards, no art: 0-99 dice cannot reach it."""
     s = at_obstacle(100, "0-99", 0)
     p = s.state.player("Ann")
-    assert sc.obstacle_view(s.state, p, sc.Cursor()).lines[3] == "no roll can pass"
+    assert sc.obstacle_view(s.state, p, Cursor()).lines[3] == "no roll can pass"

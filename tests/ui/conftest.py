@@ -61,7 +61,7 @@ async def move(pilot: Pilot[Any], value: int, tile_index: int,
 def played(s: Session | None = None) -> Session:
     """A game in play, driven straight through the session: Ann holds the Mona Lisa inside
     the Louvre and it is her turn again (turn 3), not yet moved."""
-    from ui.screens.hands import balanced_hands
+    from ui.games.gallery_grippers.hands import balanced_hands
 
     s = s or session()
 

@@ -72,7 +72,7 @@ def new_game(data: st.DataObject, s: Session, goal: str) -> None:
 def deal(data: st.DataObject, s: Session) -> None:
     """Hands picked from the piles by position (neighbours are copies of one card), or the
     console's balanced hands; sometimes stop before everyone has a hand."""
-    from ui.screens.hands import balanced_hands
+    from ui.games.gallery_grippers.hands import balanced_hands
 
     for p in s.state.players:
         if p.dealt or rare(data, 30, "stop dealing"):

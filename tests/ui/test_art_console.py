@@ -15,17 +15,17 @@ from referee.session import Session
 from tests.ui.conftest import keys, typed
 from ui.app import make_app
 from ui.base import Cycle
-from ui.screens.art_boards import BoardEntryScreen, board_file
-from ui.screens.art_dialogs import (
+from ui.games.art_project.boards import BoardEntryScreen, board_file
+from ui.games.art_project.dialogs import (
     ArtGameOverScreen,
     ArtUndoConfirm,
     BattleDialog,
     RequestForm,
 )
-from ui.screens.art_setup import ArtNewGameScreen
-from ui.screens.art_table import ArtTableScreen
+from ui.games.art_project.setup import ArtNewGameScreen
+from ui.games.art_project.table import ArtTableScreen
+from ui.games.gallery_grippers.setup import NewGameScreen
 from ui.screens.common import GameChooser, InProgressScreen
-from ui.screens.setup import NewGameScreen
 
 SEED = bytes(range(32))
 SMALL = (80, 24)
@@ -198,7 +198,7 @@ async def test_the_end_shows_the_result_and_the_hall_of_fame() -> None:
 async def test_f1_opens_the_art_player_aid_with_the_house_rules_in_force() -> None:
     """F1 at the A.R.T. table: its own aid (not Gallery Grippers'), every phase of the round,
     and each house rule with the value this game plays by (one changed from its default)."""
-    from ui.screens.art_help import ArtHelpScreen
+    from ui.games.art_project.help import ArtHelpScreen
 
     s = Session(seed=SEED)
     assert s.handle({**START, "rules": {"deck_empty": "reshuffle"}})["ok"]
@@ -225,7 +225,7 @@ async def test_f1_on_the_art_form_shows_the_art_aid_with_a_new_games_rules() -> 
     """F1 on the A.R.T. new-game form, the console's own game being Gallery Grippers: the
     A.R.T. aid, with the rules an A.R.T. game starts with (not Gallery Grippers' rules)."""
     from referee.games.art_project.settings import ArtRules
-    from ui.screens.art_help import ArtHelpScreen
+    from ui.games.art_project.help import ArtHelpScreen
 
     app = make_app(Session(seed=SEED))
     async with app.run_test(size=SMALL) as pilot:
@@ -245,7 +245,7 @@ async def test_f1_on_another_games_form_after_an_art_game_shows_that_games_aid()
     """An A.R.T. game is over and the table picks Gallery Grippers for the next one: F1 on
     that form is Gallery Grippers' aid with its own house rules (the session's state is
     still the A.R.T. game's)."""
-    from ui.screens.info import RulesScreen
+    from ui.games.gallery_grippers.info import RulesScreen
 
     s = drawn()
     app = make_app(s)

@@ -32,7 +32,8 @@ from referee.session import Session
 from tests.ui.conftest import check_still, keys
 from ui.app import make_app
 from ui.base import Choices, PendingDialog
-from ui.screens.art_dialogs import (
+from ui.games.art_project.common import legal, shown
+from ui.games.art_project.dialogs import (
     ActionsDialog,
     ArtGameOverScreen,
     ArtUndoConfirm,
@@ -43,8 +44,8 @@ from ui.screens.art_dialogs import (
     dice_of,
     label,
 )
-from ui.screens.art_project import CHOICES, legal, shown
-from ui.screens.art_table import ArtTableScreen
+from ui.games.art_project.screens import CHOICES
+from ui.games.art_project.table import ArtTableScreen
 from ui.screens.common import InProgressScreen
 
 SEED = bytes(range(32))

@@ -21,7 +21,7 @@ from tests.ui.conftest import SIZE, keys, played
 from ui.app import make_app
 from ui.boxpanel import OledView, half_blocks, oled_text
 from ui.run import ConsoleAndBox
-from ui.screens.info import BoxScreen
+from ui.screens.common import BoxScreen
 
 # luma.oled 3.16's own display() (its set-up clear) uses Image.getdata, deprecated in Pillow 13.
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from referee.ruleset import Undo
 from tests.ui.conftest import keys, played
 from ui.app import make_app
-from ui.screens.table import TableScreen
-from ui.screens.turn import TileDialog
+from ui.games.gallery_grippers.table import TableScreen
+from ui.games.gallery_grippers.turn import TileDialog
 
 SMALL = (80, 24)
 

@@ -11,11 +11,11 @@ from referee.session import Session
 from tests.ui.conftest import keys, session
 from ui.app import DECISIONS, make_app
 from ui.base import KeyBar
-from ui.screens.hands import TurnOrderScreen
-from ui.screens.pending import DIALOGS, DrawDialog, ReupDialog, VerdictScreen
-from ui.screens.table import TableScreen
-from ui.screens.turn import TileDialog, TradeDialog
-from ui.widgets import EventLog, TurnBanner
+from ui.games.gallery_grippers.hands import TurnOrderScreen
+from ui.games.gallery_grippers.pending import DIALOGS, DrawDialog, ReupDialog, VerdictScreen
+from ui.games.gallery_grippers.table import TableScreen
+from ui.games.gallery_grippers.turn import TileDialog, TradeDialog
+from ui.games.gallery_grippers.widgets import EventLog, TurnBanner
 
 SMALL = (80, 24)
 TRADING = 2  # position in the tile list from outside
@@ -23,7 +23,7 @@ TRADING = 2  # position in the tile list from outside
 
 def dealt(rules: dict[str, Any] | None = None, rolls: dict[str, int] | None = None) -> Session:
     """Ann and Ben with balanced hands; turn order rolled unless `rolls` is empty."""
-    from ui.screens.hands import balanced_hands
+    from ui.games.gallery_grippers.hands import balanced_hands
 
     s = session()
     assert s.handle({"cmd": "new_game", "players": ["Ann", "Ben"], "rules": rules or {}})["ok"]

@@ -20,11 +20,12 @@ from tests.ui.conftest import SEED, keys
 from tests.ui.test_box_panel import FakeBox
 from tests.ui.test_duplicate_cards import to_the_obstacle
 from ui.app import make_app
-from ui.screens.info import BoxScreen, UndoConfirm
-from ui.screens.pending import ObstacleDialog, VerdictScreen
-from ui.screens.table import TableScreen
+from ui.games.gallery_grippers.info import UndoConfirm
+from ui.games.gallery_grippers.pending import ObstacleDialog, VerdictScreen
+from ui.games.gallery_grippers.table import TableScreen
+from ui.games.gallery_grippers.widgets import EventLog, Scoreboard
+from ui.screens.common import BoxScreen
 from ui.trouble import PlainLogScreen, TroubleScreen, log_lines
-from ui.widgets import EventLog, Scoreboard
 
 SMALL = (80, 24)
 BROKEN = "injected: this screen cannot be drawn"

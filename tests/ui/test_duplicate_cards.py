@@ -11,7 +11,7 @@ from referee.session import Session
 from tests.ui.conftest import SEED, keys, typed
 from ui.app import make_app
 from ui.base import Choices
-from ui.screens.pending import ObstacleDialog, VerdictScreen
+from ui.games.gallery_grippers.pending import ObstacleDialog, VerdictScreen
 
 SMALL = (80, 24)
 ANN = {"specialists": ["Lookout", "Lookout", "Hacker"],

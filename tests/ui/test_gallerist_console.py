@@ -15,8 +15,7 @@ from tests.referee.games.gallerist import test_session as play
 from tests.ui.conftest import keys, typed
 from ui.app import make_app
 from ui.base import Choices, Cycle
-from ui.screens.common import GameChooser
-from ui.screens.gallerist import (
+from ui.games.gallerist.screens import (
     EntryDialog,
     GameOverDialog,
     HelpScreen,
@@ -24,8 +23,9 @@ from ui.screens.gallerist import (
     StartDrawnDialog,
     UndoDialog,
 )
-from ui.screens.gallerist_setup import RULES, GalleristNewGameScreen, parse_bag
-from ui.screens.setup import NewGameScreen
+from ui.games.gallerist.setup import RULES, GalleristNewGameScreen, parse_bag
+from ui.games.gallery_grippers.setup import NewGameScreen
+from ui.screens.common import GameChooser
 
 SMALL = (80, 24)
 

@@ -27,8 +27,7 @@ from tests.referee.games.gallerist import test_session as play
 from tests.ui.conftest import keys
 from ui.app import make_app
 from ui.base import Choices, Cycle
-from ui.screens.common import InProgressScreen
-from ui.screens.gallerist import (
+from ui.games.gallerist.screens import (
     Entry,
     EntryDialog,
     GameOverDialog,
@@ -38,6 +37,7 @@ from ui.screens.gallerist import (
     choices,
     shown,
 )
+from ui.screens.common import InProgressScreen
 
 SMALL = (80, 24)
 NAMES = ["Ann", "Ben", "[b]Cy", "Dee-Longname Smith"]

@@ -7,10 +7,10 @@ from textual.widgets import Static
 from referee.games.gallery_grippers.state import Phase
 from tests.ui.conftest import SIZE, keys, move, new_game, played, session, typed
 from ui.app import make_app
-from ui.screens.info import GameOverScreen, UndoConfirm
-from ui.screens.pending import ChoiceDialog, ObstacleDialog, VerdictScreen
-from ui.screens.table import TableScreen
-from ui.screens.turn import SellDialog, TileDialog
+from ui.games.gallery_grippers.info import GameOverScreen, UndoConfirm
+from ui.games.gallery_grippers.pending import ChoiceDialog, ObstacleDialog, VerdictScreen
+from ui.games.gallery_grippers.table import TableScreen
+from ui.games.gallery_grippers.turn import SellDialog, TileDialog
 
 # Tile positions in the move dialog's list.
 OUT = {"airport": 0, "recruitment": 1, "trading": 2, "black_market": 3, "security": 4,

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from device import gallery_grippers
 from device.box import BoxController
+from device.games.gallery_grippers import oled as gallery_grippers
 from device.view import oled_screens
 from referee.session import Session
 from ui.app import make_app
 from ui.games import screens_for
-from ui.screens import gallery_grippers as gg_console
+from ui.games.gallery_grippers import screens as gg_console
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,10 +42,9 @@ def imported(path: Path) -> set[str]:
 
 
 def test_the_app_and_the_box_import_no_game_s_screens() -> None:
-    # (ui.screens.info's undo question and box panel serve every game; its player aid is
-    # still Gallery Grippers' own: see docs/console.md.)
-    game_screens = {"ui.screens.pending", "ui.screens.table", "ui.screens.hands",
-                    "ui.screens.turn", "ui.screens.gallery_grippers",
-                    "device.gallery_grippers", "device.actions"}
+    # (The box panel and "quit and lose it?" serve every game: ui.screens.common.)
+    game_screens = {f"ui.games.gallery_grippers.{m}"
+                    for m in ("pending", "table", "hands", "turn", "info", "screens")}
+    game_screens |= {"device.games.gallery_grippers.oled", "device.games.gallery_grippers.actions"}
     assert imported(ROOT / "ui" / "app.py") & game_screens == set()
     assert imported(ROOT / "device" / "box.py") & game_screens == set()

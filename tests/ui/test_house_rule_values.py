@@ -17,7 +17,7 @@ from referee.session import Session
 from tests.ui.conftest import SEED, keys, typed
 from tests.ui.test_duplicate_cards import SMALL
 from ui.app import make_app
-from ui.screens.setup import whole_number
+from ui.games.gallery_grippers.setup import whole_number
 
 
 @pytest.mark.parametrize(("text", "read"), [

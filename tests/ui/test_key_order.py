@@ -95,7 +95,7 @@ async def test_in_a_dialog_a_step_typed_before_tab_goes_to_its_own_field_not_the
     from referee.session import Session
     from tests.referee.games.gallerist import make_games
     from tests.referee.games.gallerist import test_session as play
-    from ui.screens.gallerist import EntryDialog
+    from ui.games.gallerist.screens import EntryDialog
 
     s = Session(seed=play.SEED)
     for req in make_games.game()[:6]:

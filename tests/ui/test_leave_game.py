@@ -18,9 +18,9 @@ from tests.referee.test_abandon import START
 from tests.ui.conftest import SEED, keys, typed
 from tests.ui.test_art_console import pick_mission
 from ui.app import make_app
-from ui.screens.art_setup import ArtNewGameScreen
+from ui.games.art_project.setup import ArtNewGameScreen
+from ui.games.gallerist.setup import GalleristNewGameScreen
 from ui.screens.common import LeaveGameConfirm
-from ui.screens.gallerist_setup import GalleristNewGameScreen
 
 SMALL = (80, 24)
 

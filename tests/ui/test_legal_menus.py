@@ -13,9 +13,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from device import screens as sc
 from device.box import BoxController
-from device.view import money
+from device.games.gallery_grippers import screens as sc
+from device.view import Item, money
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import decide
 from referee.games.gallery_grippers.rules.queries import Decision, legal_actions, undo_preview
@@ -31,7 +31,7 @@ def expected_tiles(actions: list[c.Command], inside: bool) -> set[tuple[str, str
     return out
 
 
-def values(items: list[sc.Item]) -> list[object]:
+def values(items: list[Item]) -> list[object]:
     return [v for _, v in items]
 
 

@@ -12,8 +12,8 @@ from textual.pilot import Pilot
 from tests.ui.conftest import SIZE, keys, played
 from ui import textual_fixes
 from ui.app import make_app
-from ui.screens.table import TableScreen
-from ui.screens.turn import MoveDialog
+from ui.games.gallery_grippers.table import TableScreen
+from ui.games.gallery_grippers.turn import MoveDialog
 
 
 def live(kind: type) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 UI = Path(__file__).resolve().parents[2] / "ui"
 # Names an f-string id may use: seat/row/button indexes, and loops over the code's own
 # constants (referee.games.gallery_grippers.rules.setup's decks, HouseRules' field names,
-# the protocol field names of ui.screens.art_dialogs.FIELDS; a seat's index in The
+# the protocol field names of ui.games.art_project.dialogs.FIELDS; a seat's index in The
 # Gallerist's entry dialog).
 CODE_NAMES = {"i", "deck", "rule", "field", "seat"}
 OPTION_CLASSES = {"Option", "Selection", "Choice"}

@@ -9,8 +9,8 @@ from textual.app import App
 
 from tests.ui.conftest import SIZE, keys, move, played
 from ui.app import make_app
-from ui.screens.table import TableScreen
-from ui.widgets import EventLog, PlayerRow
+from ui.games.gallery_grippers.table import TableScreen
+from ui.games.gallery_grippers.widgets import EventLog, PlayerRow
 
 
 def same_picture(a: str, b: str) -> bool:

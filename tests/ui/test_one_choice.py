@@ -12,8 +12,8 @@ from typing import Any
 from tests.ui.conftest import keys, session
 from tests.ui.test_key_order import burst
 from ui.app import make_app
-from ui.screens.art_dialogs import ActionsDialog, RequestForm
-from ui.screens.art_table import ArtTableScreen
+from ui.games.art_project.dialogs import ActionsDialog, RequestForm
+from ui.games.art_project.table import ArtTableScreen
 from ui.screens.common import GameChooser
 
 SMALL = (80, 24)

@@ -14,8 +14,8 @@ from referee.app import open_session
 from tests.ui.conftest import SEED, keys, played
 from tests.ui.test_duplicate_cards import SMALL
 from ui.app import RefereeApp, make_app
-from ui.screens.info import QuitConfirm
-from ui.screens.table import TableScreen
+from ui.games.gallery_grippers.table import TableScreen
+from ui.screens.common import QuitConfirm
 
 
 async def test_ctrl_q_mid_game_in_memory_says_the_game_will_be_lost() -> None:

@@ -31,12 +31,25 @@ from tests.ui.conftest import check_still, keys, typed
 from tests.ui.reachable import SEED, reachable_session
 from ui.app import DECISIONS, make_app
 from ui.base import Choices, PendingDialog
-from ui.screens.hands import HandsScreen, TurnOrderScreen
-from ui.screens.info import BoxScreen, GameOverScreen, RulesScreen, UndoConfirm
-from ui.screens.pending import ChoiceDialog, DrawDialog, ObstacleDialog, ReupDialog, VerdictScreen
-from ui.screens.setup import GameStartScreen, NewGameScreen
-from ui.screens.table import TableScreen
-from ui.screens.turn import MoveDialog, SellDialog, StealDialog, TileDialog, TradeDialog
+from ui.games.gallery_grippers.hands import HandsScreen, TurnOrderScreen
+from ui.games.gallery_grippers.info import GameOverScreen, RulesScreen, UndoConfirm
+from ui.games.gallery_grippers.pending import (
+    ChoiceDialog,
+    DrawDialog,
+    ObstacleDialog,
+    ReupDialog,
+    VerdictScreen,
+)
+from ui.games.gallery_grippers.setup import GameStartScreen, NewGameScreen
+from ui.games.gallery_grippers.table import TableScreen
+from ui.games.gallery_grippers.turn import (
+    MoveDialog,
+    SellDialog,
+    StealDialog,
+    TileDialog,
+    TradeDialog,
+)
+from ui.screens.common import BoxScreen
 
 SMALL = (80, 24)
 BASE = {Phase.NO_GAME: NewGameScreen, Phase.PLAYING: TableScreen, Phase.OVER: TableScreen}
@@ -285,7 +298,7 @@ async def test_names_that_look_like_markup_are_drawn_as_written() -> None:
     names = ["Ann[/]", "Bo\\", "[b]Cy[/b]"]
     s = Session(seed=SEED)
     assert s.handle({"cmd": "new_game", "players": names})["ok"]
-    from ui.screens.hands import balanced_hands
+    from ui.games.gallery_grippers.hands import balanced_hands
 
     for name, hand in balanced_hands(s.state, names).items():
         assert s.handle({"cmd": "deal", "player": name, **hand})["ok"]

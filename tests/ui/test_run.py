@@ -11,9 +11,9 @@ from device.run import build_box
 from device.watchdog import Watchdog
 from referee.cli import build_parser
 from tests.ui.conftest import SIZE, keys, played
+from ui.games.gallery_grippers.turn import TileDialog
 from ui.run import ConsoleAndBox
-from ui.screens.info import BoxScreen
-from ui.screens.turn import TileDialog
+from ui.screens.common import BoxScreen
 
 
 def rig_for(session: Any, tmp_path: Path, app_box: list[ConsoleAndBox]) -> Any:

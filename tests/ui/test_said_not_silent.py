@@ -9,8 +9,8 @@ from tests.ui.conftest import keys, played, typed
 from tests.ui.test_duplicate_cards import SMALL
 from ui.app import make_app
 from ui.base import AFTER_THE_END, KeyBar
-from ui.screens.table import TableScreen
-from ui.screens.turn import MoveDialog
+from ui.games.gallery_grippers.table import TableScreen
+from ui.games.gallery_grippers.turn import MoveDialog
 
 
 def error(app: object) -> str:
@@ -110,7 +110,7 @@ async def test_ctrl_c_in_any_dialog_says_how_to_quit() -> None:
     from referee.session import Session
     from tests.ui.conftest import SEED
     from tests.ui.test_duplicate_cards import to_the_obstacle
-    from ui.screens.pending import ObstacleDialog
+    from ui.games.gallery_grippers.pending import ObstacleDialog
 
     s = to_the_obstacle(Session(seed=SEED))
     app = make_app(s)
@@ -133,8 +133,8 @@ async def test_ctrl_c_in_any_dialog_says_how_to_quit() -> None:
 
 
 async def test_a_key_no_dialog_uses_gets_a_reason_in_any_dialog() -> None:
-    from ui.screens.info import UndoConfirm
-    from ui.screens.setup import StartScreen
+    from ui.games.gallery_grippers.info import UndoConfirm
+    from ui.games.gallery_grippers.setup import StartScreen
 
     s = played()
     app = make_app(s)

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from referee.session import Session
 from tests.ui.conftest import SEED, keys
 from ui.app import make_app
-from ui.screens.hands import balanced_hands
-from ui.widgets import PlayerRow, Scoreboard
+from ui.games.gallery_grippers.hands import balanced_hands
+from ui.games.gallery_grippers.widgets import PlayerRow, Scoreboard
 
 SMALL = (80, 24)
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]

@@ -9,9 +9,9 @@ from textual.pilot import Pilot
 
 from tests.ui.conftest import SIZE, keys, session, typed
 from ui.app import make_app, run_app
-from ui.screens.hands import HandsScreen, balanced_hands
-from ui.screens.setup import NewGameScreen, StartScreen
-from ui.screens.table import TableScreen
+from ui.games.gallery_grippers.hands import HandsScreen, balanced_hands
+from ui.games.gallery_grippers.setup import NewGameScreen, StartScreen
+from ui.games.gallery_grippers.table import TableScreen
 
 
 def test_gc_is_paused_until_the_first_screen_is_drawn() -> None:

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from tests.ui.conftest import SIZE, check_still, keys, session, typed
 from ui.app import make_app
+from ui.games.gallery_grippers.hands import TurnOrderScreen
+from ui.games.gallery_grippers.setup import NewGameScreen
+from ui.games.gallery_grippers.table import TableScreen
+from ui.games.gallery_grippers.turn import MoveDialog
 from ui.screens.diefield import DieField
-from ui.screens.hands import TurnOrderScreen
-from ui.screens.setup import NewGameScreen
-from ui.screens.table import TableScreen
-from ui.screens.turn import MoveDialog
 
 KEYS = st.lists(st.sampled_from(["tab", "shift+tab", "a", "7", "backspace", "enter", "left",
                                  "down", "up", "space"]), min_size=1, max_size=12)

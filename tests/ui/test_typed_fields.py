@@ -7,7 +7,7 @@ from referee.session import Session
 from tests.ui.conftest import SEED, keys, typed
 from tests.ui.test_duplicate_cards import SMALL, to_the_obstacle
 from ui.app import make_app
-from ui.screens.pending import ObstacleDialog
+from ui.games.gallery_grippers.pending import ObstacleDialog
 
 
 async def test_keys_typed_ahead_at_the_obstacle_reach_the_d100_field() -> None:
@@ -134,7 +134,7 @@ async def test_gg5_a_tile_and_its_museum_picked_in_one_burst_of_keys() -> None:
     right behind it pick the museum (they must not move or pick in the hidden tile list)."""
     from textual import events
 
-    from ui.screens.turn import TileDialog, tile_choices
+    from ui.games.gallery_grippers.turn import TileDialog, tile_choices
 
     s = Session(seed=SEED)
     for request in ({"cmd": "new_game", "players": ["Ann", "Ben"]},

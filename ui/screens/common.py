@@ -1,9 +1,11 @@
-"""Screens that serve every game: which game a new one is of, and "resume or new?" for a
-game whose screens have no dialog of their own for it (from its ruleset's `next` line)."""
+"""Screens that serve every game: which game a new one is of, "resume or new?" for a
+game whose screens have no dialog of their own for it (from its ruleset's `next` line),
+"quit and lose it?" for a game kept nowhere, and the box on screen."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,6 +15,9 @@ from textual.widgets import Static
 from ui import format as fmt
 from ui.base import BaseScreen, Choices, Dialog, KeyBar, TextButton
 from ui.games import games_with_screens
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 
 class GameChooser(Dialog[str]):
@@ -115,3 +120,54 @@ class LeaveGameConfirm(Dialog[bool]):
 
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+
+class QuitConfirm(Dialog[None]):
+    """Quitting a game kept nowhere (`--memory`) loses it: said, and asked, first."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "app.quit_now", "Quit and lose it"), Binding("n", "cancel", "Keep playing"),
+        Binding("escape", "cancel", "Keep playing", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="quit-dialog"):
+            yield Static("[b]Quit and lose this game?[/b]", classes="dialog-title")
+            yield Static("This console keeps its games in memory only (--memory): nothing is "
+                         "saved, so the game cannot be resumed after quitting.")
+            yield Static("[b]Y[/b] or Ctrl+Q quits · [b]N[/b] keeps playing")
+        yield KeyBar(own_only=True)
+
+
+class BoxScreen(Dialog[None]):
+    """The box on screen: its OLED and its buttons."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Close"),
+        Binding("o", "cancel", "Close")
+    ]
+
+    def __init__(self, image_source: Callable[[], Image.Image | None],
+                 press: Callable[[str, bool], None]) -> None:
+        super().__init__()
+        self._image_source = image_source
+        self._press = press
+
+    def compose(self) -> ComposeResult:
+        from ui.boxpanel import BoxPanel
+
+        with Vertical(classes="dialog", id="box-dialog"):
+            yield Static("[b]The box[/b] — its display and buttons (keys in brackets)",
+                         classes="dialog-title")
+            box = getattr(self.app, "box", None)  # the box's words, if it can give them
+            yield BoxPanel(self._image_source, self._press, id="box-panel",
+                           text_source=getattr(box, "view_text", None))
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#box-panel").focus()
+
+    def refresh_image(self) -> None:
+        from ui.boxpanel import BoxPanel
+
+        self.query_one("#box-panel", BoxPanel).refresh_image()

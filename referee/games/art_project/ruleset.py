@@ -22,7 +22,7 @@ from referee.games.art_project.evolve import evolve, fold
 from referee.games.art_project.records import hall_of_fame
 from referee.games.art_project.rules import decide
 from referee.games.art_project.rules.battle import faces
-from referee.games.art_project.settings import ArtRules, load_settings
+from referee.games.art_project.settings import load_settings
 from referee.games.art_project.state import ArtState, initial_state
 from referee.ruleset import (
     BgStats,
@@ -30,7 +30,8 @@ from referee.ruleset import (
     DieRequest,
     Event,
     Figure,
-    NeedDice,
+    GameFunctions,
+    GameRuleset,
     Result,
     Rolled,
     Seat,
@@ -42,7 +43,7 @@ _SNAPSHOT = Codec(classes_of(_state, _catalog, _settings))
 _ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
 
 
-class ArtProject:
+class ArtProject(GameRuleset[ArtState, c.Command, ArtCatalog]):
     """The ruleset of The A.R.T. Project (the-art-project-rules.md, ART-1..36)."""
 
     id = "art-project"
@@ -51,37 +52,20 @@ class ArtProject:
     final_rule = "ART-27"
     queries = ("hall_of_fame",)  # answered by `query` (referee.ruleset.Queries)
 
-    def load_catalog(self, path: str | None) -> ArtCatalog:
-        return load_catalog(path)
-
-    def catalog_json(self, catalog: ArtCatalog) -> dict[str, Any]:
-        return catalog.to_json()
-
-    def catalog_from_json(self, data: dict[str, Any]) -> ArtCatalog:
-        return catalog_from_json(data)
-
-    def load_settings(self, path: str) -> ArtRules:
-        return load_settings(path)
-
-    def initial_state(self, catalog: ArtCatalog) -> ArtState:
-        return initial_state(catalog)
+    functions = GameFunctions(
+        load_catalog=load_catalog, catalog_from_json=catalog_from_json,
+        load_settings=load_settings, initial_state=initial_state, parse=c.parse_command,
+        command_json=c.command_to_json, decide=decide, evolve=evolve, fold=fold,
+        state_json=actions.state_json, next_step=actions.next_step,
+        legal_actions=actions.legal_actions, undo_words=actions.undo_words)
 
     # ---- commands -----------------------------------------------------------------------
-    def parse(self, request: Any) -> c.Command:
-        return c.parse_command(request)
-
-    def command_json(self, command: c.Command) -> dict[str, Any]:
-        return c.command_to_json(command)
-
     def starts_game(self, command: object) -> bool:
         return isinstance(command, c.NewGame)
 
     def start(self, command: c.NewGame, *, commitment: str,
               settings: Mapping[str, Any]) -> c.NewGame:
         return replace(command, commitment=commitment, rules={**settings, **command.rules})
-
-    def decide(self, state: ArtState, command: c.Command) -> list[Event] | NeedDice:
-        return decide(state, command)
 
     def with_dice(self, command: c.Command,
                   dice: Mapping[str, tuple[Roll, str | None]]) -> c.Command:
@@ -90,17 +74,7 @@ class ArtProject:
                                            **{k: roll for k, (roll, _) in dice.items()}})
         raise TypeError(f"{c.command_name(command)} takes no dice")
 
-    def evolve(self, state: ArtState, event: Event) -> ArtState:
-        return evolve(state, event)
-
-    def fold(self, state: ArtState, events: Sequence[Event]) -> ArtState:
-        return fold(state, events)
-
     # ---- reading the state --------------------------------------------------------------
-    def state_json(self, state: ArtState) -> dict[str, Any]:
-        return {**actions.state_json(state), "game": self.id, "result": self.result(state),
-                "next": actions.next_step(state)}
-
     def snapshot_json(self, state: ArtState) -> dict[str, Any]:
         # A game's state holds the catalog its game_started event gave (its mission's),
         # not the one the game is played with: kept as its JSON.
@@ -122,12 +96,6 @@ class ArtProject:
         return Result(outcome=state.outcome or "lost",
                       winners=[p.name for p in state.players] if won else [],
                       reason=state.reason or "", rule=state.over_rule)
-
-    def legal_actions(self, state: ArtState, player: str | None) -> list[dict[str, Any]]:
-        return actions.legal_actions(state, player)
-
-    def undo_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
-        return actions.undo_words(command, events)
 
     def bgstats(self, state: ArtState) -> BgStats:
         won = state.outcome == "won"

@@ -17,9 +17,18 @@ from referee.games.gallerist.evolve import evolve, fold
 from referee.games.gallerist.rules import decide
 from referee.games.gallerist.rules.records import BAG_DIE, bag_list
 from referee.games.gallerist.rules.scoring import total
-from referee.games.gallerist.settings import GalleristRules, load_settings
+from referee.games.gallerist.settings import load_settings
 from referee.games.gallerist.state import State
-from referee.ruleset import BgStats, BgStatsScore, DieRequest, Event, NeedDice, Result, Rolled
+from referee.ruleset import (
+    BgStats,
+    BgStatsScore,
+    DieRequest,
+    Event,
+    GameFunctions,
+    GameRuleset,
+    Result,
+    Rolled,
+)
 from referee.snapshot import Codec, classes_of
 
 _SNAPSHOT = Codec(classes_of(_state, _catalog, _settings))
@@ -27,7 +36,7 @@ _ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
 BAG = "bag"  # the pile a box draw of a visitor picks from
 
 
-class Gallerist:
+class Gallerist(GameRuleset[State, c.Command, Catalog]):
     """The ruleset of The Gallerist (the-gallerist-scoring.md, GAL-1..26): the table's clock
     and scorekeeper, never an adjudicator of location actions."""
 
@@ -36,28 +45,14 @@ class Gallerist:
     version = "1"
     final_rule = "GAL-24"
 
-    def load_catalog(self, path: str | None) -> Catalog:
-        return load_catalog(path)
-
-    def catalog_json(self, catalog: Catalog) -> dict[str, Any]:
-        return catalog.to_json()
-
-    def catalog_from_json(self, data: dict[str, Any]) -> Catalog:
-        return catalog_from_json(data)
-
-    def load_settings(self, path: str) -> GalleristRules:
-        return load_settings(path)
-
-    def initial_state(self, catalog: Catalog) -> State:
-        return State(catalog=catalog)
+    functions = GameFunctions(
+        load_catalog=load_catalog, catalog_from_json=catalog_from_json,
+        load_settings=load_settings, initial_state=lambda catalog: State(catalog=catalog),
+        parse=c.parse_command, command_json=c.command_to_json, decide=decide, evolve=evolve,
+        fold=fold, state_json=actions.state_json, next_step=actions.next_step,
+        legal_actions=actions.legal_actions, undo_words=actions.undo_words)
 
     # ---- commands -----------------------------------------------------------------------
-    def parse(self, request: Any) -> c.Command:
-        return c.parse_command(request)
-
-    def command_json(self, command: c.Command) -> dict[str, Any]:
-        return c.command_to_json(command)
-
     def starts_game(self, command: object) -> bool:
         return isinstance(command, c.Command) and command.name == "new_game"
 
@@ -66,9 +61,6 @@ class Gallerist:
         rules = {**settings, **dict(command.get("rules") or {})}
         return replace(command, data={**command.data, "commitment": commitment,
                                       "rules": rules})
-
-    def decide(self, state: State, command: c.Command) -> list[Event] | NeedDice:
-        return decide(state, command)
 
     def with_dice(self, command: c.Command,
                   dice: Mapping[str, tuple[Roll, str | None]]) -> c.Command:
@@ -79,9 +71,6 @@ class Gallerist:
         if card is not None:
             data["card"] = card
         return replace(command, roll=roll, data=data)
-
-    def evolve(self, state: State, event: Event) -> State:
-        return evolve(state, event)
 
     # ---- snapshots (the store keeps one every so many commands) ---------------------------
     # A game's catalog may come with its new_game (a table's own numbers, GAL-25), not from
@@ -97,26 +86,13 @@ class Gallerist:
             raise ValueError("the snapshot is not a state of this game")
         return state
 
-    def fold(self, state: State, events: Sequence[Event]) -> State:
-        return fold(state, events)
-
     # ---- reading the state --------------------------------------------------------------
-    def state_json(self, state: State) -> dict[str, Any]:
-        return {**actions.state_json(state), "game": self.id, "result": self.result(state),
-                "next": actions.next_step(state)}
-
     def result(self, state: State) -> Result | None:
         if not state.over or state.result is None:
             return None
         r = state.result
         return Result(outcome=str(r["outcome"]), winners=list(r["winners"]),
                       reason=str(r["reason"]), rule=r.get("rule"))
-
-    def legal_actions(self, state: State, player: str | None) -> list[dict[str, Any]]:
-        return actions.legal_actions(state, player)
-
-    def undo_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
-        return actions.undo_words(command, events)
 
     def bgstats(self, state: State) -> BgStats:
         winners = list((state.result or {}).get("winners") or [])

@@ -17,14 +17,15 @@ from referee.games.gallery_grippers.evolve import evolve, fold
 from referee.games.gallery_grippers.rules import decide
 from referee.games.gallery_grippers.rules.cards import draw_pile
 from referee.games.gallery_grippers.rules.common import die_id
-from referee.games.gallery_grippers.settings import HouseRules, load_settings
+from referee.games.gallery_grippers.settings import load_settings
 from referee.games.gallery_grippers.state import GameState, initial_state, state_to_json
 from referee.ruleset import (
     BgStats,
     DieRequest,
     Event,
     Figure,
-    NeedDice,
+    GameFunctions,
+    GameRuleset,
     Result,
     Rolled,
     Seat,
@@ -44,7 +45,7 @@ _SNAPSHOT = Codec(classes_of(_state, _catalog, _settings))
 _ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
 
 
-class GalleryGrippers:
+class GalleryGrippers(GameRuleset[GameState, c.Command, Catalog]):
     """The ruleset of Gallery Grippers (gallery-grippers-rules.md)."""
 
     id = "gallery-grippers"
@@ -52,38 +53,20 @@ class GalleryGrippers:
     version = "1"
     final_rule = "GG-14"
 
-    # ---- catalog, settings, the start -------------------------------------------------
-    def load_catalog(self, path: str | None) -> Catalog:
-        return load_catalog(path)
-
-    def catalog_json(self, catalog: Catalog) -> dict[str, Any]:
-        return catalog.to_json()
-
-    def catalog_from_json(self, data: dict[str, Any]) -> Catalog:
-        return catalog_from_json(data)
-
-    def load_settings(self, path: str) -> HouseRules:
-        return load_settings(path)
-
-    def initial_state(self, catalog: Catalog) -> GameState:
-        return initial_state(catalog)
+    functions = GameFunctions(
+        load_catalog=load_catalog, catalog_from_json=catalog_from_json,
+        load_settings=load_settings, initial_state=initial_state, parse=c.parse_command,
+        command_json=c.command_to_json, decide=decide, evolve=evolve, fold=fold,
+        state_json=state_to_json, next_step=actions.next_step,
+        legal_actions=actions.legal_actions, undo_words=actions.undo_words)
 
     # ---- commands -----------------------------------------------------------------------
-    def parse(self, request: Any) -> c.Command:
-        return c.parse_command(request)
-
-    def command_json(self, command: c.Command) -> dict[str, Any]:
-        return c.command_to_json(command)
-
     def starts_game(self, command: object) -> bool:
         return isinstance(command, c.NewGame)
 
     def start(self, command: c.NewGame, *, commitment: str,
               settings: Mapping[str, Any]) -> c.NewGame:
         return replace(command, commitment=commitment, rules={**settings, **command.rules})
-
-    def decide(self, state: GameState, command: c.Command) -> list[Event] | NeedDice:
-        return decide(state, command)
 
     def with_dice(self, command: c.Command,
                   dice: Mapping[str, tuple[Roll, str | None]]) -> c.Command:
@@ -97,17 +80,7 @@ class GalleryGrippers:
             return replace(command, roll=roll)
         raise TypeError(f"{c.command_name(command)} takes no dice")
 
-    def evolve(self, state: GameState, event: Event) -> GameState:
-        return evolve(state, event)
-
-    def fold(self, state: GameState, events: Sequence[Event]) -> GameState:
-        return fold(state, events)
-
     # ---- reading the state --------------------------------------------------------------
-    def state_json(self, state: GameState) -> dict[str, Any]:
-        return {**state_to_json(state), "game": self.id, "result": self.result(state),
-                "next": actions.next_step(state)}
-
     def snapshot_json(self, state: GameState) -> dict[str, Any]:
         data = _SNAPSHOT.encode(state, catalog=state.catalog)
         assert isinstance(data, dict)
@@ -125,12 +98,6 @@ class GalleryGrippers:
         winners = [] if state.winner is None else [state.winner]
         return Result(outcome="won" if winners else "lost", winners=winners,
                       reason=state.over_reason or "", rule=state.over_rule)
-
-    def legal_actions(self, state: GameState, player: str | None) -> list[dict[str, Any]]:
-        return actions.legal_actions(state, player)
-
-    def undo_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
-        return actions.undo_words(command, events)
 
     def bgstats(self, state: GameState) -> BgStats:
         return records.bgstats(state)

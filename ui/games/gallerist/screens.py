@@ -461,7 +461,7 @@ def _game_over() -> Screen[Any]:
 
 
 def _new_game() -> type[Screen[Any]]:
-    from ui.screens.gallerist_setup import GalleristNewGameScreen
+    from ui.games.gallerist.setup import GalleristNewGameScreen
 
     return GalleristNewGameScreen
 

@@ -17,8 +17,8 @@ from referee.games.gallery_grippers.state import Phase
 from referee.session import LogEntry
 from ui import format as fmt
 from ui.base import AFTER_THE_END, BaseScreen, KeyBar, TitleBar
-from ui.screens.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
-from ui.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
+from ui.games.gallery_grippers.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
+from ui.games.gallery_grippers.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
 
 
 def rolled_this_turn(log: Sequence[LogEntry]) -> bool:
@@ -163,6 +163,6 @@ class TableScreen(BaseScreen):
 
     def action_game_over(self) -> None:
         if self.state.over:
-            from ui.screens.info import GameOverScreen
+            from ui.games.gallery_grippers.info import GameOverScreen
 
             self.referee.open(GameOverScreen())

@@ -26,8 +26,8 @@ from referee.games.gallery_grippers.rules.queries import (
 from referee.session import LogEntry
 from ui import format as fmt
 from ui.base import Choices, Dialog, KeyBar, PendingDialog
+from ui.games.gallery_grippers.turn import legal, stray_d6_key
 from ui.screens.diefield import DieField, DieHint
-from ui.screens.turn import legal, stray_d6_key
 
 NONE = "(none)"
 
@@ -298,7 +298,7 @@ def _choice(decision: str) -> Any:
 
 
 def _tile(player: str) -> Any:
-    from ui.screens.turn import TileDialog
+    from ui.games.gallery_grippers.turn import TileDialog
 
     return TileDialog(player)
 

@@ -26,7 +26,7 @@ from ui.base import (
     PendingDialog,
     RulesetUndoConfirm,
 )
-from ui.screens.art_project import legal, pending_of, shown
+from ui.games.art_project.common import legal, pending_of, shown
 
 TITLES = {
     "uncover_order": "Which clue set is uncovered first? (ART-15)",

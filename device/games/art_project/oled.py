@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from device import screens as sc
 from device.traydice import Waiting
-from device.view import BoxView, OledScreens, fit, short_hex, wrap
+from device.view import BoxView, Cursor, Item, OledScreens, fit, short_hex, wrap
 from referee.dice import Roll
 from referee.games.art_project import commands as c
 from referee.ruleset import NeedDice, Undo
@@ -23,7 +22,6 @@ if TYPE_CHECKING:
     from device.box import BoxController
 
 GO = ("roll", "select")
-Item = tuple[str, Any]
 
 
 def _shown(ctrl: BoxController) -> dict[str, Any]:
@@ -66,7 +64,7 @@ def menu(ctrl: BoxController) -> list[Item]:
     return out
 
 
-def items(mode: str, state: Any, ui: sc.Cursor, menu: Sequence[Item] = (),
+def items(mode: str, state: Any, ui: Cursor, menu: Sequence[Item] = (),
           ctrl: BoxController | None = None) -> list[Item]:
     if mode == "menu":
         return list(menu)
@@ -250,6 +248,6 @@ def handle(ctrl: BoxController, mode: str, action: str) -> None:
         ui.step, ui.index = "battles", 0
 
 
-OLED = OledScreens(cursor=sc.Cursor, mode=mode, menu=menu,
+OLED = OledScreens(cursor=Cursor, mode=mode, menu=menu,
                    items=lambda mode_, state, ui, menu_=(): [], view=view, idle=idle,
                    handle=handle)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from device import screens as sc
-from device.view import BoxView, OledScreens, fit, short_hex
+from device.view import BoxView, Cursor, Item, OledScreens, fit, short_hex
 
 PER_PAGE = 3
 
@@ -50,11 +49,11 @@ def mode(ctrl: Any) -> str:
     return "over" if state.get("over") else "standings"
 
 
-def menu(ctrl: Any) -> list[sc.Item]:
+def menu(ctrl: Any) -> list[Item]:
     return [("Undo...", "undo")]
 
 
-def items(mode: str, state: Any, ui: Any, menu: list[sc.Item] | None = None) -> list[sc.Item]:
+def items(mode: str, state: Any, ui: Any, menu: list[Item] | None = None) -> list[Item]:
     return list(menu or []) if mode == "menu" else []
 
 
@@ -96,5 +95,5 @@ def handle(ctrl: Any, mode: str, action: str) -> None:
         ctrl.session.apply(Undo())
 
 
-OLED = OledScreens(cursor=sc.Cursor, mode=mode, menu=menu, items=items, view=view,
+OLED = OledScreens(cursor=Cursor, mode=mode, menu=menu, items=items, view=view,
                    idle=idle, handle=handle)

@@ -1,9 +1,8 @@
-"""Screens that inform: the rules reference, undo's confirmation, the result, the box."""
+"""Gallery Grippers' screens that inform: the rules reference, undo's confirmation, the result."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,9 +13,6 @@ from referee.games.gallery_grippers.commands import Undo
 from referee.games.gallery_grippers.rules.queries import undo_preview
 from ui import format as fmt
 from ui.base import AFTER_THE_END, NO_UNDO_KEYS, UNDO_KEYS, Dialog, KeyBar, house_rules_markdown
-
-if TYPE_CHECKING:
-    from PIL import Image
 
 # Textual's Markdown widget (and markdown-it) and the box panel (and Pillow) are imported by
 # the screens that show them: together they take longer to import than the whole first screen
@@ -165,23 +161,6 @@ class UndoConfirm(Dialog[None]):
             self.dismiss(None)
 
 
-class QuitConfirm(Dialog[None]):
-    """Quitting a game kept nowhere (`--memory`) loses it: said, and asked, first."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "app.quit_now", "Quit and lose it"), Binding("n", "cancel", "Keep playing"),
-        Binding("escape", "cancel", "Keep playing", show=False),
-    ]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="quit-dialog"):
-            yield Static("[b]Quit and lose this game?[/b]", classes="dialog-title")
-            yield Static("This console keeps its games in memory only (--memory): nothing is "
-                         "saved, so the game cannot be resumed after quitting.")
-            yield Static("[b]Y[/b] or Ctrl+Q quits · [b]N[/b] keeps playing")
-        yield KeyBar(own_only=True)
-
-
 class GameOverScreen(Dialog[None]):
     """The winner, how the game went, and the revealed seed."""
 
@@ -216,37 +195,3 @@ class GameOverScreen(Dialog[None]):
                          "([b]G[/b] brings this back)")
             yield Static(AFTER_THE_END, classes="hint", id="over-undo")
         yield KeyBar()
-
-
-class BoxScreen(Dialog[None]):
-    """The box on screen: its OLED and its buttons."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Close"),
-        Binding("o", "cancel", "Close")
-    ]
-
-    def __init__(self, image_source: Callable[[], Image.Image | None],
-                 press: Callable[[str, bool], None]) -> None:
-        super().__init__()
-        self._image_source = image_source
-        self._press = press
-
-    def compose(self) -> ComposeResult:
-        from ui.boxpanel import BoxPanel
-
-        with Vertical(classes="dialog", id="box-dialog"):
-            yield Static("[b]The box[/b] — its display and buttons (keys in brackets)",
-                         classes="dialog-title")
-            box = getattr(self.app, "box", None)  # the box's words, if it can give them
-            yield BoxPanel(self._image_source, self._press, id="box-panel",
-                           text_source=getattr(box, "view_text", None))
-        yield KeyBar()
-
-    def on_mount(self) -> None:
-        self.query_one("#box-panel").focus()
-
-    def refresh_image(self) -> None:
-        from ui.boxpanel import BoxPanel
-
-        self.query_one("#box-panel", BoxPanel).refresh_image()

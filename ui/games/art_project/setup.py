@@ -13,7 +13,7 @@ from textual.widgets import Input, Label, Static
 
 from referee.games.art_project.state import DIFFICULTY_HEALTH
 from ui.base import BaseScreen, Cycle, KeyBar, TextButton
-from ui.screens.art_boards import board_file, catalog_with_boards
+from ui.games.art_project.boards import board_file, catalog_with_boards
 
 SEATS = 6  # ART-1: 1-6 players
 GAME = "art-project"
@@ -104,7 +104,7 @@ class ArtNewGameScreen(BaseScreen):
         self.set_focus(self.query_one(target))
 
     def action_enter_board(self) -> None:
-        from ui.screens.art_boards import BoardEntryScreen
+        from ui.games.art_project.boards import BoardEntryScreen
 
         mission = self.query_one("#mission", Cycle).value
         self.referee.open(BoardEntryScreen(str(mission)), lambda _: self._note())
@@ -157,7 +157,7 @@ class ArtNewGameScreen(BaseScreen):
         mission = catalog_with_boards().missions.get(request["mission"])
         if mission is not None and mission.missing() and "catalog" not in request:
             # First use of a mission without its board: the table enters it, then it starts.
-            from ui.screens.art_boards import BoardEntryScreen
+            from ui.games.art_project.boards import BoardEntryScreen
 
             self.referee.open(BoardEntryScreen(request["mission"]), self._entered_board)
             return

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from ui import format as fmt
 from ui.base import BaseScreen, KeyBar
-from ui.screens.art_project import legal, shown
+from ui.games.art_project.common import legal, shown
 
 PHASES = ("A", "A/B", "B", "B/C", "C", "C/D", "D/A")
 RESOURCES = ("fuel", "radio", "weapon")
@@ -131,7 +131,7 @@ class ArtTableScreen(BaseScreen):
         self.query_one("#art-map", Static).update(map_text(s, cities))
 
     def action_actions(self, cmd: str | None) -> None:
-        from ui.screens.art_dialogs import ActionsDialog
+        from ui.games.art_project.dialogs import ActionsDialog
 
         self.refused(None)
         if not legal(self.referee.session, cmd):
@@ -143,7 +143,7 @@ class ArtTableScreen(BaseScreen):
 
     def _chosen(self, request: dict[str, Any] | None) -> None:
         """A legal action picked: sent at once, or first completed in its form."""
-        from ui.screens.art_dialogs import form_for
+        from ui.games.art_project.dialogs import form_for
 
         if request is None:
             return
@@ -158,6 +158,6 @@ class ArtTableScreen(BaseScreen):
 
     def action_game_over(self) -> None:
         if self.referee.session.state.over:
-            from ui.screens.art_dialogs import ArtGameOverScreen
+            from ui.games.art_project.dialogs import ArtGameOverScreen
 
             self.referee.open(ArtGameOverScreen())

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from device import screens as sc
-from device.actions import movement_roll
-from device.view import BoxView, OledScreens
+from device.games.gallery_grippers import screens as sc
+from device.games.gallery_grippers.actions import movement_roll
+from device.view import BoxView, Cursor, Item, OledScreens
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import queries
 from referee.games.gallery_grippers.rules.queries import CHOICE_DECISIONS, Decision
@@ -45,10 +45,10 @@ def mode(ctrl: BoxController) -> str:
     return ui.step or "turn"
 
 
-def menu(ctrl: BoxController) -> list[sc.Item]:
+def menu(ctrl: BoxController) -> list[Item]:
     """The MENU overlay's items: the turn's own steps the rules allow, then the table's."""
     s = ctrl.session.state
-    out: list[sc.Item] = []
+    out: list[Item] = []
     p = s.current_player
     if s.phase is Phase.PLAYING and p is not None:
         if queries.can(s, p.name, c.Steal):
@@ -136,10 +136,10 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
 
 
 def _handle(ctrl: Any, mode: str, action: str) -> None:
-    from device.actions import handle
+    from device.games.gallery_grippers.actions import handle
 
     handle(ctrl, mode, action)
 
 
-OLED = OledScreens(cursor=sc.Cursor, mode=mode, menu=menu, items=sc.items, view=view,
+OLED = OledScreens(cursor=Cursor, mode=mode, menu=menu, items=sc.items, view=view,
                    idle=sc.idle_view, handle=_handle)

@@ -17,17 +17,17 @@ from ui.games import GameScreens
 
 def _base(s: GameState) -> type[Screen[Any]]:
     if s.phase is Phase.SETUP:
-        from ui.screens.hands import HandsScreen, TurnOrderScreen
+        from ui.games.gallery_grippers.hands import HandsScreen, TurnOrderScreen
 
         return HandsScreen if any(not p.dealt for p in s.players) else TurnOrderScreen
-    from ui.screens.table import TableScreen
+    from ui.games.gallery_grippers.table import TableScreen
 
     return TableScreen
 
 
 def _dialog(decision: str) -> Callable[[str], Screen[Any]]:
     def open_(player: str) -> Screen[Any]:
-        from ui.screens.pending import DIALOGS
+        from ui.games.gallery_grippers.pending import DIALOGS
 
         dialog: Screen[Any] = DIALOGS[decision](player)
         return dialog
@@ -39,24 +39,24 @@ def _announce(entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
     out: list[Callable[[], Screen[Any]]] = []
     types = {e["type"] for e in entry.events}
     if "bypass" in types:
-        from ui.screens.pending import VerdictScreen
+        from ui.games.gallery_grippers.pending import VerdictScreen
 
         out.append(lambda: VerdictScreen(entry))
     if "first_player" in types:
-        from ui.screens.setup import GameStartScreen
+        from ui.games.gallery_grippers.setup import GameStartScreen
 
         out.append(GameStartScreen)
     return out
 
 
 def _new_game() -> type[Screen[Any]]:
-    from ui.screens.setup import NewGameScreen
+    from ui.games.gallery_grippers.setup import NewGameScreen
 
     return NewGameScreen
 
 
 def _in_progress() -> Screen[str]:
-    from ui.screens.setup import StartScreen
+    from ui.games.gallery_grippers.setup import StartScreen
 
     return StartScreen()
 
@@ -70,19 +70,19 @@ def _open_decisions(s: GameState) -> set[tuple[str, str]]:
 
 
 def _help() -> Screen[Any]:
-    from ui.screens.info import RulesScreen
+    from ui.games.gallery_grippers.info import RulesScreen
 
     return RulesScreen()
 
 
 def _game_over() -> Screen[Any]:
-    from ui.screens.info import GameOverScreen
+    from ui.games.gallery_grippers.info import GameOverScreen
 
     return GameOverScreen()
 
 
 def _undo() -> Screen[Any]:
-    from ui.screens.info import UndoConfirm
+    from ui.games.gallery_grippers.info import UndoConfirm
 
     return UndoConfirm()
 

@@ -9,10 +9,9 @@ of ``queries``: the box words them, it never works a rule out again.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from device.view import BoxView, Verdict, fit, money, short_hex, short_museum
+from device.view import BoxView, Cursor, Item, Verdict, fit, money, short_hex, short_museum
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.commands import Roll
 from referee.games.gallery_grippers.rules import queries as q
@@ -21,28 +20,6 @@ from referee.games.gallery_grippers.state import GameState, PlayerState
 from referee.session import LogEntry
 
 MENU_CHARS = 12  # a menu beside the big number: 72 px
-
-
-@dataclass
-class Cursor:
-    """The box's own small UI state: where the cursor is, never anything about the game."""
-
-    overlay: str | None = None  # new, menu, status, confirm, confirm_new
-    oindex: int = 0  # the overlay's cursor / page
-    step: str | None = None  # tiles, museums, steal, sell: a step inside the turn
-    index: int = 0  # the cursor of the screen under the overlay
-    tile: str | None = None  # a museum tile waiting for its museum
-    stage: int = 0  # obstacle: 0 choosing the specialist, 1 the attribute
-    picks: dict[str, int] = field(default_factory=lambda: {"specialist": 0, "attribute": 0})
-    players: int = 2  # the new-game player count
-    ack: int | None = None  # log seq of a result (verdict, drawn card) waiting for a press
-
-    def reset_turn(self) -> None:
-        self.step, self.index, self.tile = None, 0, None
-        self.stage, self.picks = 0, {"specialist": 0, "attribute": 0}
-
-
-Item = tuple[str, Any]  # (label, what choosing it means)
 
 TILE_LABELS = {"plain": "plain", "airport": "airport", "recruitment": "recruitment",
                "trading": "trading", "black_market": "black mkt", "security": "security",

@@ -1,10 +1,10 @@
 """The A.R.T. Project's console screens, as the app finds them (`ui.games`, entry point
-``art-project`` in ``tableside_referee.screens``), and what they share.
+``art-project`` in ``tableside_referee.screens``).
 
 Every figure shown is the ruleset's (`state_json`: the counts, the track's threat and ally
 cost, the battle's verdict term by term, the `next` line) and every action offered is one of
 its legal actions (`legal_actions`); the screens decide no rule. The screens themselves are
-imported when first shown."""
+imported when first shown; what they share is `ui.games.art_project.common`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.screen import Screen
 
-from referee.session import LogEntry, Session
+from referee.session import LogEntry
 from ui.games import GameScreens, in_progress
 
 GAME = "art-project"
@@ -23,30 +23,15 @@ CHOICES = ("uncover_order", "uncover_island", "collect_order", "lose_resources",
 DECISIONS = (*CHOICES, "battle")
 
 
-def shown(session: Session) -> dict[str, Any]:
-    """The state as the ruleset shows it (every count and derived figure)."""
-    return session.ruleset.state_json(session.state)
-
-
-def legal(session: Session, cmd: str | None = None) -> list[dict[str, Any]]:
-    """The requests the ruleset accepts now (of one command, if named)."""
-    found = session.ruleset.legal_actions(session.state, None)
-    return [r for r in found if cmd is None or r["cmd"] == cmd]
-
-
-def pending_of(session: Session, decision: str) -> dict[str, Any] | None:
-    return next((p for p in shown(session)["pending"] if p["decision"] == decision), None)
-
-
 def _base(_: Any) -> type[Screen[Any]]:
-    from ui.screens.art_table import ArtTableScreen
+    from ui.games.art_project.table import ArtTableScreen
 
     return ArtTableScreen
 
 
 def _dialog(decision: str) -> Callable[[str], Screen[Any]]:
     def open_(player: str) -> Screen[Any]:
-        from ui.screens.art_dialogs import BattleDialog, ChooseDialog
+        from ui.games.art_project.dialogs import BattleDialog, ChooseDialog
 
         if decision == "battle":
             return BattleDialog(player)
@@ -61,7 +46,7 @@ def _announce(entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
     ended = any(e["type"] in ("agents_cleared", "battle_conceded") for e in entry.events)
     if not verdicts or not ended:
         return []
-    from ui.screens.art_dialogs import VerdictScreen
+    from ui.games.art_project.dialogs import VerdictScreen
 
     last = verdicts[-1]
     conceded = any(e["type"] == "battle_conceded" for e in entry.events)
@@ -69,13 +54,13 @@ def _announce(entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
 
 
 def _game_over() -> Screen[Any]:
-    from ui.screens.art_dialogs import ArtGameOverScreen
+    from ui.games.art_project.dialogs import ArtGameOverScreen
 
     return ArtGameOverScreen()
 
 
 def _new_game() -> type[Screen[Any]]:
-    from ui.screens.art_setup import ArtNewGameScreen
+    from ui.games.art_project.setup import ArtNewGameScreen
 
     return ArtNewGameScreen
 
@@ -91,13 +76,13 @@ def _open_decisions(state: Any) -> set[tuple[str, str]]:
 
 
 def _help() -> Screen[Any]:
-    from ui.screens.art_help import ArtHelpScreen
+    from ui.games.art_project.help import ArtHelpScreen
 
     return ArtHelpScreen()
 
 
 def _undo() -> Screen[Any]:
-    from ui.screens.art_dialogs import ArtUndoConfirm
+    from ui.games.art_project.dialogs import ArtUndoConfirm
 
     return ArtUndoConfirm()
 

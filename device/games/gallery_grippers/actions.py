@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from device import screens as sc
-from device.dealing import balanced_hands
+from device.games.gallery_grippers import screens as sc
+from device.games.gallery_grippers.dealing import balanced_hands
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import queries
 from referee.games.gallery_grippers.rules.queries import Decision
