@@ -12,7 +12,7 @@ again. See `ui.app.RefereeApp._handle_exception` and docs/console.md.
 from __future__ import annotations
 
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -26,6 +26,7 @@ from textual.widgets import Static
 from referee.session import LogEntry
 from ui import format as fmt
 from ui.base import BaseScreen, Dialog, KeyBar, TitleBar
+from ui.games import screens_for
 
 # After this many drawing failures with no step of the game between them the console stops
 # trying to go on: something is failing over and over, and ending (exit status 1) lets the
@@ -114,12 +115,16 @@ def _screen_of(node: object) -> Screen[object] | None:
     return None
 
 
-def log_lines(log: Sequence[LogEntry]) -> list[str]:
-    """The log, newest first, each line on its own: one that cannot be worded is shown raw."""
+def log_lines(log: Sequence[LogEntry],
+              describe: Callable[[LogEntry], str] | None = None) -> list[str]:
+    """The log, newest first, each line on its own, in the game's words (`describe`, its
+    screens' own); one that cannot be worded is shown raw."""
     lines = []
     for entry in reversed(log):
         try:
-            text = fmt.describe(entry)
+            if describe is None:
+                raise LookupError("no words for this game's log")
+            text = describe(entry)
         except Exception:  # the log must show even what the console cannot word
             text = f"{entry.command.get('cmd', '?')} {entry.command}"
         mark = "  (undone)" if entry.undone else ""
@@ -190,5 +195,7 @@ class PlainLogScreen(BaseScreen):
         self.show()
 
     def show(self) -> None:
-        text = "\n".join(log_lines(self.referee.session.log)) or "(no steps yet)"
+        session = self.referee.session
+        describe = screens_for(session.ruleset.id).describe
+        text = "\n".join(log_lines(session.log, describe)) or "(no steps yet)"
         self.query_one("#plain-log-lines", Static).update(text)

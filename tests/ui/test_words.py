@@ -10,8 +10,8 @@ from referee.games.gallery_grippers.commands import CHOICES
 from referee.session import LogEntry
 from tests.ui.conftest import keys, played
 from tests.ui.test_duplicate_cards import SMALL
-from ui import format as fmt
 from ui.app import make_app
+from ui.games.gallery_grippers import format as fmt
 from ui.games.gallery_grippers.pending import VerdictScreen
 
 TOKEN = re.compile(r"\b[a-z]+_[a-z_]+\b|\breenter\b")

@@ -50,6 +50,9 @@ class GameScreens:
     undo: Callable[[], Screen[Any]] | None = None
     """The prompt Ctrl+Z opens (what undo would take back, and "undo?"); None: the console's
     own, in the words of the game's ruleset (`ui.base.RulesetUndoConfirm`)."""
+    describe: Callable[[LogEntry], str] | None = None
+    """One step of the log in words (the log shown when a screen cannot be drawn); None: the
+    command as sent."""
 
 
 def phase_of(state: Any) -> str:

@@ -14,8 +14,8 @@ from referee.games.gallery_grippers.rules import queries
 from referee.games.gallery_grippers.rules.queries import Decision, card_bonus
 from referee.games.gallery_grippers.rules.setup import HAND
 from referee.games.gallery_grippers.state import GameState, pile_list
-from ui import format as fmt
 from ui.base import BaseScreen, Choice, Choices, KeyBar, TitleBar
+from ui.games.gallery_grippers import format as fmt
 from ui.screens.diefield import DieField
 
 DECKS = ("specialist", "attribute")

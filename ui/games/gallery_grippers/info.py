@@ -11,8 +11,8 @@ from textual.widgets import Static
 
 from referee.games.gallery_grippers.commands import Undo
 from referee.games.gallery_grippers.rules.queries import undo_preview
-from ui import format as fmt
 from ui.base import AFTER_THE_END, NO_UNDO_KEYS, UNDO_KEYS, Dialog, KeyBar, house_rules_markdown
+from ui.games.gallery_grippers import format as fmt
 
 # Textual's Markdown widget (and markdown-it) and the box panel (and Pillow) are imported by
 # the screens that show them: together they take longer to import than the whole first screen

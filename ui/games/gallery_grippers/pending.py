@@ -24,8 +24,8 @@ from referee.games.gallery_grippers.rules.queries import (
     draw_counts,
 )
 from referee.session import LogEntry
-from ui import format as fmt
 from ui.base import Choices, Dialog, KeyBar, PendingDialog
+from ui.games.gallery_grippers import format as fmt
 from ui.games.gallery_grippers.turn import legal, stray_d6_key
 from ui.screens.diefield import DieField, DieHint
 

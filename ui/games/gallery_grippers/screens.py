@@ -13,6 +13,7 @@ from referee.games.gallery_grippers.rules.queries import Decision
 from referee.games.gallery_grippers.state import GameState, Phase
 from referee.session import LogEntry
 from ui.games import GameScreens
+from ui.games.gallery_grippers import format as fmt
 
 
 def _base(s: GameState) -> type[Screen[Any]]:
@@ -101,4 +102,5 @@ SCREENS = GameScreens(
     open_decisions=_open_decisions,
     help=_help,
     undo=_undo,
+    describe=fmt.describe,
 )

@@ -19,8 +19,8 @@ from referee.games.gallery_grippers.settings import (
 )
 from referee.games.gallery_grippers.state import Phase
 from referee.session import Session
-from ui import format as fmt
 from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton, TitleBar
+from ui.games.gallery_grippers import format as fmt
 
 GAME = "gallery-grippers"  # the game this form starts
 __all__ = ["GameStartScreen", "NewGameScreen", "StartScreen"]

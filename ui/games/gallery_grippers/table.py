@@ -15,8 +15,8 @@ from referee.games.gallery_grippers.commands import EndTurn, MoveRoll, Sell, Ste
 from referee.games.gallery_grippers.rules.queries import can
 from referee.games.gallery_grippers.state import Phase
 from referee.session import LogEntry
-from ui import format as fmt
 from ui.base import AFTER_THE_END, BaseScreen, KeyBar, TitleBar
+from ui.games.gallery_grippers import format as fmt
 from ui.games.gallery_grippers.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
 from ui.games.gallery_grippers.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
 

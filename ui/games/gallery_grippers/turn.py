@@ -26,8 +26,8 @@ from referee.games.gallery_grippers.rules.queries import (
     sale_price,
 )
 from referee.games.gallery_grippers.state import GameState
-from ui import format as fmt
 from ui.base import Choices, Dialog, KeyBar, PendingDialog
+from ui.games.gallery_grippers import format as fmt
 from ui.screens.ticks import TickList
 
 # The order tiles are listed in (which tiles are listed is the rules' answer, `landings`).

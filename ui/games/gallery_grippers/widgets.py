@@ -14,7 +14,7 @@ from textual.widgets import Digits, Static
 
 from referee.games.gallery_grippers.state import GameState, PlayerState
 from referee.session import LogEntry
-from ui import format as fmt
+from ui.games.gallery_grippers import format as fmt
 
 
 @dataclass(frozen=True)
