@@ -50,7 +50,7 @@ def test_the_tree_keeps_every_layer_contract() -> None:
     ("web/sneaky.py", "from ui import app\n", "web/"),
     ("web/sneaky.py", "from referee.games.art_project import state\n", "web/"),
     # (a line added to an existing module goes at its end)
-    ("device/render.py", "from device.games.gallerist import oled\n", "the console app, the"),
+    ("device/run.py", "from device.games.gallerist import oled\n", "the console app, the"),
     ("ui/screens/ticks.py", "from referee.games.gallerist import state\n",
      "the console app, the"),
     ("ui/games/art_project/sneaky.py", "from ui.games.gallerist import setup\n",
