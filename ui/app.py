@@ -78,6 +78,12 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
     ruleset's id); a new game may be of any game whose screens are installed (F2)."""
 
     CSS_PATH = "console.tcss"
+    # No Textual command palette (Ctrl+P): its commands are Textual's own (a theme that
+    # overrides the colour-blind-safe palette, the keys panel, a screenshot), none of them the
+    # table's; F1 is the help. With it, random keys found a crash (two Enters at once) and a
+    # console that never went idle again (a palette command over the A.R.T. table): screens
+    # outside the game's state space, of no use at a table.
+    ENABLE_COMMAND_PALETTE = False
     TITLE = "Tableside Referee"
     SUB_TITLE = "Gallery Grippers"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -86,10 +92,6 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
-    def action_command_palette(self) -> None:
-        """Textual's command palette (Ctrl+P), closing once like every dialog."""
-        if self.use_command_palette and not textual_fixes.OnceCommandPalette.is_open(self):
-            self.push_screen(textual_fixes.OnceCommandPalette(id="--command-palette"))
 
     def __init__(self, session: Session, *, box: Box | None = None,
                  game: str | None = None) -> None:

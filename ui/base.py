@@ -412,8 +412,9 @@ def title_of(app: Any) -> str:
 
 class KeyBar(Widget):
     """The keys of the screen in front, along the bottom. The screen's own keys always show
-    (on a second line if they must); then F1 (rules and every key); then Ctrl+Q and Ctrl+P
-    if they fit, else they are left to the F1 screen. Lighter than Textual's Footer: one
+    (on a second line if they must); then F1 (rules and every key); then Ctrl+Q (and Ctrl+P,
+    for an app with Textual's command palette) if they fit, else they are left to the F1
+    screen. Lighter than Textual's Footer: one
     widget, drawn in the screen's first frame. A click on a key presses it.
 
     `own_only` shows only the screen's own keys (no F1, Ctrl+Q, Ctrl+P).

@@ -22,7 +22,6 @@ from textual._styles_cache import StylesCache
 from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.binding import BindingsMap
-from textual.command import CommandPalette
 from textual.dom import DOMNode, NoScreen
 from textual.keys import key_to_character
 from textual.screen import Screen
@@ -126,8 +125,7 @@ class DismissOnce:
     second choice from the same screen (two Enters in one burst, both read before it closed)
     would pop the screen under it, or fail on the last one (ScreenStackError). A dismiss
     after the first, or while another screen is in front (this one already left), does
-    nothing. For the console's dialogs (`ui.base.Dialog`) and Textual's own command palette
-    (`OnceCommandPalette`)."""
+    nothing. For every dialog of the console (`ui.base.Dialog`)."""
 
     _dismissed = False
 
@@ -141,8 +139,3 @@ class DismissOnce:
         """Whether this screen no longer takes a choice: dismissed, or not in front."""
         screen = cast(Screen[Any], self)
         return self._dismissed or not screen.is_attached or screen.app.screen is not screen
-
-
-class OnceCommandPalette(DismissOnce, CommandPalette):
-    """Textual's command palette (Ctrl+P), closing once like every dialog: two Enters in one
-    burst on it ended the app (ScreenStackError in Textual's own dismiss)."""

@@ -87,10 +87,9 @@ mistake but never re-rolls: dice already rolled stay on the table.
 
 KEYS_HELP = """\
 ## Keys
-- Everywhere: **F1** this help · **Ctrl+Q** quit · **Ctrl+P** command palette · **Ctrl+Z**
-  undo (on the table and in a decision; not after the end: the result stands). The bar at
-  the bottom shows the keys of the screen in front; on a narrow terminal Ctrl+Q and Ctrl+P
-  are left out of it.
+- Everywhere: **F1** this help · **Ctrl+Q** quit · **Ctrl+Z** undo (on the table and in
+  a decision; not after the end: the result stands). The bar at the bottom shows the keys
+  of the screen in front; on a narrow terminal Ctrl+Q is left out of it.
 - Table: **R** roll to move · **S** steal · **L** sell · **T** trade · **E** end turn ·
   **O** the box · **G** the result (game over) · **Ctrl+N** new game.
 - Lists: ↑↓ and Enter; Tab / Shift+Tab move between fields; **Esc** closes a dialog (a
