@@ -48,7 +48,7 @@ GAME_TESTS = {
     "gallery_grippers": ["tests/referee/test_rules.py", "tests/referee/test_gg_ruleset.py",
                          "tests/referee/test_rounds_and_ranks.py",
                          "tests/referee/test_second_game.py",
-                         "tests/referee/games/gallery_grippers"],
+                         "tests/referee/games/test_gallery_grippers_house_rules.py"],
 }
 CORE_TESTS = {
     "referee/kept.py": ["tests/referee/test_kept_dice.py", "tests/referee/test_kept_property.py",
