@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from referee.games.gallerist.state import Work, frozen
 from tests.referee.games.gallerist.helpers import FIXTURE, Game
 
 TABLE = ("reputation", "curator", "dealer", "influence")
@@ -262,3 +263,105 @@ def test_an_entry_on_a_computed_figure_must_match_it() -> None:
                        "source": "computed"}]
     g.no("score", "contradicts_catalog", "GAL-25", player="Ben", category="auction", money=1)
     g.ok("score", player="Ben", category="auction", money=0)
+
+
+# ---- what the summary shows (the console, the box, the page and the log read it) -----------
+
+
+def test_no_summary_before_final_scoring_and_it_stays_after_the_end() -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    assert g.json["scoring"] is None
+    final(g)
+    entered(g, "Ann", "Ben")
+    g.ok("final_scoring")
+    assert g.json["over"] and scoring(g)["owed"] == []
+    assert [p["name"] for p in scoring(g)["players"]] == ["Ann", "Ben"]
+
+
+def test_the_summary_shows_each_term_by_name() -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    g.ok("market", player="Ben", column=3, row="upper")
+    g.given_player("Ben", visitors=frozen({"pink": 2, "brown": 1}))
+    final(g)
+    ben = player(g, "Ben")
+    assert ben["terms"]["market"] == [{"column": 3, "assistants": 1, "places": [1],
+                                       "money": 15}]
+    assert ben["terms"]["influence"] == {"position": 10}
+    assert ben["sources"]["auction"] == "computed" and ben["auction"] == 0
+    assert ben["terms"]["auction"] is None
+    assert ben["visitors"] == 3
+    assert ben["assistants_in_play"] == g.state.player("Ben").in_play > 0
+
+
+def test_an_owed_pick_is_named_first() -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    spend(g, "Ben", 2)
+    final(g)
+    owed = scoring(g)["owed"]
+    assert owed[0] == "Ben's auction pick" and len(owed) > 1
+    err = g.no("final_scoring", "score_incomplete", "GAL-16")
+    assert err.message.index("Ben's auction pick") < err.message.index("Ann's")
+
+
+def test_a_work_by_an_artist_of_no_known_fame_is_entered() -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    g.given_player("Ann", exhibited=(Work("BlueA"),))  # BlueA face down: no fame yet
+    final(g)
+    ann = player(g, "Ann")
+    assert ann["terms"]["exhibited"] == [{"artist": "BlueA", "fame": None,
+                                          "masterpiece": False, "value": None}]
+    assert ann["exhibited"] is None and ann["sources"]["exhibited"] == "table"
+
+
+# ---- score and auction_pick: which figure may be entered, and how ---------------------------
+
+
+def test_a_table_priced_pick_is_the_auction_figure() -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    spend(g, "Ann", 2)
+    final(g)
+    g.ok("auction_pick", player="Ann", easel="formA", counts_as="sold", value=4)
+    g.no("score", "contradicts_catalog", "GAL-25", player="Ann", category="auction", money=5)
+    events = g.ok("score", player="Ann", category="auction", money=4)
+    assert events[0]["source"] == "table"
+
+
+@pytest.mark.parametrize("category", ["curator", "dealer"])
+def test_the_cards_wait_for_the_pick(category: str) -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    spend(g, "Ann", 2)
+    final(g)
+    g.no("score", "auction_first", "GAL-16", player="Ann", category=category, money=1)
+    g.ok("score", player="Ben", category=category, money=1)  # Ben picks nothing
+
+
+def test_a_pick_out_of_turn_names_whose_pick_it_is() -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    spend(g, "Ann", 2)
+    final(g)
+    err = g.no("auction_pick", "not_your_pick", "GAL-20", player="Ben", easel="formA",
+               counts_as="sold", value=1)
+    assert "Ann" in err.message
+    g.ok("auction_pick", player="Ann", easel="formA", counts_as="sold", value=1)
+    err = g.no("auction_pick", "not_your_pick", "GAL-20", player="Ben", easel="formB",
+               counts_as="sold", value=1)
+    assert "None" not in err.message and "No auction pick is due" in err.message
+
+
+def test_a_total_of_0_loses_to_a_total_of_1() -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    g.given_player("Ann", money=0)
+    g.given_player("Ben", money=1)
+    final(g)
+    entered(g, "Ann", "Ben")
+    over = g.ok("final_scoring")[-1]
+    assert over["totals"] == {"Ann": 0, "Ben": 1}
+    assert (over["winners"], over["reason"]) == (["Ben"], "money")
