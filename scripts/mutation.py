@@ -152,6 +152,15 @@ def second_pass(survivors: list[str], first: list[str], slow: list[str]) -> None
 
     from mutmut.mutation.data import SourceFileMutationData
 
+    def run(mutant: str) -> int:
+        env = {**os.environ, "MUTANT_UNDER_TEST": mutant}
+        return subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
+                               "--rootdir=.", "-p", "no:cacheprovider", *slow],
+                              cwd=ROOT / "mutants", env=env, capture_output=True,
+                              text=True).returncode
+
+    if run("") != 0:  # the clean tree must pass, or a failure would prove nothing
+        raise SystemExit("scripts/mutation: the second pass's tests fail without a mutant")
     by_module: dict[str, list[str]] = {}
     for name in survivors:
         module = name.rsplit(".", 1)[0].replace(".", "/") + ".py"
@@ -160,14 +169,10 @@ def second_pass(survivors: list[str], first: list[str], slow: list[str]) -> None
         data = SourceFileMutationData(path=module)
         data.load()
         for name in names:
-            env = {**os.environ, "MUTANT_UNDER_TEST": name}
-            run = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
-                                  "--rootdir=.", "-p", "no:cacheprovider", *slow],
-                                 cwd=ROOT / "mutants", env=env, capture_output=True, text=True)
-            verdict = "killed" if run.returncode == 1 else (
-                "survived" if run.returncode == 0 else f"exit {run.returncode}")
+            code = run(name)
+            verdict = {0: "survived", 1: "killed"}.get(code, f"exit {code}")
             print(f"  {verdict}: {name}", flush=True)
-            if run.returncode == 1:
+            if code == 1:
                 data.exit_code_by_key[name] = 1
         data.save()
 
