@@ -205,6 +205,12 @@ def main() -> None:
         # The CLI's subprocesses import the mutated copy, not the editable install.
         os.environ["PYTHONPATH"] = os.pathsep.join(
             [str(ROOT / "mutants"), *filter(None, [os.environ.get("PYTHONPATH")])])
+        for m in modules:
+            # mutmut copies a module it is not mutating with a newer mtime, and later takes
+            # that copy for an up-to-date set of mutants: make it generate them
+            copy = ROOT / "mutants" / m
+            if copy.exists() and "mutmut generated" not in copy.read_text(encoding="utf-8"):
+                copy.unlink()
         print(f"mutating {', '.join(modules)}\n  tests: {' '.join(inproc)}"
               f"\n  then the survivors against: {' '.join(sub) or '(none)'}", flush=True)
         mutmut("run", "--max-children", "1")

@@ -104,3 +104,52 @@ def test_on_usa_the_ally_dice_are_the_leaders_to_reroll() -> None:
     g.ok("battle", city="Dallas", leader="Ann", rolls={"Ann": 1, "ally1": 1, "Ben": 1})
     g.no("reroll", "not_your_die", "ART-30", card="c2", dice=["ally1"])
     g.ok("reroll", card="c1", dice=["ally1"], rolls={"ally1": 2})
+
+
+def test_conceding_costs_the_leader_a_health_and_says_where() -> None:
+    g = battle_game()
+    g.ok("battle", city="Film", leader="Ann", rolls={"Ann": 1, "Ben": 1})
+    events = g.ok("concede")
+    assert events[:2] == [{"type": "battle_conceded", "city": "Film", "leader": "Ann"},
+                          {"type": "health_lost", "player": "Ann", "count": 1,
+                           "cause": "concede"}]
+    assert g.state.battle is None
+
+
+def test_reroll_refusals_list_what_there_is() -> None:
+    g = battle_game()
+    g.ok("battle", city="Film", leader="Ann", rolls={"Ann": 1, "Ben": 1})
+    err = g.no("reroll", "not_in_chain", "ART-23", card="c9", dice=["Ann"])
+    assert "(empty)" in err.message
+    g.given(chain=(Clue("c1", ("book",), "Ann"), Clue("c2", ("book", "film"), "Ben")), cards=2)
+    assert "(c1, c2)" in g.no("reroll", "not_in_chain", "ART-23", card="c9",
+                              dice=["Ann"]).message
+    assert "shows 1 clue:" in g.no("reroll", "too_many_dice", "ART-23", card="c1",
+                                   dice=["Ann", "Ben"]).message
+    assert "shows 2 clues:" in g.no("reroll", "too_many_dice", "ART-23", card="c2",
+                                    dice=[]).message
+    err = g.no("reroll", "not_in_battle", "ART-23", card="c1", dice=["Cy"])
+    assert "(Ann, Ben)" in err.message
+    err = g.no("reroll", "not_in_battle", "ART-20", card="c1", dice=["Ann"], rolls={"Ben": 2})
+    assert "is not a die being rerolled (Ann)" in err.message
+
+
+def test_battle_refusals_say_what_is_allowed() -> None:
+    g = battle_game()
+    err = g.no("battle", "not_in_battle", "ART-20", city="Film", leader="Ann", rolls={"Cy": 3})
+    assert "is not a die of this battle (Ann, Ben)" in err.message
+    err = g.no("battle", "roll_out_of_range", "ART-20", city="Film", leader="Ann",
+               rolls={"Ann": 7})
+    assert "1, 2, 3, 4, 5, 6, not 7" in err.message
+    g.phase("B")
+    err = g.no("battle", "wrong_phase", city="Film", leader="Ann")
+    assert err.message.startswith("A battle")
+
+
+def test_a_players_die_is_theirs_whatever_their_name_ends_with() -> None:
+    g = Game(["Lara2", "Ben"])
+    g.phase("C")
+    g.at("Lara2", "Film")
+    g.agents("Film", 2)
+    need = g.need("battle", city="Film", leader="Lara2")
+    assert [(r.id, r.player) for r in need.requests] == [("Lara2", "Lara2")]
