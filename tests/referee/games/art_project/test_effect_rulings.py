@@ -41,7 +41,8 @@ def test_exactly_two_resources_in_the_van_are_lost_without_asking() -> None:
     g.van("fuel", 2)
     events = g.ok("end_phase")
     paid = next(e for e in events if e["type"] == "paid")
-    assert (paid["fuel"], paid["radio"], paid["weapon"], paid["cause"]) == (2, 0, 0, "effect")
+    assert paid == {"type": "paid", "player": None, "fuel": 2, "radio": 0, "weapon": 0,
+                    "health": {}, "cause": "effect"}
     assert g.state.van["fuel"] == 0 and g.state.pending == ()
 
 
@@ -51,7 +52,11 @@ def test_two_kinds_of_resources_make_the_team_choose() -> None:
         g.van(kind, 0)
     g.van("fuel", 1)
     g.van("radio", 2)
-    g.ok("end_phase")
+    events = g.ok("end_phase")
+    asked = next(e for e in events if e["type"] == "pending")
+    assert asked["decisions"] == [{"decision": "lose_resources",
+                                   "options": ["fuel+radio", "radio+radio"], "player": None,
+                                   "then": asked["decisions"][0]["then"], "symbol": None}]
     [pending] = g.state.pending
     assert pending.decision == "lose_resources"
     assert pending.options == ("fuel+radio", "radio+radio")
