@@ -73,3 +73,29 @@ def test_a_shortfall_in_health_is_paid_by_the_named_player() -> None:
     lost = next(e for e in events if e["type"] == "health_lost")
     assert (lost["player"], lost["count"], lost["cause"]) == ("Ben", 2, "effect")
     assert g.state.player("Ben").health == health - 2  # type: ignore[union-attr]
+
+
+def _minimal_set_asked() -> Game:
+    g = Game(rules={"clue_overflow": "minimal_set"})
+    g.drawn()
+    g.given(chain=(Clue("c1", ("film", "book"), "Ann"), Clue("c2", ("film", "film"), "Ann")),
+            cards=2)
+    g.ok("play_card", player="Ann", clues=["film"])  # c3: one more film
+    return g
+
+
+def test_a_wrong_clue_set_is_refused_saying_what_the_cards_bear() -> None:
+    g = _minimal_set_asked()
+    head = "Name clue cards bearing film exactly 3 times (c1+c2 or c2+c3): "
+    for choice, why in (("c1+c3", "those cards bear film 2 times."),
+                        ("c3", "those cards bear film 1 time."),
+                        ("c1+c9", "c9 is not in the chain."),
+                        ("c8+c9", "c8, c9 are not in the chain.")):
+        err = g.no("choose", "bad_choice", "ART-15", choice=choice)
+        assert err.message == head + why
+
+
+def test_a_clue_set_is_named_in_any_order_and_spacing() -> None:
+    g = _minimal_set_asked()
+    events = g.ok("choose", choice="c3 + c2")
+    assert {"type": "clues_discarded", "symbol": "film", "cards": ["c2", "c3"]} in events
