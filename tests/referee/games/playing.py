@@ -11,12 +11,25 @@ from typing import Any, ClassVar
 from referee.app import open_session
 from referee.audit import verify
 from referee.db import Reader, connect
-from referee.errors import Refusal
+from referee.errors import BadRequest, Refusal
 from referee.export import from_store
 from referee.ruleset import NeedDice
 from referee.session import Session
 
 COMMIT = "ab" * 32  # a dice commitment for games started without a session
+
+
+def is_sentence(words: object, *, finished: bool = True, cmd: str = "") -> bool:
+    """A refusal says why in words: text that does not open on a plain lower-case word (it
+    opens on a capital, a name, an id or the command's own name), is not shouted and, if
+    `finished`, ends a sentence (a full stop, or a bracket or quote closing after one)."""
+    if not isinstance(words, str) or not words.strip():
+        return False
+    first = words.split()[0]
+    if first.isalpha() and first.islower() and first != cmd:
+        return False
+    ends = words.rstrip("')\"").endswith((".", "?", "!"))
+    return words != words.upper() and (ends or not finished)
 
 
 class PureGame:
@@ -54,7 +67,8 @@ class PureGame:
             assert err.code == code, (err.code, err.message)
             if rule is not None:
                 assert err.rule == rule, (err.rule, err.message)
-            assert err.message
+            assert is_sentence(err.args[0], finished=not isinstance(err, BadRequest),
+                               cmd=cmd), err.args
             assert self.state == before
             return err
         raise AssertionError(f"{cmd} {fields} was accepted")

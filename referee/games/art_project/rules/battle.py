@@ -43,7 +43,7 @@ def die_name(st: ArtState) -> str:
     return "d6" if faces(st) == (1, 2, 3, 4, 5, 6) else "face"
 
 
-def owner(st: ArtState, die: str, leader: str) -> str | None:
+def owner(st: ArtState, die: str) -> str | None:
     """Who rolls a die, as kept dice match it: ally dice are the team's (None)."""
     if die.startswith("ally") and die[4:].isdigit():
         return None
@@ -63,18 +63,18 @@ def _check_rolls(st: ArtState, rolls: Mapping[str, Roll], allowed: Sequence[str]
                          f"{', '.join(map(str, sorted(set(faces(st)))))}, not {roll.value}.")
 
 
-def _need(st: ArtState, dice: Sequence[str], rolls: Mapping[str, Roll], leader: str,
+def _need(st: ArtState, dice: Sequence[str], rolls: Mapping[str, Roll],
           purpose: str) -> NeedDice | None:
     missing = [d for d in dice if d not in rolls]
     if not missing:
         return None
     return NeedDice(tuple(DieRequest(d, die_name(st), purpose, len(faces(st)),
-                                     player=owner(st, d, leader)) for d in missing))
+                                     player=owner(st, d)) for d in missing))
 
 
-def _roll_events(st: ArtState, dice: Sequence[str], rolls: Mapping[str, Roll], leader: str,
+def _roll_events(st: ArtState, dice: Sequence[str], rolls: Mapping[str, Roll],
                  purpose: str) -> list[Event]:
-    return [{"type": "roll", "player": owner(st, d, leader), "id": d, "purpose": purpose,
+    return [{"type": "roll", "player": owner(st, d), "id": d, "purpose": purpose,
              **replace(rolls[d], die=die_name(st)).to_json()} for d in dice]
 
 
@@ -113,10 +113,10 @@ def battle(s: ArtState, cmd: c.Battle) -> list[Event] | NeedDice:
     if st.ally is not None and st.ally.city == city:
         dice.append(st.ally.color)
     _check_rolls(st, cmd.rolls, dice, "a die of this battle")
-    need = _need(st, dice, cmd.rolls, leader.name, "battle")
+    need = _need(st, dice, cmd.rolls, "battle")
     if need is not None:
         return need
-    for e in _roll_events(st, dice, cmd.rolls, leader.name, "battle"):
+    for e in _roll_events(st, dice, cmd.rolls, "battle"):
         steps.add(e)
     threat = st.threat
     assert threat is not None  # a full track has won the game
@@ -156,18 +156,18 @@ def reroll(s: ArtState, cmd: c.Reroll) -> list[Event] | NeedDice:
             raise refuse("not_in_battle", "ART-23", f"{d!r} is not a die of this battle "
                          f"({', '.join(ids)}).")
         if s.mission is not None and s.mission.board == "usa":
-            own = owner(s, d, b.leader) or b.leader
+            own = owner(s, d) or b.leader
             if own != card.player:
                 raise refuse("not_your_die", "ART-30", f"On USA {card.player}'s clue card "
                              f"rerolls only {card.player}'s dice, not {d}.")
     _check_rolls(s, cmd.rolls, cmd.dice, "a die being rerolled")
-    need = _need(s, cmd.dice, cmd.rolls, b.leader, "reroll")
+    need = _need(s, cmd.dice, cmd.rolls, "reroll")
     if need is not None:
         return need
     steps = Steps(s)
     steps.add({"type": "clue_spent", "card": card.id, "symbols": list(card.symbols),
                "used": len(cmd.dice)})
-    for e in _roll_events(s, cmd.dice, cmd.rolls, b.leader, "reroll"):
+    for e in _roll_events(s, cmd.dice, cmd.rolls, "reroll"):
         steps.add(e)
     new = {d: cmd.rolls[d].value for d in cmd.dice}
     _verdict(steps, replace(b, dice=tuple((d, new.get(d, v)) for d, v in b.dice)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.errors import BadRequest, GameOver
+from referee.errors import GameOver
 from referee.games.gallerist.catalog import CELEBRITY_FAME
 from referee.games.gallerist.commands import Command
 from referee.games.gallerist.rules.common import player_named, refuse
@@ -185,8 +185,8 @@ def score(s: State, c: Command) -> list[Event]:
     p = s.player(player_named(s, c.get("player")))
     category, money = c.get("category"), c.get("money")
     if category not in CATEGORIES:
-        raise BadRequest(f"'category' must be one of {', '.join(CATEGORIES)}, not "
-                         f"{category!r}", rule="GAL-16")
+        refuse(f"No scoring category {category!r}; the categories are "
+               f"{', '.join(CATEGORIES)}.", "unknown_category", "GAL-16")
     value, source, _ = figures(s, p)[category]
     if source == "computed" or (category == "auction"):
         if value is None:
@@ -220,8 +220,8 @@ def auction_pick(s: State, c: Command) -> list[Event]:
                    "counts_as_one", "GAL-20")
         counts_as = counts_as[0]
     if counts_as not in ("exhibited", "sold"):
-        raise BadRequest(f"'counts_as' must be \"exhibited\" or \"sold\", not "
-                         f"{counts_as!r}", rule="GAL-20")
+        refuse(f"The renowned work counts as \"exhibited\" or as \"sold\", not "
+               f"{counts_as!r}.", "unknown_counts_as", "GAL-20")
     easel = c.get("easel")
     if easel not in s.catalog.forms:
         refuse(f"No art form {easel!r}; the forms are {', '.join(s.catalog.forms)}.",
