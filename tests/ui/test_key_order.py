@@ -118,3 +118,20 @@ async def test_in_a_dialog_a_step_typed_before_tab_goes_to_its_own_field_not_the
         assert dialog.focused is ann and (ann.value, ben.value) == (False, False)
         await burst(pilot, "right", "tab", "right")
         assert (ann.value, ben.value) == (True, True)
+
+
+async def test_two_enters_on_the_add_player_button_add_two_seats() -> None:
+    """"+ player" pressed twice in one burst adds two seats (an exclusive worker per press
+    cancelled the first before it ran: one seat, and a coroutine never awaited)."""
+    from textual.widgets import Input
+
+    app = make_app(session())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        seats = len([w for w in app.screen.query(Input) if (w.id or "").startswith("name-")])
+        app.screen.set_focus(app.screen.query_one("#add"))
+        await pilot.pause()
+        await burst(pilot, "enter", "enter")
+        await pilot.pause()
+        after = len([w for w in app.screen.query(Input) if (w.id or "").startswith("name-")])
+        assert after == seats + 2, (seats, after)

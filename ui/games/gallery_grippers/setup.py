@@ -225,12 +225,14 @@ class NewGameScreen(BaseScreen):
         else:
             self.set_focus(self.query_one("#start", TextButton))
 
-    def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
+    async def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
         bid = event.button.id or ""
         if bid == "start":
             self.action_start()
         elif bid == "add":
-            self.run_worker(self.action_add(), exclusive=True)
+            # awaited here, in the screen's own message order: two presses in a burst add two
+            # seats (an exclusive worker cancelled the first before it ran: one seat, lost)
+            await self.action_add()
         elif bid == "remove":
             self.action_remove()
         elif bid.startswith("up-"):
