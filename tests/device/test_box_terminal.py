@@ -33,6 +33,30 @@ def read_until(fd: int, done: object, deadline: float) -> str:
     return text
 
 
+def box_on_pty(*args: str) -> tuple[subprocess.Popen[bytes], int]:
+    """`referee box --hardware sim ARGS` on an 80x24 pseudo-terminal: the process (stderr
+    piped) and the terminal's master end."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "box", "--hardware", "sim",
+                             *args], stdin=slave, stdout=slave, stderr=subprocess.PIPE,
+                            close_fds=True)
+    os.close(slave)
+    return proc, master
+
+
+def ended(proc: subprocess.Popen[bytes], master: int) -> str:
+    """Kill `proc` if it still runs; close its terminal; what it said on stderr."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    os.close(master)
+    return err
+
+
 def test_the_first_frame_is_drawn_at_start_and_fits_80_columns() -> None:
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
@@ -70,12 +94,7 @@ def test_damage_found_beside_a_resumed_game_is_said_before_any_press(tmp_path) -
     from tests.referee.test_background_proof import damaged_game
 
     path = damaged_game(tmp_path)
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "box", "--hardware", "sim",
-                             "--db", str(path)], stdin=slave, stdout=slave,
-                            stderr=subprocess.PIPE, close_fds=True)
-    os.close(slave)
+    proc, master = box_on_pty("--db", str(path))
     try:
         # no key is sent: the notice must come by itself (the terminal's status line shows
         # the latest message's start; the whole of it goes to stderr, read below)
@@ -86,13 +105,7 @@ def test_damage_found_beside_a_resumed_game_is_said_before_any_press(tmp_path) -
         os.write(master, b"q")
         assert proc.wait(timeout=60) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        assert proc.stderr is not None
-        err = proc.stderr.read().decode()
-        proc.stderr.close()
-        os.close(master)
+        err = ended(proc, master)
     assert "is damaged" in err and "moved aside" in err
 
 
@@ -129,25 +142,13 @@ def test_a_stop_signal_ends_the_box_cleanly_with_its_game_kept(tmp_path, stop) -
     from referee.store import EventStore
 
     path = tmp_path / "g.sqlite"
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "box", "--hardware", "sim",
-                             "--db", str(path)], stdin=slave, stdout=slave,
-                            stderr=subprocess.PIPE, close_fds=True)
-    os.close(slave)
+    proc, master = box_on_pty("--db", str(path))
     try:
         out = read_until(master, lambda t: "└" in t and "keys:" in t, time.monotonic() + 60)
         assert "└" in out, out
         proc.send_signal(stop)
         assert proc.wait(timeout=60) == 0
-        assert proc.stderr is not None
-        said = proc.stderr.read().decode()
-        assert f"{stop.name}: stopped" in said and "Traceback" not in said, said
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        assert proc.stderr is not None
-        proc.stderr.close()
-        os.close(master)
+        said = ended(proc, master)
+    assert f"{stop.name}: stopped" in said and "Traceback" not in said, said
     EventStore.open(path).close()  # the lock was released: a new writer opens the file
