@@ -59,6 +59,11 @@ class ChooseGameScreen(BaseScreen):
         yield KeyBar()
 
 
+def players_of(shown: dict[str, Any]) -> str:
+    """The players of a game, as its state JSON names them, in seat order."""
+    return ", ".join(str(p.get("name")) for p in shown.get("players") or [])
+
+
 class InProgressScreen(Dialog[str]):
     """A game is in progress: resume it, or start a new one (any game's)."""
 
@@ -71,7 +76,7 @@ class InProgressScreen(Dialog[str]):
     def compose(self) -> ComposeResult:
         session = self.referee.session
         shown: dict[str, Any] = session.ruleset.state_json(session.state)
-        names = ", ".join(str(p.get("name")) for p in shown.get("players") or [])
+        names = players_of(shown)
         with Vertical(classes="dialog"):
             yield Static(f"[b]A game of {fmt.escape(session.ruleset.name)} is in progress"
                          "[/b]", classes="dialog-title")
@@ -103,7 +108,7 @@ class LeaveGameConfirm(Dialog[bool]):
     def compose(self) -> ComposeResult:
         session = self.referee.session
         shown: dict[str, Any] = session.ruleset.state_json(session.state)
-        names = ", ".join(str(p.get("name")) for p in shown.get("players") or [])
+        names = players_of(shown)
         kept = ("The game file keeps it, marked abandoned; it cannot be resumed."
                 if session.store is not None else
                 "This console keeps games in memory only (--memory): it will be gone.")
