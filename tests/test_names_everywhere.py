@@ -24,6 +24,7 @@ from referee.cli import main as referee_main
 from referee.session import Session
 from tests.names import CORPUS, longest, nfc
 from tests.ui.conftest import SEED, keys
+from tests.ui.test_run import rig_for
 
 # each game: what its new_game needs besides the players, and its longest name (MAX_NAME)
 GAMES: dict[str, tuple[dict[str, Any], int]] = {
@@ -175,9 +176,7 @@ def test_the_console_draws_each_table_of_corpus_names_at_80x24(game: str) -> Non
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_console_box_panel_draws_the_names(tmp_path: Path, game: str) -> None:
-    from device.run import build_box
     from device.watchdog import Watchdog
-    from referee.cli import build_parser
     from ui.run import ConsoleAndBox
     from ui.screens.common import BoxScreen
 
@@ -187,15 +186,7 @@ def test_the_console_box_panel_draws_the_names(tmp_path: Path, game: str) -> Non
         s = Session(seed=SEED)
         assert s.handle(new_game(game, names))["ok"]
         holder: list[ConsoleAndBox] = []
-        args = build_parser().parse_args(["run", "--hardware", "sim", "--memory",
-                                          "--oled-png", str(tmp_path / "frames")])
-
-        def post(fn: Any) -> None:
-            holder[0].post_to_loop(fn)
-
-        rig = build_box(args, s, post=post, say=lambda _: None,
-                        press=lambda b, long: post(lambda: rig.box.press(b, long)),
-                        display_thread=True)
+        rig = rig_for(s, tmp_path, holder)  # as `referee run` builds it
         app = ConsoleAndBox(s, rig, Watchdog(env={}))
         holder.append(app)
         try:

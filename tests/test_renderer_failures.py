@@ -23,6 +23,7 @@ from referee.app import open_session
 from referee.cli import build_parser
 from referee.cli import main as referee_main
 from tests.ui.conftest import SEED, SIZE, keys, played
+from tests.ui.test_run import rig_for
 from tests.web.helpers import serving
 
 BROKEN = "injected: this cannot be drawn"
@@ -110,12 +111,12 @@ def test_the_console_and_its_box_panel_go_on_when_the_oled_cannot_be_drawn(
     monkeypatch.setattr(device.render, "render", boom)
     s = open_session(db=db, notify=lambda _: None)  # `referee run` restarted on its file
     try:
-        asyncio.run(console_with_a_broken_oled(s))
+        asyncio.run(console_with_a_broken_oled(s, tmp_path))
     finally:
         s.close()
 
 
-async def console_with_a_broken_oled(s: Any) -> None:
+async def console_with_a_broken_oled(s: Any, tmp_path: Path) -> None:
     """`referee run`: the console resumes the game, the box panel shows the error frame,
     the box's buttons and the console's keys both still play."""
     from ui.games.gallery_grippers.turn import TileDialog
@@ -123,14 +124,7 @@ async def console_with_a_broken_oled(s: Any) -> None:
     from ui.screens.common import BoxScreen
 
     holder: list[ConsoleAndBox] = []
-    args = build_parser().parse_args(["run", "--hardware", "sim"])
-
-    def post(fn: Any) -> None:
-        holder[0].post_to_loop(fn)
-
-    rig = build_box(args, s, post=post, say=lambda _: None,
-                    press=lambda b, long: post(lambda: rig.box.press(b, long)),
-                    display_thread=True)
+    rig = rig_for(s, tmp_path, holder)  # as `referee run` builds it
     app = ConsoleAndBox(s, rig, Watchdog(env={}))
     holder.append(app)
     try:
