@@ -317,6 +317,39 @@ class DescribesTable(Protocol):
         or None if the step's events hold none."""
 
 
+@runtime_checkable
+class DescribesSteps(Protocol):
+    """What a game adds so every front end says a logged step in the same words: the
+    console's event log, the page's log and the plain log of `ui.trouble` all read
+    `referee.words.step_words`, which asks this (issue 26: one describer)."""
+
+    def step_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
+        """One accepted step (the command as logged and its events) in words for the
+        table, in plain text (no markup): who did what, its dice and its outcome. The core's
+        own events (``seed_revealed``, ``kept_dropped``, ...) are worded by
+        `referee.words`, not here."""
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A block of a game's board as a front end that knows no game shows it: a title and
+    rows of cells (all rows of one panel have the same number of cells); with `header` the
+    first row names the columns."""
+
+    title: str
+    rows: tuple[tuple[str, ...], ...]
+    header: bool = False
+
+
+@runtime_checkable
+class DescribesBoard(Protocol):
+    """What a game may add so the web page shows its board, not only its seats: the
+    clock, the cities, the bag, a scoring table term by term ... each as a `Panel`."""
+
+    def board(self, state: Any) -> list[Panel]:
+        """The board's panels, in the order to show them (none before a game)."""
+
+
 class HasJson(Protocol):
     """A catalog as a game keeps it: it writes itself as JSON (`Ruleset.catalog_json`)."""
 

@@ -21,6 +21,7 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.luck import LuckFold
 from referee.ruleset import DescribesTable, Figure, Seat
+from referee.words import plain
 
 LOG_LINES = 40  # the newest log lines the page lists
 TOKEN_LABEL = b"tableside-referee web token v1"
@@ -86,22 +87,8 @@ def last_verdict(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
 
 
 def log_line(command: Mapping[str, Any]) -> str:
-    """A logged command in a line: who, what, and the die it carried."""
-    cmd = str(command.get("cmd", "?")).replace("_", " ")
-    who = command.get("player")
-    parts = []
-    for key, value in command.items():
-        if key in ("cmd", "player", "roll", "commitment", "rolls", "catalog", "rules"):
-            continue
-        if isinstance(value, str | int) and not isinstance(value, bool) and value != "":
-            parts.append(f"{key.replace('_', ' ')} {value}")
-        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            parts.append(f"{key.replace('_', ' ')} {', '.join(value)}")
-    roll = command.get("roll")
-    if isinstance(roll, Mapping) and "value" in roll:
-        parts.append(f"{roll.get('die')} {roll['value']} ({roll.get('source')})")
-    head = f"{who}: {cmd}" if who else cmd
-    return head + (f" — {'; '.join(parts)}" if parts else "")
+    """A logged command in a line (`referee.words.plain`; kept for its callers)."""
+    return plain(command)
 
 
 def check_rolls(store: Any, commitment: str | None) -> tuple[str, list[str]]:
