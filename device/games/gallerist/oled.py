@@ -80,13 +80,19 @@ def label(request: dict[str, Any]) -> str:
     cmd = request["cmd"]
     if cmd == "kickout_action":
         desk = {True: " +desk", False: " no desk"}.get(request.get("desk"), "")
-        kind = {"executive": "exec"}.get(request["kind"], request["kind"])
-        return fit(f"{request['player']}: {kind}{desk}", 19)
+        to = f" {request['influence']}" if request.get("influence") is not None else ""
+        short = bool(desk or to)  # room for what follows
+        kind = {"executive": "exec", "location": "loc" if short else "location"}.get(
+            request["kind"], request["kind"])
+        return fit(f"{request['player']}: {kind}{to}{desk}", 19)
     if cmd == "place_start":  # the screen's title names whose place it is
         return fit(f"Start: {request['location']}", 19)
     if cmd == "check":
         return fit(f"Tick: {request['item']}", 19)
-    if cmd == "move":
+    if cmd == "move":  # (an assistant left behind, where the ruleset offers it, is said)
+        leave = request.get("leave_assistant")
+        if leave:
+            return fit(f"{fit(str(request['to']), 11)} +{fit(str(leave), 6)}", 19)
         return fit(str(request["to"]), 19)
     if cmd == "executive":
         kind = str(request["kind"])
