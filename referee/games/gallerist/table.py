@@ -132,8 +132,7 @@ def _trigger(s: State, j: Mapping[str, Any]) -> str:
             + (_names(holding) if holding else "none"))
 
 
-def clock(s: State) -> Panel:
-    j = state_json(s)
+def clock(s: State, j: Mapping[str, Any]) -> Panel:
     rows: list[tuple[str, str]] = []
     if s.phase == "setup":
         rows.append(("phase", "setup"))
@@ -160,8 +159,7 @@ def clock(s: State) -> Panel:
     return Panel("The clock", tuple(rows))
 
 
-def supply(s: State) -> Panel:
-    j = state_json(s)
+def supply(s: State, j: Mapping[str, Any]) -> Panel:
     bag = j["bag"]
     colours = list(dict.fromkeys([*j["tickets"], *(bag if isinstance(bag, dict) else {})]))
     rows: list[tuple[str, ...]] = [("colour", "tickets left", "visitors in the bag")]
@@ -175,8 +173,7 @@ def supply(s: State) -> Panel:
     return Panel("Box office and bag", tuple(rows), header=True)
 
 
-def artists(s: State) -> Panel:
-    j = state_json(s)
+def artists(s: State, j: Mapping[str, Any]) -> Panel:
     rows: list[tuple[str, ...]] = [("artist", "art form", "colour", "state")]
     for name, a in j["artists"].items():
         if a["celebrity"]:
@@ -189,8 +186,8 @@ def artists(s: State) -> Panel:
     return Panel("Artists", tuple(rows), header=True)
 
 
-def checklist(s: State) -> Panel:
-    setup = state_json(s)["setup"] or {}
+def checklist(s: State, j: Mapping[str, Any]) -> Panel:
+    setup = j["setup"] or {}
     rows: list[tuple[str, ...]] = [("step", "what the table does", "done")]
     rows += [(c["item"], c["words"], "yes" if c["done"] else "no")
              for c in setup.get("checklist") or []]
@@ -227,11 +224,11 @@ def _terms(category: str, terms: Any) -> str:
     return ", ".join(terms) or "none"  # reputation: the tiles
 
 
-def scoring(s: State) -> list[Panel]:
+def scoring(s: State, j: Mapping[str, Any]) -> list[Panel]:
     """The final scoring, term by term: a figure per category and player (entered by the table
     marked "entered", owed as "…"), the money, the total and the tiebreaks; then what each
     figure is made of, the market's majorities and the auction."""
-    sc = state_json(s)["scoring"]
+    sc = j["scoring"]
     if sc is None:
         return []
     players = sc["players"]
@@ -281,11 +278,12 @@ def board(s: State) -> list[Panel]:
     """The board's panels in the order to show them (none before a game)."""
     if s.phase == "no_game":
         return []
+    j = state_json(s)
     if s.phase == "setup":
-        return [clock(s), checklist(s), supply(s), artists(s)]
+        return [clock(s, j), checklist(s, j), supply(s, j), artists(s, j)]
     if s.phase == "play":
-        return [clock(s), supply(s), artists(s)]
-    return [clock(s), *scoring(s), supply(s), artists(s)]
+        return [clock(s, j), supply(s, j), artists(s, j)]
+    return [clock(s, j), *scoring(s, j), supply(s, j), artists(s, j)]
 
 
 # ---- verdicts ------------------------------------------------------------------------------
