@@ -12,6 +12,7 @@ from referee.games.gallerist import catalog as _catalog
 from referee.games.gallerist import commands as c
 from referee.games.gallerist import settings as _settings
 from referee.games.gallerist import state as _state
+from referee.games.gallerist import table as _table
 from referee.games.gallerist.catalog import Catalog, catalog_from_json, load_catalog
 from referee.games.gallerist.evolve import evolve, fold
 from referee.games.gallerist.rules import decide
@@ -24,10 +25,13 @@ from referee.ruleset import (
     BgStatsScore,
     DieRequest,
     Event,
+    Figure,
     GameFunctions,
     GameRuleset,
+    Panel,
     Result,
     Rolled,
+    Seat,
 )
 from referee.snapshot import Codec, classes_of
 
@@ -157,6 +161,16 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
     def holds(self, state: State, deck: str, card: str, from_discards: bool) -> bool:
         bag = state.bag
         return deck == BAG and isinstance(bag, Mapping) and bag.get(card, 0) > 0
+
+    # ---- the table for a front end that knows no game (ruleset.DescribesTable, -Board) ----
+    def table(self, state: State) -> list[Seat]:
+        return _table.table(state)
+
+    def verdict(self, events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
+        return _table.verdict(events)
+
+    def board(self, state: State) -> list[Panel]:
+        return _table.board(state)
 
 
 RULESET = Gallerist()

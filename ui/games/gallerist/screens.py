@@ -216,6 +216,7 @@ class ScoresScreen(BaseScreen):
         Binding("ctrl+z", "app.undo", "Undo"),
         Binding("ctrl+t", "typed", "Type a command"),
         Binding("ctrl+n", "app.new_game", "New game"),
+        Binding("o", "app.box", "Box"),
     ]
 
     def compose(self) -> ComposeResult:
