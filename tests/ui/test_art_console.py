@@ -98,7 +98,7 @@ async def test_a_round_by_keys_to_a_battle_with_typed_dice() -> None:
         assert [p.hand for p in s.state.players] == [2, 2]
         await keys(pilot, "p", "enter")
         assert isinstance(app.screen, RequestForm)
-        await keys(pilot, *typed("Film=oops"), "ctrl+s")  # a typing slip: said, nothing sent
+        await keys(pilot, "tab", *typed("Film=oops"), "ctrl+s")  # 2. agents: a slip, said
         assert "whole number" in str(app.screen.query_one("#error").render())
         await keys(pilot, *["backspace"] * 4, *typed("1"), "ctrl+s")
         assert s.log[-1].command["agents"] == {"Film": 1}
@@ -112,7 +112,7 @@ async def test_a_round_by_keys_to_a_battle_with_typed_dice() -> None:
             await keys(pilot, "p", "enter", "ctrl+s")
         await keys(pilot, "e", "e")  # A -> A/B -> B
         assert s.state.phase == "B"
-        await keys(pilot, "m", "enter", "enter")  # Ann to Film, no health
+        await keys(pilot, "m", "enter")  # Ann to Film: the van has the fuel, sent at once
         assert s.state.player("Ann").city == "Film"
         await keys(pilot, "e", "e")  # B -> B/C -> C
         await keys(pilot, "b")
@@ -185,7 +185,7 @@ async def test_the_end_shows_the_result_and_the_hall_of_fame() -> None:
     s = drawn()
     app = make_app(s)
     async with app.run_test(size=SMALL) as pilot:
-        await keys(pilot, "r", "p", "enter", *typed("Music=40"), "ctrl+s")  # a card: lost
+        await keys(pilot, "r", "p", "enter", "tab", *typed("Music=40"), "ctrl+s")  # a card: lost
         assert s.state.over
         assert isinstance(app.screen, ArtGameOverScreen)
         hall = str(app.screen.query_one("#over-hall").render())
@@ -250,7 +250,7 @@ async def test_f1_on_another_games_form_after_an_art_game_shows_that_games_aid()
     s = drawn()
     app = make_app(s)
     async with app.run_test(size=SMALL) as pilot:
-        await keys(pilot, "r", "p", "enter", *typed("Music=40"), "ctrl+s")  # a card: lost
+        await keys(pilot, "r", "p", "enter", "tab", *typed("Music=40"), "ctrl+s")  # a card: lost
         assert s.state.over and isinstance(app.screen, ArtGameOverScreen)
         await keys(pilot, "n", "f2")
         assert isinstance(app.screen, GameChooser)
