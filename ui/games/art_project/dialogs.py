@@ -220,8 +220,11 @@ class RequestForm(Dialog[None]):
 
     def _cities(self) -> list[str]:
         mission = self.referee.session.state.mission
-        names = [c.name for c in mission.cities] if mission is not None else []
-        return [*names, *self.referee.session.state.catalog.symbols]  # Polynesia: by symbol
+        if mission is None:
+            return []
+        symbols = list(self.referee.session.state.catalog.symbols)  # Polynesia: by symbol
+        return [*(symbols if mission.board == "polynesia" else []),
+                *(c.name for c in mission.cities)]  # (a city's own spelling wins)
 
 
 class ChooseDialog(PendingDialog):
