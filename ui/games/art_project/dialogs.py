@@ -315,6 +315,9 @@ class BattleDialog(PendingDialog):
         self.referee.open(WeaponForm())
 
     def action_concede(self) -> None:
+        if not legal(self.referee.session, "concede"):
+            self.notify("The battle cannot be conceded now.", severity="warning")
+            return
         self.send_request({"cmd": "concede"})
 
 

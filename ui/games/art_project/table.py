@@ -22,6 +22,9 @@ from ui.games.art_project.common import legal, shown
 
 PHASES = ("A", "A/B", "B", "B/C", "C", "C/D", "D/A")
 RESOURCES = ("fuel", "radio", "weapon")
+WHAT = {"draw": "draw", "extra_draw": "extra draw", "play_card": "mission card to play",
+        "move": "move", "battle": "battle", "unlock_ally": "ally die to unlock",
+        "place_agents": "setup agents to place", "give_clue": "clue card to give"}
 
 
 def phase_line(s: dict[str, Any]) -> str:
@@ -169,7 +172,7 @@ class ArtTableScreen(BaseScreen):
 
         self.refused(None)
         if not legal(self.referee.session, cmd):
-            what = "nothing" if cmd is None else f"no {cmd.replace('_', ' ')}"
+            what = "nothing" if cmd is None else f"no {WHAT.get(cmd, cmd)}"
             self.notify(f"The rules allow {what} now. {shown(self.referee.session)['next']}",
                         severity="warning", markup=False)
             return
@@ -188,6 +191,12 @@ class ArtTableScreen(BaseScreen):
             self.referee.open(form)
 
     def action_end_phase(self) -> None:
+        """E: the end of the phase, when the rules allow it now (else why not, and `next`)."""
+        self.refused(None)
+        if not legal(self.referee.session, "end_phase"):
+            self.notify("The phase cannot end now. " + shown(self.referee.session)["next"],
+                        severity="warning", markup=False)
+            return
         self.send_request({"cmd": "end_phase"})
 
     def action_game_over(self) -> None:
