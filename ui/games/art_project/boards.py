@@ -15,7 +15,6 @@ import os
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -279,30 +278,28 @@ class BoardEntryScreen(Dialog[None]):
         self.query_one("#track-so-far", Static).update(shown or "No space entered yet.")
 
     def action_entered(self) -> None:
-        """Enter: the next field. A priority binding, so that keys typed right behind the
-        Enter go to the next field; in the track's field Enter is the field's own (it adds
-        the space with the value the field held at that Enter)."""
+        """Enter: the next field, or in the track's field the space typed. A priority binding
+        runs as the app reads the key, ahead of the keys typed before it that the field has
+        not taken yet: the next field gets the focus at once (so the keys typed behind the
+        Enter go there), and the space is read once the field has taken the keys before it
+        (and before any typed after it)."""
         field = self.field_entered("")
         if field.id == "space":
-            raise SkipAction()
+            field.call_later(self._add_space, field)
+            return
         order = ["cities", "start", "roads",
                  *(["effects"] if self.board == "scandinavia" else []), "space"]
         following = order[order.index(field.id or "cities") + 1]
         self.set_focus(self.query_one(f"#{following}", Input))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if event.input.id != "space":
-            return
+    def _add_space(self, field: Input) -> None:
         try:
-            space = parse_space(event.value, self.rio)
+            space = parse_space(field.value, self.rio)
         except ValueError as err:
             self.say_error(f"✗ Track space {len(self.track) + 1}: {err}")
             return
         self.track.append(space)
-        field = event.input  # what was typed after this Enter stays for the next space
-        field.value = (field.value[len(event.value):].lstrip()
-                       if field.value.startswith(event.value) else "")
+        field.value = ""
         self.refused(None)
         self._show_track()
 
