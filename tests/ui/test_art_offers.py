@@ -98,6 +98,8 @@ def play(data: st.DataObject) -> tuple[Session, str]:
             request["rolls"] = {d: data.draw(st.integers(1, 6), label="die")
                                 for d in dice_of(s, request)}
         s.handle(request)
+        said = s.ruleset.state_json(s.state)["next"]  # in words, never the protocol's names
+        assert "_" not in said and "(choose)" not in said and "(move)" not in said, said
         if s.state.battle is not None and data.draw(st.booleans(), label="stop in battle"):
             break
     event(f"goal {goal}: van {'empty' if not any(s.state.van.values()) else 'not empty'}")
