@@ -138,3 +138,27 @@ def test_a_lost_city_that_holds_its_artwork_shows_both() -> None:
         "artwork": {"cities": ["Film", "Book"]}}
     rows = map_text(shown, [("Film", "film"), ("Book", "book")]).splitlines()
     assert "LOST✦" in rows[1] and "LOST" not in rows[2] and "✦" in rows[2]
+
+
+async def test_with_declared_participants_the_battle_form_asks_who_fights() -> None:
+    """House rule battle_participants = "declared" (ART-19): the form names who fights (in
+    any case); the battle is fought by those only."""
+    s = Session(seed=SEED)
+    assert s.handle({**START, "rules": {"battle_participants": "declared"}})["ok"]
+    for request in ({"cmd": "draw", "player": "Ann"}, {"cmd": "draw", "player": "Ann"},
+                    {"cmd": "draw", "player": "Ben"}, {"cmd": "draw", "player": "Ben"},
+                    {"cmd": "play_card", "player": "Ann"}, {"cmd": "play_card", "player": "Ben"},
+                    *[{"cmd": "end_phase"}] * 4):
+        assert s.handle(request)["ok"], request
+    assert s.state.phase == "C"
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "b")
+        battles = app.screen.query_one("#actions").values
+        i = next(n for n, r in enumerate(battles) if r["leader"] == "Ann")
+        await keys(pilot, *["down"] * i, "enter")
+        assert isinstance(app.screen, RequestForm)
+        await keys(pilot, *typed("Ann=3"), "tab", *typed("ann"), "ctrl+s")
+        verdict = next(e for e in s.log[-1].events if e["type"] == "battle")
+        assert s.log[-1].command["participants"] == ["Ann"]
+        assert verdict["participants"] == ["Ann"]

@@ -178,7 +178,7 @@ class RequestForm(Dialog[None]):
                 ids = dice_of(session, self.request)
                 yield Static("Dice rolled: " + (fmt.escape(" ".join(ids)) or "none"),
                              id="form-dice")
-            for field, text, _, example in FIELDS[cmd]:
+            for field, text, _, example in self.fields():
                 yield Static(text, classes="form-label")
                 yield Input(placeholder=example, id=f"field-{field}", compact=True)
             yield Static("Blank fields are left out. Ctrl+S sends, Escape goes back.",
@@ -200,7 +200,7 @@ class RequestForm(Dialog[None]):
 
     def _send(self) -> None:
         request = dict(self.request)
-        for name, text, kind, _ in FIELDS[request["cmd"]]:
+        for name, text, kind, _ in self.fields():
             typed = self.query_one(f"#field-{name}", Input).value
             if not typed.strip():
                 continue
@@ -214,8 +214,21 @@ class RequestForm(Dialog[None]):
             elif name == "rolls":
                 request[name] = canonical(dice_of(self.referee.session, self.request),
                                           request[name])
+            elif name == "participants":
+                names = [p.name for p in self.referee.session.state.players]
+                request[name] = list(canonical(names, dict.fromkeys(request[name])))
         if self.send_request(request):
             self.dismiss(None)
+
+    def fields(self) -> tuple[tuple[str, str, str, str], ...]:
+        """The form's fields: the command's, and who fights when the house rule
+        battle_participants = "declared" has the team name them (ART-19)."""
+        own = FIELDS[self.request["cmd"]]
+        rules = self.referee.session.state.rules
+        if self.request["cmd"] == "battle" and rules.battle_participants == "declared":
+            return (*own, ("participants", "Who fights beside the leader (blank: everyone "
+                           "in the city)", "words", "Ben Cy"))
+        return own
 
 
     def _cities(self) -> list[str]:
