@@ -97,6 +97,8 @@ async def test_the_reroll_form_says_what_is_marked_and_why_nothing_goes_unmarked
         assert str(form.query_one("#reroll-marked").render()) == "Marked: none"
         await keys(pilot, "tab", "space")
         assert str(form.query_one("#reroll-marked").render()) == "Marked: ✓ Ann"
+        dice = form.query_one("#reroll-dice")
+        assert str(dice.get_option_at_index(0).prompt).startswith("✓ reroll  Ann")
         await keys(pilot, "tab", *typed("ann=6"), "ctrl+s")
         assert s.log[-1].command["cmd"] == "reroll"
         assert s.log[-1].command["dice"] == ["Ann"]

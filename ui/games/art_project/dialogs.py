@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -353,7 +354,8 @@ class RerollForm(Dialog[None]):
                              f"({chain[c]['player']})" if c in chain else c, c)
                             for c in cards], id="reroll-card")
             yield Static("Dice to reroll (Space marks)", classes="form-label")
-            yield SelectionList[str](*[(f"{k} (now {n})", k) for k, n in dice],
+            self.dice = dice
+            yield SelectionList[str](*[(self._prompt(k, n, False), k) for k, n in dice],
                                      id="reroll-dice")
             yield Static("Marked: none", id="reroll-marked", markup=False)
             yield Static("Values on the table (blank: the box rolls)", classes="form-label")
@@ -369,9 +371,16 @@ class RerollForm(Dialog[None]):
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]
                                            ) -> None:
-        marked = list(self.query_one("#reroll-dice", SelectionList).selected)
+        dice_list = self.query_one("#reroll-dice", SelectionList)
+        marked = list(dice_list.selected)
+        for i, (k, n) in enumerate(self.dice):  # marked in words, not only in colour
+            dice_list.replace_option_prompt_at_index(i, self._prompt(k, n, k in marked))
         self.query_one("#reroll-marked", Static).update(
             "Marked: " + (", ".join(f"✓ {d}" for d in marked) or "none"))
+
+    @staticmethod
+    def _prompt(die: str, value: int, marked: bool) -> Text:
+        return Text(f"{'✓ reroll' if marked else '  keep  '}  {die} (now {value})")
 
     def _send(self) -> None:
         card = self.query_one("#reroll-card", Choices).highlighted_value
