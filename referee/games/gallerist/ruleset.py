@@ -12,6 +12,7 @@ from referee.games.gallerist import catalog as _catalog
 from referee.games.gallerist import commands as c
 from referee.games.gallerist import settings as _settings
 from referee.games.gallerist import state as _state
+from referee.games.gallerist import words as _words
 from referee.games.gallerist.catalog import Catalog, catalog_from_json, load_catalog
 from referee.games.gallerist.evolve import evolve, fold
 from referee.games.gallerist.rules import decide
@@ -85,6 +86,15 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
         if not isinstance(state, State):
             raise ValueError("the snapshot is not a state of this game")
         return state
+
+    # ---- words and entries -----------------------------------------------------------------
+    def step_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
+        """A logged step in words (`referee.ruleset.DescribesSteps`)."""
+        return _words.step_words(command, events)
+
+    def entries(self, state: State) -> list[actions.Entry]:
+        """The steps that need the table's figures or choices (`actions.entries`)."""
+        return actions.entries(state)
 
     # ---- reading the state --------------------------------------------------------------
     def result(self, state: State) -> Result | None:

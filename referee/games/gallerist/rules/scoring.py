@@ -8,7 +8,7 @@ from typing import Any
 from referee.errors import GameOver
 from referee.games.gallerist.catalog import CELEBRITY_FAME
 from referee.games.gallerist.commands import Command
-from referee.games.gallerist.rules.common import player_named, refuse
+from referee.games.gallerist.rules.common import figure_cap, player_named, refuse
 from referee.games.gallerist.state import CATEGORIES, Player, State
 from referee.ruleset import Event
 
@@ -187,6 +187,7 @@ def score(s: State, c: Command) -> list[Event]:
     if category not in CATEGORIES:
         refuse(f"No scoring category {category!r}; the categories are "
                f"{', '.join(CATEGORIES)}.", "unknown_category", "GAL-16")
+    figure_cap(money, f"{p.name}'s {CATEGORY_WORDS.get(category, category)} money")
     value, source, _ = figures(s, p)[category]
     if source == "computed" or (category == "auction"):
         if value is None:
@@ -231,6 +232,8 @@ def auction_pick(s: State, c: Command) -> list[Event]:
     fame = renowned_fame(s, easel)
     value = None if fame is None else s.catalog.value_at(fame)
     given = c.get("value")
+    if given is not None:
+        figure_cap(given, f"The {easel} work's value")
     if value is not None and given is not None and given != value:
         refuse(f"The most famous {easel} artist is at fame {fame}: worth {value}, not "
                f"{given}.", "contradicts_catalog", "GAL-25")
