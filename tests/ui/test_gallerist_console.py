@@ -15,11 +15,13 @@ from tests.ui.conftest import keys, typed
 from ui.app import make_app
 from ui.base import Choices, Cycle
 from ui.games.gallerist.screens import (
+    Entry,
     EntryDialog,
     GameOverDialog,
     HelpScreen,
     ScoresScreen,
     StartDrawnDialog,
+    StateDialog,
     UndoDialog,
 )
 from ui.games.gallerist.setup import RULES, GalleristNewGameScreen, parse_bag
@@ -225,3 +227,58 @@ async def test_an_intermediate_scoring_is_entered_by_keys() -> None:
         logged = s.log[-1].command
         assert (logged["cmd"], logged["qualifying"], logged["benefit"]) == (
             "intermediate", ["Ben"], {"money": 2})
+
+
+async def test_typed_state_opens_the_state_and_the_focus_goes_back_to_the_list() -> None:
+    """`{"cmd": "state"}` typed at the console was "unknown cmd 'state'" while the refusal
+    listed state as allowed; it opens the state as the protocol sends it."""
+    s = Session(seed=play.SEED)
+    for req in make_games.game()[:6]:
+        play.ok(s, **req)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "r", "ctrl+t", *typed('{"cmd": "state"}'), "enter")
+        assert isinstance(app.screen, StateDialog)
+        said = str(app.screen.query_one("#gal-state-json").render())
+        assert '"phase": "play"' in said
+        await keys(pilot, "escape")
+        base = app.screen
+        assert isinstance(base, ScoresScreen)
+        assert base.focused is base.query_one("#gal-actions")
+        assert "Ann" in base.query_one("#gal-command").placeholder  # the game's own names
+
+
+async def test_a_dialog_says_its_limits_and_refusals_in_its_own_words() -> None:
+    """Money paid or received: the bounds follow the player chosen; a figure beyond them is
+    said with the dialog's label, nothing sent; within them, the log says it in words."""
+    s = Session(seed=play.SEED)
+    for req in make_games.game()[:6]:
+        play.ok(s, **req)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "r")
+        assert await pick(pilot, app, {"cmd": "money", "player": "Ann", "delta": 3})
+        assert "Ann receives 3 money (now 13)" in str(
+            app.screen.query_one("#gal-log").render())
+        lst = app.screen.query_one("#gal-actions", Choices)
+        at = next(i for i, v in enumerate(lst.values)
+                  if isinstance(v, Entry) and v.request["cmd"] == "money")
+        lst.focus()
+        lst.highlighted = at
+        await keys(pilot, "enter")
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        number = dialog.query_one("#field-1")
+        assert number.placeholder == "-13 to +986"  # Ann's 13 money
+        dialog.query_one("#field-0").focus()
+        await keys(pilot, "right")  # Ben: 10 money
+        assert number.placeholder == "-10 to +989"
+        number.focus()
+        await keys(pilot, *typed("-11"), "ctrl+s")
+        said = str(dialog.query_one("#error").render())
+        assert said == "✗ Money (+ received, − paid): from -10 to 989 here, not -11."
+        assert isinstance(app.screen, EntryDialog) and len(s.log) == 7
+        label = dialog.query_one(".gal-entry-label")
+        assert label.region.right <= number.region.x  # the label never runs into it
