@@ -7,11 +7,13 @@ marked as computed by the box or entered by the table (GAL-25), the owed ones as
 totals once nothing is owed. Every figure is the ruleset's (`state_json`); the screen words
 them and works no rule out again.
 
-Under the table, the list of what may be done now: the ruleset's legal actions (Enter sends
-one), and for the decisions that need a figure only the table knows (a score, an auction
-value, who qualifies for an intermediate scoring, where a kicked-out influence marker goes)
-an entry dialog that asks for it. What the box only records (money, works, visitors, the
-market...) is typed as a protocol line in the field below the list (Ctrl+T; F1 lists them).
+Under the table, the list of what may be done now beside the log of what was done (newest
+first, in the ruleset's words, `referee.words.step_words`): the ruleset's legal actions
+(Enter sends one) and its entries, the steps that need the table's choices or figures (a
+score, an auction value, who qualifies for an intermediate scoring, money, a work bought,
+an artist's fame, a market placement...), each a dialog whose choices and bounds are the
+ruleset's. A protocol line can still be typed in the field below the list (Ctrl+T; F1 lists
+the commands): the expert's escape hatch.
 """
 
 from __future__ import annotations
@@ -538,9 +540,11 @@ class HelpScreen(Dialog[None]):
                  "and the figures the player aid gives, and records what the table says.",
                  "",
                  "Keys: ↑↓ and Enter pick from the list of what may be done now (an entry "
-                 "with … asks for figures); Ctrl+T types a protocol line; Ctrl+Z undoes "
-                 "(not after the end: the result stands); F2 (on the new-game form) "
-                 "chooses the game.",
+                 "with … opens a dialog: ←/→ change a choice, Enter goes to the next field, "
+                 "Ctrl+S sends); every record is in the list. Ctrl+T types a protocol line "
+                 "instead (the expert's way; {\"cmd\": \"state\"} shows the state); "
+                 "Ctrl+Z undoes (not after the end: the result stands); F2 (on the new-game "
+                 "form) chooses the game.",
                  "",
                  "Typed lines (JSON, as the headless protocol names them):"]
         for cmd, fields in SCHEMA.items():

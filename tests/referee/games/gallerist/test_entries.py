@@ -141,3 +141,28 @@ def test_a_card_s_money_waits_for_the_player_s_own_auction_pick() -> None:
     ann = [e["request"]["category"] for e in entries(s.state)
            if e["request"].get("player") == "Ann" and e["request"]["cmd"] == "score"]
     assert "curator" in ann  # (Ann has no pick to wait for)
+
+
+def test_the_auction_and_card_entries_show_what_counts() -> None:
+    """The auction's entry names the form's most famous artist and its fame; the curator's
+    and the dealer's list the works that count (the renowned work too, once picked)."""
+    from tests.referee.games.gallerist.helpers import Game
+
+    g = Game(["Ann", "Ben"], catalog=None, bag=30)
+    g.place_all()
+    g.ok("discover", artist="Red 1", fame=12)
+    g.ok("discover", artist="Blue 1", fame=14)
+    g.ok("acquire", player="Ann", artist="Red 1", cost=1)
+    g.ok("market", player="Ann", column=1, row="lower", cost=2)
+    g.given(phase="final_scoring", current=None, queue=())
+    auction = [e for e in entries(g.state) if e["request"]["cmd"] == "auction_pick"]
+    form1 = next(e for e in auction if e["request"]["easel"] == "form 1")
+    assert form1["waits"] and form1["about"].startswith(
+        "The most famous form 1 artist: Blue 1, fame 14")
+    other = next(e for e in auction if e["request"]["easel"] == "form 2")
+    assert "No form 2 artist's fame is known" in other["about"]
+    g.ok("auction_pick", player="Ann", easel="form 1", counts_as="sold", value=7)
+    about = {e["request"]["category"]: e["about"] for e in entries(g.state)
+             if e["request"].get("player") == "Ann" and e["request"]["cmd"] == "score"}
+    assert about["curator"] == "The works that count (exhibited): Red 1."
+    assert about["dealer"] == "The works that count (sold): renowned form 1."
