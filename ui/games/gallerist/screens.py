@@ -243,6 +243,10 @@ def choices(session: Session) -> list[Choice]:
     for req in legal:
         if req["cmd"] == "check" and req["item"] in steps:
             out.append(Choice(f"Done: {req['item']} — {steps[req['item']]}", req))
+        elif req["cmd"] == "draw_visitor" and not isinstance(state.get("bag"), dict):
+            who = req.get("player")  # (a bag known by count only: the box cannot draw)
+            out.append(Choice(f"{who + ': ' if who else ''}a visitor drawn from the bag "
+                              "(its colour not said)", req))
         else:
             out.append(Choice(request_words(req), req))
     found = entries_of(session)

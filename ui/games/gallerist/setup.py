@@ -50,10 +50,8 @@ def parse_bag(text: str) -> int | dict[str, int] | None:
     return out
 
 
-BAG_HINT = ("  Visitors in bag: the count once the visitors of each kind are taken out "
-            "(GAL-2), before the setup draws into the plaza and lobbies (the box counts "
-            "those off as they are recorded). A catalog file's own count is before the "
-            "taking out: the box takes them out.")
+BAG_HINT = ("  (the bag once the visitors of each kind are out, GAL-2, before the setup draws: "
+            "the box counts those off; a catalog file's count is before taking them out)")
 
 
 def bag_placeholder(catalog: str) -> str:
