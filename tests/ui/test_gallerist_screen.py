@@ -161,3 +161,17 @@ async def test_the_scores_fill_in_live_as_the_table_types() -> None:
         await pilot.pause()
         assert table.get_row_at(0)[3 + gal.CATEGORIES.index("curator")] == OWED
         assert not app.failed
+
+
+def test_the_auction_pick_names_the_most_famous_artist_and_its_fame() -> None:
+    """The box prices the renowned work from the form's most famous artist: the list says
+    who that is, the fame and the value (the ruleset's `scoring.auction.renowned`)."""
+    session = Session(seed=play.SEED)
+    for req in make_games.game():
+        if req["cmd"] == "auction_pick":
+            break
+        if req["cmd"] != "state":
+            play.ok(session, **req)
+    labels = [c.label for c in gal.choices(session)]
+    assert ("Ben: auction, the renowned formA work (RedA, BlueA at fame 19: worth 15), "
+            "counted as sold") in labels

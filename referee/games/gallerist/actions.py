@@ -17,6 +17,7 @@ from referee.games.gallerist.rules.scoring import (
     figures,
     next_pick,
     owed,
+    renowned_artists,
     renowned_fame,
     scoring_json,
 )
@@ -303,12 +304,9 @@ def _renowned_words(s: State, form: str) -> str:
     fame = renowned_fame(s, form)
     if fame is None:
         return f"No {form} artist's fame is known: the table prices the work."
-    named = [a.name for a in s.catalog.artists if a.form == form
-             and (s.artist(a.name).discovered or s.rules.auction_fame_from == "all")
-             and (CELEBRITY_FAME if s.artist(a.name).celebrity else
-                  s.artist(a.name).fame if s.artist(a.name).discovered else a.fame) == fame]
-    return (f"The most famous {form} artist: {_names(named) or '?'}, fame {fame}"
-            + ("" if s.catalog.sale_value else " (the catalog has no sale values)") + ".")
+    return (f"The most famous {form} artist: {_names(renowned_artists(s, form)) or '?'}, "
+            f"fame {fame}" + ("" if s.catalog.sale_value else
+                              " (the catalog has no sale values)") + ".")
 
 
 def _with(req: Request, who: str | None) -> Request:

@@ -243,6 +243,13 @@ def choices(session: Session) -> list[Choice]:
     for req in legal:
         if req["cmd"] == "check" and req["item"] in steps:
             out.append(Choice(f"Done: {req['item']} — {steps[req['item']]}", req))
+        elif req["cmd"] == "auction_pick":
+            known = ((state.get("scoring") or {}).get("auction") or {}).get(
+                "renowned", {}).get(req["easel"]) or {}
+            by = ", ".join(known.get("artists") or [])
+            out.append(Choice(f"{req['player']}: auction, the renowned {req['easel']} work "
+                              f"({by} at fame {known.get('fame')}: worth "
+                              f"{known.get('value')}), counted as {req['counts_as']}", req))
         elif req["cmd"] == "draw_visitor" and not isinstance(state.get("bag"), dict):
             who = req.get("player")  # (a bag known by count only: the box cannot draw)
             out.append(Choice(f"{who + ': ' if who else ''}a visitor drawn from the bag "

@@ -70,6 +70,30 @@ def renowned_fame(s: State, form: str) -> int | None:
     return max(known) if known else None
 
 
+def renowned_artists(s: State, form: str) -> list[str]:
+    """The artists of an art form at its renowned fame (GAL-20): those the work is priced by."""
+    fame = renowned_fame(s, form)
+    out = []
+    for art in s.catalog.artists:
+        a = s.artist(art.name)
+        if art.form != form or not (a.discovered or s.rules.auction_fame_from == "all"):
+            continue
+        if (fame_now(s, art.name) if a.discovered else art.fame) == fame is not None:
+            out.append(art.name)
+    return out
+
+
+def renowned_json(s: State) -> dict[str, Any]:
+    """Per art form: the renowned fame, the artists at it and the work's value (None where
+    the box cannot price it)."""
+    out = {}
+    for form in s.catalog.forms:
+        fame = renowned_fame(s, form)
+        out[form] = {"fame": fame, "artists": renowned_artists(s, form),
+                     "value": None if fame is None else s.catalog.value_at(fame)}
+    return out
+
+
 def auction_order(s: State) -> list[str]:
     start = s.first_player or s.names[0]
     seats = list(s.seats_from(start, after=False))
@@ -165,6 +189,7 @@ def scoring_json(s: State) -> dict[str, Any] | None:
     return {"players": players,
             "market": {str(col): market_groups(s, col) for col in columns(s)},
             "auction": {"order": auction_order(s), "next": next_pick(s),
+                        "renowned": renowned_json(s),
                         "spent": {p.name: p.spent for p in s.players},
                         "picks": [{"player": pk.player, "easel": pk.easel, "value": pk.value,
                                    "counts_as": pk.counts_as, "source": pk.source}
