@@ -412,8 +412,7 @@ def _any_player_entries(s: State) -> Iterator[Entry]:
     who = actor(s)
     colours = [(c, c) for c in s.catalog.colours
                if _accepts(s, _with({"cmd": "draw_visitor", "colour": c}, who))]
-    if colours and not (isinstance(s.bag, Mapping) and s.bag_left):
-        # (a bag known by colour is drawn by the box; by hand only when it is a count)
+    if colours:  # (a bag known by colour: the colours still in it)
         yield _entry("A visitor drawn from the bag by hand…",
                      _with({"cmd": "draw_visitor"}, who), _choice("colour", "Colour", colours))
     if s.phase != "play":
