@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypedDict, TypeVar, runtime_checkable
+from typing import Any, Generic, NotRequired, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from referee.dice import Roll
 
@@ -118,6 +118,7 @@ class BgStats(TypedDict):
     rounds: int
     scores: list[BgStatsScore]
     notes: list[str]
+    bgg_id: NotRequired[int]  # the game's BoardGameGeek id, where it is known (else absent)
 
 
 @dataclass(frozen=True, slots=True)

@@ -353,9 +353,42 @@ def test_the_bgstats_export_is_a_play_with_money_scores(tmp_path: Path) -> None:
     assert scores[final["winner"]]["rank"] == 1
     assert play["rounds"] == final["round"] < final["turn_number"]  # rounds, not turns
     assert data["games"][0]["name"] == "Gallery Grippers" and play["gameRefId"] == 1
+    assert "bggId" not in data["games"][0]  # not known here: left out, never 0
     assert play["ignored"] is False and play["durationMin"] >= 0
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
     assert final["seed"] in play["comments"]
+
+
+def test_the_gallerist_s_bgstats_export_has_its_bgg_id_and_places(tmp_path: Path) -> None:
+    """The Gallerist's scripted game (Ben wins): its BoardGameGeek id, and places that
+    follow the result."""
+    db = tmp_path / "g.sqlite"
+    game = (ROOT / "tests" / "referee" / "games" / "gallerist" / "game.jsonl").read_text()
+    ran = referee("headless", "--db", str(db), "--seed", "a5" * 32, stdin=game)
+    assert ran.returncode == 0, ran.stderr
+    out = referee("export", "1", "--db", str(db), "--format", "bgstats")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["games"][0]["bggId"] == 125153
+    names = {p["id"]: p["name"] for p in data["players"]}
+    ranks = {names[s["playerRefId"]]: (s["winner"], s["rank"])
+             for s in data["plays"][0]["playerScores"]}
+    assert ranks == {"Ben": (True, 1), "Ann": (False, 2)}
+
+
+def test_an_exported_place_follows_the_result() -> None:
+    """A game whose places put a loser 1st (a tie lost on a tiebreaker) exports it 2nd."""
+    from referee.export import rank
+    from referee.ruleset import BgStatsScore
+
+    def score(name: str, winner: bool, place: int) -> BgStatsScore:
+        return BgStatsScore(name=name, score="61", winner=winner, start=False, rank=place,
+                            role=None)
+
+    tied = [score("Ann", False, 1), score("Ben", True, 1), score("Cy", False, 3)]
+    assert [rank(s, tied) for s in tied] == [2, 1, 3]
+    nobody = [score("Ann", False, 1), score("Ben", False, 1)]  # (a lost co-op game)
+    assert [rank(s, nobody) for s in nobody] == [1, 1]
 
 
 def test_export_of_a_missing_game_says_so(game_file: Path) -> None:

@@ -15,6 +15,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Label, Static
 
+from referee import games
+from referee.errors import Refusal
 from referee.games.gallerist.settings import CHOICES, GalleristRules
 from ui.base import BaseScreen, Cycle, KeyBar, TextButton
 
@@ -46,6 +48,17 @@ def parse_bag(text: str) -> int | dict[str, int] | None:
                              "field is not a number either.")
         out[colour] = int(count)
     return out
+
+
+BAG_HINT = ("  (the bag once the visitors of each kind are out, GAL-2, before the setup draws: "
+            "the box counts those off; a catalog file's count is before taking them out)")
+
+
+def bag_placeholder(catalog: str) -> str:
+    """The bag field's placeholder: the built-in catalog has no count, so one is needed."""
+    if not catalog.strip():
+        return "needed: a number, or pink=5 brown=5 …"
+    return "blank: the catalog file's; or a number, or pink=5 …"
 
 
 def _seat_words(seat: int, name: str) -> str:
@@ -87,8 +100,9 @@ class GalleristNewGameScreen(BaseScreen):
                             id="catalog", compact=True, classes="name-input")
             with Horizontal(classes="art-form-row"):
                 yield Label("Visitors in bag", classes="art-form-label")
-                yield Input(placeholder="blank: the catalog's; a number, or pink=5 …",
-                            id="bag", compact=True, classes="name-input")
+                yield Input(placeholder=bag_placeholder(""), id="bag", compact=True,
+                            classes="name-input")
+            yield Static(BAG_HINT, classes="hint", id="bag-hint")
             yield Static("[b]House rules[/b] (Enter/→ changes one; Ctrl+R: all defaults)",
                          classes="panel-title")
             for i, name in enumerate(RULES):
@@ -105,12 +119,16 @@ class GalleristNewGameScreen(BaseScreen):
     FIELD_REFUSALS: ClassVar[dict[tuple[str, str | None], tuple[str, str]]] = {
         ("catalog_incomplete", "GAL-13"): (
             "#bag", "✗ GAL-13 The catalog does not say how many visitors are in the bag: type "
-            "them in “Visitors in bag” — a number, or one per colour (pink=5 white=4 …)."),
+            "them in “Visitors in bag” — a number, or one per colour (pink=5 white=4 …), "
+            "once the visitors of each kind are out."),
     }
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """The start-player choices name the players as they are typed."""
         wid = event.input.id or ""
+        if wid == "catalog":
+            self.query_one("#bag", Input).placeholder = bag_placeholder(event.value)
+            return
         if not wid.startswith("name-"):
             return
         cycle = self.query_one("#start-player", Cycle)
@@ -177,5 +195,15 @@ class GalleristNewGameScreen(BaseScreen):
         if not request["players"]:
             self.say_error("✗ Name at least one player (GAL-1).")
             self.query_one("#name-0", Input).focus()
+            return
+        # the rules check the form first (no bag, two players of one name...), so a game in
+        # progress is not put in question for a form that cannot start one
+        ruleset = games.find(GAME)
+        try:
+            command = ruleset.parse(request)
+            ruleset.decide(ruleset.initial_state(ruleset.load_catalog(None)),
+                           ruleset.start(command, commitment="", settings={}))
+        except Refusal as refusal:
+            self.refused(refusal)
             return
         self.start_new_game(GAME, request)

@@ -93,8 +93,8 @@ def _bag(c: Command, catalog: Catalog, removed: int) -> int | dict[str, int]:
         return int(given)
     if catalog.bag is None:
         refuse("The catalog does not say how many visitors are in the bag: give new_game a "
-               "\"bag\" (the visitors in it once set up: a number, or one per colour).",
-               "catalog_incomplete", "GAL-13")
+               "\"bag\" (the visitors in it once those of each kind are taken out, before the "
+               "setup draws: a number, or one per colour).", "catalog_incomplete", "GAL-13")
     if isinstance(catalog.bag, int):
         left = catalog.bag - removed * len(catalog.colours)
         if left < 0:
