@@ -7,6 +7,16 @@ so nothing on the page can change the game and a stranger learns nothing. After 
 command (`Session.subscribe`) the page is rendered once and every connected phone is told; a
 slow phone only ever gets the newest page (nothing queues up per client), and a phone that
 (re)connects gets the current page at once.
+
+A stranger cannot starve the page (issue 26): every connection is admitted by a `Gate` (at
+most `PER_ADDRESS` from one address, at most `connection_cap()` in all, derived from the
+process's file limit; at the cap the oldest connection that has not yet asked with a good
+token makes room). A connection must ask with a good token within `HEAD_TIMEOUT` of opening,
+or it is closed (a request head trickled a line at a time included); a wrong-token answer
+closes its connection; a phone's idle keep-alive connection closes after `KEEPALIVE`. A phone's
+stream gives its slot back the moment the phone goes (the handler is cancelled on the lost
+connection). No answer names the server, and aiohttp's own answers to malformed requests carry
+the page's security headers.
 """
 
 from __future__ import annotations
@@ -16,12 +26,14 @@ import hmac
 import html
 import json
 import logging
+import resource
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
+from aiohttp import hdrs, web
+from aiohttp.web_protocol import RequestHandler
 
 from web import page
 from web.view import Snapshots, token_for
@@ -30,8 +42,158 @@ log = logging.getLogger(__name__)
 
 MAX_CLIENTS = 64  # live phones at once; more get 503 (a table has a handful)
 HEARTBEAT = 15.0  # seconds between comment lines on an idle stream (finds dead phones)
+HEAD_TIMEOUT = 10.0  # seconds a new connection has to ask for a page with a good token
+KEEPALIVE = 20.0  # seconds a phone's idle keep-alive connection stays open
+PER_ADDRESS = 32  # connections at once from one address (a phone opens a few)
+MAX_CONNECTIONS = 768  # connections at once in all, whatever the file limit
+FD_RESERVE = 128  # file descriptors kept for the rest of the box (game file, tray, logs)
+ACCEPT_BATCH = 32  # connections asyncio accepts in one go (each may overshoot the cap)
+LISTEN_QUEUE = 1024  # the kernel's queue of connections not yet accepted
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "Content-Security-Policy": page.CSP}
+
+
+def connection_cap(soft_limit: int | None = None) -> int:
+    """How many connections the page takes at once: `MAX_CONNECTIONS`, or fewer so that they
+    and `FD_RESERVE` fit in the process's file limit (``RLIMIT_NOFILE``, soft)."""
+    if soft_limit is None:
+        soft_limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        if soft_limit == resource.RLIM_INFINITY:
+            soft_limit = MAX_CONNECTIONS + FD_RESERVE
+    return max(8, min(MAX_CONNECTIONS, soft_limit - FD_RESERVE - 2 * ACCEPT_BATCH))
+
+
+class Gate:
+    """Which connections are open, by address and in all, oldest first."""
+
+    def __init__(self, cap: int | None = None, per_address: int | None = None) -> None:
+        self.cap = connection_cap() if cap is None else cap
+        self.per_address = PER_ADDRESS if per_address is None else per_address
+        self.open: dict[_Door, None] = {}  # in the order they came
+        self.by_address: dict[str, int] = {}
+
+    def admit(self, door: _Door) -> bool:
+        """Let `door` in, making room at the cap by closing the oldest connection that has not
+        asked with a good token; False: it must be closed."""
+        if self.by_address.get(door.address, 0) >= self.per_address:
+            return False
+        if len(self.open) >= self.cap:
+            oldest = next((c for c in self.open if not c.trusted), None)
+            if oldest is None:
+                return False
+            oldest.drop()
+        self.open[door] = None
+        self.by_address[door.address] = self.by_address.get(door.address, 0) + 1
+        return True
+
+    def leave(self, door: _Door) -> None:
+        if door in self.open:
+            del self.open[door]
+            left = self.by_address.get(door.address, 1) - 1
+            if left:
+                self.by_address[door.address] = left
+            else:
+                self.by_address.pop(door.address, None)
+
+
+class _Door(asyncio.Protocol):
+    """A connection as the `Gate` sees it. Until its first byte nothing of aiohttp is made for
+    it (a silent stranger costs a socket and a timer); then aiohttp's handler takes the
+    connection over. Unless it asks with a good token (`trust`) within `HEAD_TIMEOUT` of
+    opening, it is closed."""
+
+    def __init__(self, gate: Gate, handler: Callable[[], _Guarded]) -> None:
+        self.gate = gate
+        self._handler = handler
+        self.trusted = False
+        self.address = "?"
+        self._transport: asyncio.Transport | None = None
+        self._deadline: asyncio.TimerHandle | None = None
+        self._inner: _Guarded | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if not self.gate.admit(self):
+            transport.abort()
+            return
+        self._deadline = asyncio.get_running_loop().call_later(HEAD_TIMEOUT, self._late)
+
+    def data_received(self, data: bytes) -> None:
+        assert self._transport is not None
+        if self._transport.is_closing():
+            return
+        inner = self._inner = self._handler()
+        inner.door = self
+        self._transport.set_protocol(inner)
+        inner.connection_made(self._transport)
+        inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return None  # close
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.left()
+
+    def left(self) -> None:
+        self.gate.leave(self)
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _late(self) -> None:
+        self._deadline = None
+        if not self.trusted:
+            self.drop()
+
+    def drop(self) -> None:
+        """Close at once (the file descriptor is freed now, not after a lingering close)."""
+        self.left()
+        if self._transport is not None and not self._transport.is_closing():
+            self._transport.abort()
+
+    def trust(self) -> None:
+        self.trusted = True
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+
+class _Guarded(RequestHandler):
+    """aiohttp's connection handler, behind a `_Door`."""
+
+    door: _Door
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.door.left()
+        super().connection_lost(exc)
+
+    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        """aiohttp's own answer to a request it cannot read (a 400, ...), with the page's
+        headers and without the server's name."""
+        theirs = super().handle_error(request, status, exc, message)
+        body = theirs.body if isinstance(theirs, web.Response) else b""
+        ours = _Nameless(status=theirs.status, body=body if isinstance(body, bytes) else b"",
+                         content_type="text/plain", headers=HEADERS)
+        ours.force_close()
+        return ours
+
+
+class _Nameless(web.Response):
+    """A response that does not name the server (aiohttp adds ``Server`` to every response;
+    the page's own routes drop it in `_nameless`, but answers to unreadable requests run
+    no application hooks)."""
+
+    async def _prepare_headers(self) -> None:
+        await super()._prepare_headers()
+        self.headers.popall(hdrs.SERVER, None)
+
+
+async def _nameless(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.popall(hdrs.SERVER, None)
 
 
 @dataclass(eq=False)
@@ -126,15 +288,29 @@ def _error_document(live: LivePage) -> web.Response:
 
 
 def _not_found() -> web.Response:
-    return web.Response(status=404, text="Not found.\n", headers=HEADERS)
+    """404, and the connection closes: a stranger keeps nothing open."""
+    resp = web.Response(status=404, text="Not found.\n", headers=HEADERS)
+    resp.force_close()
+    return resp
+
+
+def _trust(request: web.Request) -> None:
+    """The connection asked with a good token: a phone's, no longer on `HEAD_TIMEOUT`."""
+    proto = request.protocol
+    if isinstance(proto, _Guarded):
+        proto.door.trust()
 
 
 def make_app(live: LivePage) -> web.Application:
     """The routes: the page, its events and its data, each under /g/<token>/."""
     app = web.Application(client_max_size=1024)
+    app.on_response_prepare.append(_nameless)
 
     def allowed(request: web.Request) -> bool:
-        return request.method in ("GET", "HEAD") and live.good(request.match_info["token"])
+        if request.method in ("GET", "HEAD") and live.good(request.match_info["token"]):
+            _trust(request)
+            return True
+        return False
 
     async def index(request: web.Request) -> web.StreamResponse:
         if not allowed(request):
@@ -187,7 +363,7 @@ def make_app(live: LivePage) -> web.Application:
             await resp.write(b"event: gone\ndata: A new game has started: scan its code.\n\n")
         except ConnectionResetError:
             pass  # the phone went away
-        finally:
+        finally:  # also when the lost connection cancels this handler: the slot is free now
             live.clients.discard(client)
         return resp
 
@@ -240,30 +416,47 @@ class WebServer:
         self.host, self.port = host, port
         self.live: LivePage | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.base_events.Server | None = None
+        self.gate: Gate | None = None
 
     async def start(self) -> None:
-        self.live = LivePage(self.session, asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        self.live = LivePage(self.session, loop)
         self._runner = web.AppRunner(make_app(self.live), handle_signals=False,
-                                     access_log=None, shutdown_timeout=1.0)
+                                     access_log=None, shutdown_timeout=1.0,
+                                     handler_cancellation=True)
         await self._runner.setup()
-        inherited = systemd_socket()
-        site: web.BaseSite
-        if inherited is not None:  # the box: systemd's socket unit listens for us
-            self.host, self.port = inherited.getsockname()[:2]
-            site = web.SockSite(self._runner, inherited)
+        manager = self._runner.server
+        assert manager is not None
+        gate = self.gate = Gate()
+
+        def handler() -> _Guarded:
+            no_log: Any = None  # no access log (aiohttp's type says Logger; None turns it off)
+            return _Guarded(manager, loop=loop, access_log=no_log, keepalive_timeout=KEEPALIVE)
+
+        def door() -> _Door:
+            return _Door(gate, handler)
+
+        sock = systemd_socket()
+        if sock is not None:  # the box: systemd's socket unit listens for us
+            self.host, self.port = sock.getsockname()[:2]
         else:
-            site = web.TCPSite(self._runner, self.host, self.port, backlog=256,
-                               reuse_address=True)
-        await site.start()
-        if self.port == 0:  # an ephemeral port (tests): which one we got
-            server = getattr(site, "_server", None)
-            sockets = getattr(server, "sockets", None) or []
-            if sockets:
-                self.port = int(sockets[0].getsockname()[1])
+            sock = socket.create_server((self.host, self.port), family=(
+                socket.AF_INET6 if ":" in self.host else socket.AF_INET), reuse_port=False)
+            sock.setblocking(False)
+        # asyncio accepts up to `backlog` connections in one go before any is looked at: a
+        # small batch keeps a flood from holding up the game's loop (and from overshooting
+        # the file limit), while the kernel's queue stays long so no phone's SYN is dropped
+        self._listener = await loop.create_server(door, sock=sock, backlog=ACCEPT_BATCH)
+        sock.listen(LISTEN_QUEUE)
+        self.port = int(sock.getsockname()[1])
 
     async def stop(self) -> None:
         if self.live is not None:
             self.live.close()
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
