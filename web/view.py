@@ -21,7 +21,7 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.luck import LuckFold
 from referee.ruleset import DescribesTable, Figure, Seat
-from referee.words import plain
+from referee.words import plain, step_words
 
 LOG_LINES = 40  # the newest log lines the page lists
 TOKEN_LABEL = b"tableside-referee web token v1"
@@ -89,6 +89,15 @@ def last_verdict(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
 def log_line(command: Mapping[str, Any]) -> str:
     """A logged command in a line (`referee.words.plain`; kept for its callers)."""
     return plain(command)
+
+
+def logged_words(ruleset: Any, entry: Any) -> str:
+    """A log entry in the words every front end gives it (`referee.words.step_words`); the
+    command as sent if they cannot be found (the page shows whatever the log holds)."""
+    try:
+        return step_words(ruleset, entry.command, entry.events)
+    except Exception:
+        return plain(entry.command)
 
 
 def check_rolls(store: Any, commitment: str | None) -> tuple[str, list[str]]:
@@ -194,7 +203,7 @@ class Snapshots:
                        "figures": [[f.label, f.value] for f in s.figures]}
                       for s in seats(ruleset, state, sj)],
             "verdict": self._verdicts.update(ruleset, log),
-            "log": [{"seq": e.seq, "text": log_line(e.command), "undone": e.undone}
+            "log": [{"seq": e.seq, "text": logged_words(ruleset, e), "undone": e.undone}
                     for e in reversed(log[-LOG_LINES:])],
             "commands": len(log),
             "proof": {"commitment": proof.commitment, "seed": proof.seed,
