@@ -22,6 +22,7 @@ the page's security headers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import html
 import json
@@ -35,7 +36,7 @@ from typing import Any
 from aiohttp import hdrs, web
 from aiohttp.web_protocol import RequestHandler
 
-from web import page
+from web import archive, page
 from web.view import Snapshots, token_for
 
 log = logging.getLogger(__name__)
@@ -202,8 +203,14 @@ class _Client:
     sent: int = -1
 
 
+PAST_PAGES = 16  # past games' pages kept drawn (each rebuilt from the file on first ask)
+
+
 class LivePage:
-    """The page's current content and who is watching it."""
+    """The page's current content and who is watching it, and the addresses it answers: the
+    box's front address (`front`, the address before any game: always the game being
+    played), the current game's (`token`), and each past game's for as long as the game file
+    has it (`web.archive`; without a file, the games of this run)."""
 
     def __init__(self, session: Any, loop: asyncio.AbstractEventLoop) -> None:
         self.session = session
@@ -212,13 +219,16 @@ class LivePage:
         self.clients: set[_Client] = set()
         self._snapshots = Snapshots()
         self._token_seed: bytes | None = None
-        self.token = token_for(None)
+        self.front = token_for(None)
+        self.token = self.front
         self._token_watchers: list[Callable[[str], None]] = []
         self._dirty = False
         self.data: dict[str, Any] = {}
         self.html = ""
         self.error: str | None = None  # why the page cannot be drawn now, or None
         self._logged: str | None = None
+        self._past: dict[str, archive.PastGame] = archive.index(session.store)
+        self._drawn: dict[str, tuple[dict[str, Any], str]] = {}  # past pages, newest last
         self.refresh()
         self._unsubscribe = session.subscribe(self._changed)
 
@@ -240,8 +250,16 @@ class LivePage:
         self._dirty = False
         seed = self.session.seed
         if seed is not None and seed != self._token_seed:
+            left = self.token if self._token_seed is not None else None
             self._token_seed = seed
             self.token = token_for(seed)
+            self._past = archive.index(self.session.store)
+            if left is not None and left not in self._past and self.error is None:
+                # no file: this run's last look at the game left
+                status = "over" if self.data.get("over") else "abandoned"
+                data = {**self.data, "past": {"status": status, "front": f"/g/{self.front}/"}}
+                with contextlib.suppress(Exception):
+                    self._keep(left, data, page.body(data))
             for watcher in list(self._token_watchers):
                 try:
                     watcher(self.token)
@@ -263,13 +281,47 @@ class LivePage:
         for c in self.clients:
             c.wake.set()
 
+    def _keep(self, token: str, data: dict[str, Any], body: str) -> None:
+        self._drawn.pop(token, None)
+        self._drawn[token] = (data, body)
+        while len(self._drawn) > PAST_PAGES:
+            del self._drawn[next(iter(self._drawn))]
+
     def close(self) -> None:
         self._unsubscribe()
         for c in self.clients:
             c.wake.set()
 
+    def is_live(self, token: str) -> bool:
+        """Whether `token` shows the game being played: the front address or its own."""
+        return any(hmac.compare_digest(token.encode(), t.encode())
+                   for t in (self.front, self.token))
+
+    def is_past(self, token: str) -> bool:
+        return not self.is_live(token) and (token in self._past or token in self._drawn)
+
     def good(self, token: str) -> bool:
-        return hmac.compare_digest(token.encode(), self.token.encode())
+        return self.is_live(token) or self.is_past(token)
+
+    async def past(self, token: str) -> tuple[dict[str, Any], str] | None:
+        """A past game's page (data, body), drawn once (in a thread: it reads the file);
+        None if the address is no game's (any more)."""
+        if token in self._drawn:
+            self._drawn[token] = self._drawn.pop(token)  # the newest
+            return self._drawn[token]
+        game = self._past.get(token)
+        if game is None:
+            return None
+        store = self.session.store
+        try:
+            data = await asyncio.to_thread(archive.snapshot, store, game)
+            data["past"]["front"] = f"/g/{self.front}/"
+            body = page.body(data)
+        except Exception:
+            log.exception("the page of a past game cannot be drawn")
+            return None
+        self._keep(token, data, body)
+        return data, body
 
 
 def error_section(what: str) -> str:
@@ -294,6 +346,11 @@ def _not_found() -> web.Response:
     return resp
 
 
+def _message(version: int, body: str) -> bytes:
+    lines = "".join(f"data: {ln}\n" for ln in body.split("\n"))
+    return f"id: {version}\n{lines}\n".encode()
+
+
 def _trust(request: web.Request) -> None:
     """The connection asked with a good token: a phone's, no longer on `HEAD_TIMEOUT`."""
     proto = request.protocol
@@ -315,11 +372,18 @@ def make_app(live: LivePage) -> web.Application:
     async def index(request: web.Request) -> web.StreamResponse:
         if not allowed(request):
             return _not_found()
+        token = request.match_info["token"]
+        events = f"/g/{token}/events"
+        if live.is_past(token):
+            past = await live.past(token)
+            if past is None:
+                return _not_found()
+            doc = page.document(past[0], events=events, version=0, drawn=past[1])
+            return web.Response(text=doc, content_type="text/html", headers=HEADERS)
         if live.error is not None:
             return _error_document(live)
         try:
-            doc = page.document(live.data, events=f"/g/{live.token}/events",
-                                version=live.version)
+            doc = page.document(live.data, events=events, version=live.version)
         except Exception as err:  # this page only: a 500, and the game goes on
             log.exception("the page for phones cannot be drawn")
             live.error = f"{type(err).__name__}: {err}"
@@ -329,6 +393,13 @@ def make_app(live: LivePage) -> web.Application:
     async def state(request: web.Request) -> web.StreamResponse:
         if not allowed(request):
             return _not_found()
+        token = request.match_info["token"]
+        if live.is_past(token):
+            past = await live.past(token)
+            if past is None:
+                return _not_found()
+            return web.Response(text=json.dumps({"version": 0, **past[0]}),
+                                content_type="application/json", headers=HEADERS)
         return web.Response(text=json.dumps({"version": live.version, **live.data}),
                             status=500 if live.error is not None else 200,
                             content_type="application/json", headers=HEADERS)
@@ -336,7 +407,8 @@ def make_app(live: LivePage) -> web.Application:
     async def events(request: web.Request) -> web.StreamResponse:
         if not allowed(request):
             return _not_found()
-        if len(live.clients) >= MAX_CLIENTS:
+        token = request.match_info["token"]
+        if live.is_live(token) and len(live.clients) >= MAX_CLIENTS:
             return web.Response(status=503, text="Too many phones connected.\n",
                                 headers={**HEADERS, "Retry-After": "10"})
         resp = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
@@ -347,20 +419,25 @@ def make_app(live: LivePage) -> web.Application:
         live.clients.add(client)
         try:
             await resp.write(b"retry: 1000\n\n")
-            while live.good(request.match_info["token"]):
+            while live.is_live(token):
                 try:
                     await asyncio.wait_for(client.wake.wait(), HEARTBEAT)
                 except TimeoutError:
                     await resp.write(b": still here\n\n")
                     continue
                 client.wake.clear()
-                if client.sent == live.version:
+                if client.sent == live.version or not live.is_live(token):
                     continue
                 client.sent = live.version
-                lines = "".join(f"data: {ln}\n" for ln in live.html.split("\n"))
-                await resp.write(f"id: {live.version}\n{lines}\n".encode())
-            # a new game has a new token: this page's game is over for this phone
-            await resp.write(b"event: gone\ndata: A new game has started: scan its code.\n\n")
+                await resp.write(_message(live.version, live.html))
+            # this address's game is no longer played: its page as it ended, and the note
+            live.clients.discard(client)
+            past = await live.past(token)
+            if past is not None:
+                await resp.write(_message(0, past[1]))
+            await resp.write(b"event: gone\ndata: A new game has started. This page keeps "
+                             b"this game's result and dice proof; the box's page shows the "
+                             b"new game.\n\n")
         except ConnectionResetError:
             pass  # the phone went away
         finally:  # also when the lost connection cancels this handler: the slot is free now
@@ -471,6 +548,13 @@ class WebServer:
                 host = lan_address() or socket.gethostname()
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{self.port}/g/{self.live.token}/"
+
+    def front_url(self, host: str | None = None) -> str:
+        """The box's front address: the one shown before any game, which always leads to
+        the game being played (a game's own address, `url`, keeps that game's page)."""
+        if self.live is None:
+            raise RuntimeError("WebServer.front_url before start()")
+        return self.url(host).replace(f"/g/{self.live.token}/", f"/g/{self.live.front}/")
 
     def code_url(self, host: str | None = None) -> str:
         """The same address in capitals, for QR codes: scheme and host are the same in any

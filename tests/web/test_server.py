@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import re
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -84,7 +85,7 @@ def test_a_phone_gets_the_page_at_once_and_every_accepted_command() -> None:
     asyncio.run(main())
 
 
-def test_a_new_game_has_a_new_token_and_the_old_page_is_told() -> None:
+def test_a_new_game_has_a_new_token_and_the_old_page_keeps_its_game() -> None:
     async def main() -> None:
         session = Session()  # each game a fresh random seed, as at the table
         session.handle(STREAM[0])
@@ -96,13 +97,99 @@ def test_a_new_game_has_a_new_token_and_the_old_page_is_told() -> None:
                 await phone.next()
                 assert session.handle({"cmd": "new_game", "players": ["Zoe", "Yan"],
                                        "abandon": True})["ok"]
+                final = await phone.next()  # the old game's page as it ended
+                assert "Zoe" not in final["data"] and "1 command(s) so far" in final["data"]
                 while (got := await phone.next())["event"] != "gone":
                     pass
                 assert "new game" in got["data"]
-            assert (await http.get(old)).status == 404
+            # no file: the old address keeps this run's last look at its game
+            r = await http.get(old)
+            assert r.status == 200 and "no longer being played" in await r.text()
             assert srv.url() != old and (await http.get(srv.url())).status == 200
 
     asyncio.run(main())
+
+
+def _finished_game() -> list[dict[str, Any]]:
+    from tests.whole_app import Start
+
+    return Start("gallery-grippers", 10_000).requests()
+
+
+def test_each_game_keeps_its_page_and_proof_and_the_front_address_follows_the_game(
+        tmp_path: Path) -> None:
+    """Issue 26: a finished and an abandoned game each keep a working page with their dice
+    proof after new games start (and after a restart: the file has them); the box's front
+    address (the one before any game) always shows the game being played."""
+    path = tmp_path / "g.sqlite"
+
+    async def main() -> None:
+        session = open_session(db=path)
+        try:
+            async with serving(session) as srv, aiohttp.ClientSession() as http:
+                front = srv.front_url()
+                assert front == srv.url()  # before any game the two are one
+                for request in _finished_game():
+                    assert session.handle(request)["ok"], request
+                await _settled(srv)
+                finished = srv.url()
+                assert finished != front
+                assert session.handle({"cmd": "new_game", "players": ["Zoe", "Yan"]})["ok"]
+                assert session.handle({"cmd": "roll", "die": "d6"})["ok"]
+                await _settled(srv)
+                abandoned = srv.url()
+                assert abandoned != finished
+                assert session.handle({"cmd": "new_game", "players": ["Xia", "Wu"],
+                                       "abandon": True})["ok"]
+                await _settled(srv)
+                current = srv.url()
+                port = srv.port
+                await _check(http, finished, "over", winner=True)
+                await _check(http, abandoned, "abandoned")
+                shown = await (await http.get(front)).text()
+                assert "Xia" in shown and "no longer being played" not in shown
+                data = await (await http.get(front + "state.json")).json()
+                assert data["proof"]["seed"] is None  # the game being played keeps its secret
+                assert (await http.get(current)).status == 200
+        finally:
+            session.close()
+        again = open_session(db=path, notify=lambda _: None)  # a restart
+        try:
+            async with serving(again) as srv, aiohttp.ClientSession() as http:
+                def here(url: str) -> str:  # the same address on this run's port
+                    return f"http://{LOOPBACK}:{srv.port}" + url.split(str(port), 1)[1]
+
+                await _check(http, here(finished), "over", winner=True)
+                await _check(http, here(abandoned), "abandoned")
+                assert srv.url() == here(current)
+        finally:
+            again.close()
+
+    asyncio.run(main())
+
+
+async def _settled(srv: web_server.WebServer) -> None:
+    for _ in range(3):  # the refresh is queued on the loop
+        await asyncio.sleep(0)
+
+
+async def _check(http: aiohttp.ClientSession, url: str, status: str, *,
+                 winner: bool = False) -> None:
+    r = await http.get(url)
+    assert r.status == 200, url
+    text = await r.text()
+    assert "no longer being played" in text and "Check every roll: GOOD" in text
+    data = await (await http.get(url + "state.json")).json()
+    assert data["past"]["status"] == status
+    assert data["proof"]["seed"] and data["proof"]["check"] == "good"
+    if winner:
+        assert "Game over: " in text
+    else:
+        assert "Left unfinished" in text
+    async with http.get(url + "events") as resp:
+        phone = Events(resp)
+        assert (await phone.next())["data"] in text
+        assert (await phone.next())["event"] == "gone"
 
 
 def test_the_token_is_per_game_stable_and_hides_the_seed() -> None:
