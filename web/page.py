@@ -199,7 +199,7 @@ def luck(s: Mapping[str, Any]) -> str:
 
 def log(s: Mapping[str, Any]) -> str:
     items = "".join(
-        f'<li><span class="seq">#{e(x["seq"])}</span>'
+        f'<li data-seq="{int(x["seq"])}"><span class="seq">#{e(x["seq"])}</span>'
         + (f'<span class="undone">{e(x["text"])}</span> (undone)' if x["undone"]
            else e(x["text"])) + "</li>" for x in s["log"])
     return (f'<section id="log"><h2>Log</h2><ol class="log">'
