@@ -16,7 +16,6 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from referee.errors import RefereeError
 from web.view import Snapshots, token_for
 
 
@@ -30,31 +29,32 @@ class PastGame:
 
 
 def index(store: Any) -> dict[str, PastGame]:
-    """Every game in `store`'s file, by its page's token (empty without a file)."""
+    """Every game in `store`'s file, by its page's token (empty without a file). Only the
+    games table's few columns are read (not their catalogs): this runs with each new game."""
     path = getattr(store, "path", None)
     if path is None:
         return {}
-    from referee.records import open_reader
+    from referee.db import connect
 
     try:
-        reader = open_reader(str(path))
-    except RefereeError:
+        conn = connect(path, readonly=True)
+    except (sqlite3.Error, OSError):
         return {}
     try:
-        with reader.snapshot():
-            found = {}
-            for g in reader.games():
-                try:
-                    seed = bytes.fromhex(g.seed)
-                except ValueError:
-                    continue
-                found[token_for(seed)] = PastGame(g.id, g.commitment, g.status)
-            return found
-    except (sqlite3.Error, ValueError, KeyError, TypeError):
+        rows = conn.execute("SELECT id, seed, commitment, status FROM games").fetchall()
+    except sqlite3.Error:
         return {}
     finally:
         with contextlib.suppress(sqlite3.Error):
-            reader.close()
+            conn.close()
+    found = {}
+    for gid, seed, commitment, status in rows:
+        try:
+            found[token_for(bytes.fromhex(str(seed)))] = PastGame(int(gid), str(commitment),
+                                                                  str(status))
+        except ValueError:
+            continue
+    return found
 
 
 @dataclass
