@@ -1134,7 +1134,7 @@ def bench_siege() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from tests.web import siege
 
-    print(siege.report(asyncio.run(siege.run(settle=5.0))))
+    print(siege.report(asyncio.run(siege.run(commands=400, settle=5.0))))
 
 
 SECTIONS: dict[str, Callable[[], None]] = {

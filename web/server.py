@@ -50,6 +50,8 @@ MAX_CONNECTIONS = 768  # connections at once in all, whatever the file limit
 FD_RESERVE = 128  # file descriptors kept for the rest of the box (game file, tray, logs)
 ACCEPT_BATCH = 32  # connections asyncio accepts in one go (each may overshoot the cap)
 LISTEN_QUEUE = 1024  # the kernel's queue of connections not yet accepted
+SWEEP_EVERY = 0.25  # seconds between looks for connections past HEAD_TIMEOUT
+SWEEP_BATCH = 32  # late connections closed in one go (then the loop runs on)
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "Content-Security-Policy": page.CSP}
 
@@ -72,6 +74,7 @@ class Gate:
         self.per_address = PER_ADDRESS if per_address is None else per_address
         self.open: dict[_Door, None] = {}  # in the order they came
         self.by_address: dict[str, int] = {}
+        self._sweeping: asyncio.Handle | None = None
 
     def admit(self, door: _Door) -> bool:
         """Let `door` in, making room at the cap by closing the oldest connection that has not
@@ -85,7 +88,39 @@ class Gate:
             oldest.drop()
         self.open[door] = None
         self.by_address[door.address] = self.by_address.get(door.address, 0) + 1
+        if self._sweeping is None:
+            self._sweeping = asyncio.get_running_loop().call_later(SWEEP_EVERY, self._sweep)
         return True
+
+    def _sweep(self) -> None:
+        """Close the connections that did not ask with a good token within `HEAD_TIMEOUT`,
+        oldest first, `SWEEP_BATCH` at a time: a thousand strangers that came together and
+        expire together never hold up the game's loop for more than one small batch."""
+        self._sweeping = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        late: list[_Door] = []
+        more = False
+        for door in self.open:  # in the order they came: the late ones first
+            if door.trusted:
+                continue
+            if now - door.opened < HEAD_TIMEOUT:
+                break
+            if len(late) == SWEEP_BATCH:
+                more = True
+                break
+            late.append(door)
+        for door in late:
+            door.drop()
+        if more:
+            self._sweeping = loop.call_soon(self._sweep)
+        elif self.open:
+            self._sweeping = loop.call_later(SWEEP_EVERY, self._sweep)
+
+    def close(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+            self._sweeping = None
 
     def leave(self, door: _Door) -> None:
         if door in self.open:
@@ -101,7 +136,7 @@ class _Door(asyncio.Protocol):
     """A connection as the `Gate` sees it. Until its first byte nothing of aiohttp is made for
     it (a silent stranger costs a socket and a timer); then aiohttp's handler takes the
     connection over. Unless it asks with a good token (`trust`) within `HEAD_TIMEOUT` of
-    opening, it is closed."""
+    opening, the gate's sweep closes it."""
 
     def __init__(self, gate: Gate, handler: Callable[[], _Guarded]) -> None:
         self.gate = gate
@@ -109,7 +144,7 @@ class _Door(asyncio.Protocol):
         self.trusted = False
         self.address = "?"
         self._transport: asyncio.Transport | None = None
-        self._deadline: asyncio.TimerHandle | None = None
+        self.opened = 0.0
         self._inner: _Guarded | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -117,10 +152,9 @@ class _Door(asyncio.Protocol):
         self._transport = transport
         peer = transport.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.opened = asyncio.get_running_loop().time()
         if not self.gate.admit(self):
             transport.abort()
-            return
-        self._deadline = asyncio.get_running_loop().call_later(HEAD_TIMEOUT, self._late)
 
     def data_received(self, data: bytes) -> None:
         assert self._transport is not None
@@ -140,14 +174,6 @@ class _Door(asyncio.Protocol):
 
     def left(self) -> None:
         self.gate.leave(self)
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
-
-    def _late(self) -> None:
-        self._deadline = None
-        if not self.trusted:
-            self.drop()
 
     def drop(self) -> None:
         """Close at once (the file descriptor is freed now, not after a lingering close)."""
@@ -157,9 +183,6 @@ class _Door(asyncio.Protocol):
 
     def trust(self) -> None:
         self.trusted = True
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
 
 
 class _Guarded(RequestHandler):
@@ -534,6 +557,8 @@ class WebServer:
         if self._listener is not None:
             self._listener.close()
             self._listener = None
+        if self.gate is not None:
+            self.gate.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
