@@ -104,7 +104,10 @@ def status(s: Mapping[str, Any]) -> str:
                    "</p>")
         if s.get("next"):
             out.append(f'<p class="next">Next: {e(s["next"])}</p>')
-    out.append(f'<p class="muted">{e(s["commands"])} command(s) so far.</p>'
+    own = "" if past or not s.get("own") else (
+        f' <a href="{e(s["own"])}">This game\'s own page</a> keeps its result and proof after '
+        "it.")
+    out.append(f'<p class="muted">{e(s["commands"])} command(s) so far.{own}</p>'
                '<p class="offline">Connection lost: reconnecting…</p>')
     return '<section id="status">' + "".join(out) + "</section>"
 

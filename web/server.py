@@ -290,6 +290,8 @@ class LivePage:
                     log.exception("telling of the page's new address failed")
         try:
             data = self._snapshots.snapshot(self.session)
+            if self._token_seed is not None:
+                data["own"] = f"/g/{self.token}/"  # this game's own page, kept after it
             body = page.body(data)
         except Exception as err:
             self.error = f"{type(err).__name__}: {err}"

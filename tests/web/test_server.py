@@ -148,6 +148,8 @@ def test_each_game_keeps_its_page_and_proof_and_the_front_address_follows_the_ga
                 await _check(http, abandoned, "abandoned")
                 shown = await (await http.get(front)).text()
                 assert "Xia" in shown and "no longer being played" not in shown
+                own = current.split(str(srv.port), 1)[1]
+                assert f'<a href="{own}">This game' in shown  # its own page, from the front
                 data = await (await http.get(front + "state.json")).json()
                 assert data["proof"]["seed"] is None  # the game being played keeps its secret
                 assert (await http.get(current)).status == 200
