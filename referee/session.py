@@ -424,6 +424,8 @@ class Session:
             after.position += len(fresh)
             after.push(entry, state)
             snapshot = after.snapshot()
+        if seq == 1:
+            self._reveal_left()
         self._record(entry, seed=game.seed if seq == 1 else None, undoing=None,
                      game=GameInfo(ruleset.id, ruleset.version,
                                    ruleset.catalog_json(game.catalog)) if seq == 1 else None,
@@ -549,6 +551,21 @@ class Session:
         game.log.append(entry)
         game.push(entry, after)
         return self._publish(Outcome(entry, after, game.ruleset))
+
+    def _reveal_left(self) -> None:
+        """A new game is about to be recorded (its rules have accepted it): the game it
+        leaves unfinished reveals its seed like a finished one, as its last entry, so its
+        rolls can be checked too (issue 26). Nothing is published: the new game is what the
+        table sees next."""
+        left = self._game
+        if not self.unfinished or left.seed is None or self.state.seed is not None:
+            return
+        events: list[Event] = [{"type": "seed_revealed", "seed": left.seed.hex()}]
+        entry = LogEntry(seq=len(left.log) + 1, command={"cmd": "reveal"}, events=events)
+        self._record(entry, seed=None, undoing=None)
+        after = left.ruleset.fold(self.state, events)
+        left.log.append(entry)
+        left.push(entry, after)
 
     # ---- rebuilding ----------------------------------------------------------------------
     @classmethod
