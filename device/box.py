@@ -236,6 +236,11 @@ class BoxController:
 
     def _on_outcome(self, outcome: Outcome) -> None:
         self.dice.settled()
+        fixed = [e for e in outcome.events if e.get("type") == "die_corrected"]
+        if fixed:  # a typed die given another value after an undo: never silently
+            from referee.words import core_words
+
+            self._say(core_words(fixed)[0].replace("→", "->"))  # (the OLED font has no →)
         ack = self.ui.ack if self._mine else None
         self.ui.reset_turn()
         self.ui.ack = ack

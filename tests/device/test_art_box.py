@@ -167,3 +167,38 @@ def test_a_team_decision_is_answered_with_the_buttons() -> None:
     assert (logged["cmd"], logged["choice"]) == ("choose", offered[1]["choice"])
     assert box.view().screen != "choice"
     box.close()
+
+
+def test_tray_battle_dice_undone_from_the_box_are_used_again_without_the_tray(rig) -> None:
+    """Issue 24: the tray read the battle's dice, the table held BACK to undo; the battle
+    fought again reuses what the tray read (kept), and the tray is not asked again."""
+    sim, box, loop = rig
+    s = box.session
+    battles = [r for r in s.ruleset.legal_actions(s.state, None) if r["cmd"] == "battle"]
+    film = next(i for i, r in enumerate(battles) if r["city"] == "Film")
+
+    def fight() -> None:
+        box.press("ROLL")
+        for _ in range(film):
+            box.press("NEXT")
+        box.press("ROLL")
+
+    fight()
+    for value in (4, 2, 5):
+        assert sim.wait_for(lambda: sim.firmware.armed is not None, 5.0)
+        waiting = box.dice.waiting
+        sim.roll("d6", [value])
+        loop.pump_until(lambda w=waiting: box.dice.waiting is not w)
+    read = {e["id"]: e["value"] for e in s.log[-1].events if e["type"] == "roll"}
+    assert read == {"Ann": 4, "ally1": 2, "Ben": 5}
+    box.press("ROLL")  # the verdict seen
+    box.press("BACK", long=True)  # undo
+    confirm = box.view()
+    assert confirm.screen == "confirm" and "dice stay: 4, 2, 5" in confirm.lines
+    box.press("ROLL")
+    assert s.log[-1].command["cmd"] == "undo" and s.state.battle is None
+    fight()
+    assert box.dice.waiting is None and box.view().screen == "verdict"  # the tray not asked
+    again = {e["id"]: (e["value"], e["via"], e["kept"]) for e in s.log[-1].events
+             if e["type"] == "roll"}
+    assert again == {d: (v, "tray", True) for d, v in read.items()}

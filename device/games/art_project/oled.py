@@ -105,9 +105,13 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         return BoxView("menu", title="Menu", menu=labels, cursor=ui.oindex % max(1, len(labels)),
                        hint="NEXT:move ROLL:ok")
     if mode == "confirm":
+        from referee.words import undo_dice_lines
+
         words = ctrl.session.undo_words()
-        return BoxView("confirm", title="Undo?", lines=wrap(words or "nothing to undo", lines=3),
-                       hint="ROLL:undo BACK:no")
+        target = ctrl.session.undo_target()
+        dice = undo_dice_lines(target.events) if target is not None else ()
+        return BoxView("confirm", title="Undo?", hint="ROLL:undo BACK:no",
+                       lines=(*wrap(words or "nothing to undo", lines=4 - len(dice)), *dice))
     if mode == "none":
         return BoxView("none", title="The A.R.T. Project",
                        lines=wrap("Start a game on the console.", lines=2))
@@ -159,9 +163,11 @@ def battle_dice(ctrl: BoxController, request: dict[str, Any]) -> list[str]:
 
 def roll_battle(ctrl: BoxController, request: dict[str, Any]) -> None:
     """ROLL on a battle (or a reroll): the tray's dice one after the other when a tray is
-    connected, else the box's; the verdict is shown until the next press."""
+    connected, else the box's; the verdict is shown until the next press. A die an undo left
+    on the table (the box's or the tray's) is not asked of the tray: the session reuses it."""
     parsed = ctrl.session.ruleset.parse(request)
-    ids = battle_dice(ctrl, request)
+    kept = ctrl.dice.kept_ids(parsed)
+    ids = [d for d in battle_dice(ctrl, request) if d not in kept]
     got: dict[str, Roll] = {}
 
     def make(roll: Roll | None, last: str) -> Any:
@@ -176,7 +182,7 @@ def roll_battle(ctrl: BoxController, request: dict[str, Any]) -> None:
             return waiting(i + 1) if i + 1 < len(ids) else None
 
         return Waiting(str(request.get("leader") or die), "d6",
-                       lambda r: make(r, die), ("battle",), ack=True, then=then)
+                       lambda r: make(r, die), ("battle",), ack=True, then=then, id=die)
 
     if not ids or not ctrl.dice.wait_for(waiting(0)):
         ctrl._apply(parsed, ack=True)

@@ -180,10 +180,11 @@ def undo_lines(step: LogEntry | None) -> tuple[str, ...]:
     undo = q.undo_preview(step)
     if undo is None:
         return ("nothing to undo",)
+    from referee.words import undo_dice_lines
+
     lines = [fit(f"{undo.what} {undo.player or ''}".strip()), fit(undo.detail)]
-    if undo.dice_stay:
-        lines.append("dice stay: kept")
-    return tuple(line for line in lines if line)
+    lines = [line for line in lines if line][:2]
+    return (*lines, *undo_dice_lines(undo.step.events))[:4]
 
 
 STATUS_CHARS = 16  # a players-page row, a gap, then its three strike pips

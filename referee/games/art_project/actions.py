@@ -174,8 +174,7 @@ def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
     what = {"draw": "the draw", "extra_draw": "the paid extra draw",
             "play_card": "the mission card", "move": f"the move to {command.get('to')}",
             "unlock_ally": "the ally die unlocked", "battle": f"the battle in "
-            f"{command.get('city')} (its dice stay on the table)",
-            "reroll": f"the reroll with {command.get('card')} (its dice stay on the table)",
+            f"{command.get('city')}", "reroll": f"the reroll with {command.get('card')}",
             "weapon": "the weapon added", "concede": "the concession",
             "end_phase": "the end of the phase", "give_clue": "the clue card given",
             "choose": f"the choice of {command.get('choice')}", "new_game": "the new game",
