@@ -142,4 +142,4 @@ def _handle(ctrl: Any, mode: str, action: str) -> None:
 
 
 OLED = OledScreens(cursor=Cursor, mode=mode, menu=menu, items=sc.items, view=view,
-                   idle=sc.idle_view, handle=_handle)
+                   idle=sc.idle_view, handle=_handle, starts=True)

@@ -207,7 +207,7 @@ def status_view(state: GameState, page: int) -> BoxView:
 def new_view(ui: Cursor, names: Sequence[str] | None) -> BoxView:
     shown = names[: ui.players] if names else [f"P{i + 1}" for i in range(ui.players)]
     return BoxView("new", title="Gallery Grippers", big=str(ui.players), source="players",
-                   lines=("New game", *(fit(", ".join(shown), 12),)),
+                   lines=("New game", *(fit(", ".join(shown), 12),), "MENU:game"),
                    hint="NEXT:+1 ROLL:start")
 
 
