@@ -348,7 +348,7 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
     if mode == "pick":
         form = ui.form
         f = next_field(candidates(ctrl)) or ""
-        head = GROUPS.get(form.get("cmd", ""), "")
+        head = GROUPS.get(form.get("cmd", ""), "").split(" (")[0]
         return BoxView("pick", title=fit(f"{head}: {FIELD_WORDS.get(f, f)}?"), menu=labels,
                        cursor=cursor, hint="ROLL:ok BACK:back")
     if mode == "card":
