@@ -614,6 +614,8 @@ def handle(ctrl: BoxController, mode: str, action: str) -> None:
         return
     if mode == "phase" and action in GO:
         ui.step, ui.index, ui.form = "acts", 0, {}
+    elif ui.overlay is not None and mode == ui.overlay:  # another game's overlay: put away
+        ui.overlay = None
 
 
 OLED = OledScreens(cursor=Cursor, mode=mode, menu=menu,
