@@ -43,3 +43,16 @@ async def test_the_gallery_grippers_prompt_says_a_tray_die_stays() -> None:
         assert isinstance(app.screen, UndoConfirm)
         dice = str(app.screen.query_one("#undo-dice", Static).render())
         assert "the tray read (5) stay on the table" in dice
+
+
+async def test_the_gallery_grippers_log_shows_a_typed_die_s_correction() -> None:
+    s = gg_playing(Session(seed=SEED))
+    for request in ({"cmd": "move_roll", "player": "Ann", "roll": 4}, {"cmd": "undo"},
+                    {"cmd": "move_roll", "player": "Ann", "roll": 6}):
+        assert s.handle(request)["ok"]
+    app = make_app(s)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await keys(pilot, "r")
+        [table] = [x for x in app.screen_stack if x.query("#log")]  # (under the tile dialog)
+        log = str(table.query_one("#log").render())
+        assert "corrected: Ann's d6 4 → 6" in log

@@ -221,7 +221,15 @@ OVER_WORDS: dict[str, str] = {
 
 
 def describe(entry: LogEntry) -> str:
-    """One line for the event log."""
+    """One line for the event log; a typed die given another value after an undo says so
+    (the core's words, `referee.words.core_words`: "corrected: Ann's d6 4 → 6")."""
+    from referee.words import core_words
+
+    fixed = [e for e in entry.events if e.get("type") == "die_corrected"]
+    return "; ".join([_describe(entry), *core_words(fixed)])
+
+
+def _describe(entry: LogEntry) -> str:
     cmd = entry.command
     name = str(cmd["cmd"])
     ev = entry.events
