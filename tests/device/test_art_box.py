@@ -198,3 +198,49 @@ def test_tray_battle_dice_undone_from_the_box_are_used_again_without_the_tray(ri
     again = {e["id"]: (e["value"], e["via"], e["kept"]) for e in s.log[-1].events
              if e["type"] == "roll"}
     assert again == {d: (v, "tray", True) for d, v in read.items()}
+
+
+def test_a_new_game_from_the_box_before_any_game_and_its_menu() -> None:
+    """The chooser, the A.R.T. new-game screen and its MENU (New game, no Undo) with no game."""
+    s = Session(seed=SEED)
+    box = BoxController(s, idle_s=None, names=["Ann"])
+    box.press("MENU")
+    choose(box, "New game")
+    assert box.view().title == "New game of"
+    choose(box, "The A.R.T. Project")
+    assert (box.view().title, box.view().big) == ("The A.R.T. Project", "1")  # [box]: solo
+    box.press("NEXT")
+    box.press("BACK")  # (1-4, wrapping)
+    assert box.view().big == "1"
+    box.press("MENU")
+    assert box.view().menu == ("New game",)
+    box.press("MENU")  # closed: back to the new-game screen
+    assert box.view().screen == "new"
+    box.press("ROLL")
+    choose(box, "Test board")
+    choose(box, "hard")
+    assert box.view().title == "Ally pawn colour?"
+    choose(box, "orange")
+    assert s.ruleset.id == "art-project" and [p.name for p in s.state.players] == ["Ann"]
+    assert s.state.ally is not None and s.state.ally.color == "orange"
+    assert box.view().screen == "phase"
+    box.close()
+
+
+def test_the_idle_screen_before_a_game_of_it_and_during_one() -> None:
+    clock = [0.0]
+    s = Session(seed=SEED)
+    box = BoxController(s, clock=lambda: clock[0], idle_s=10.0)
+    box.press("MENU")
+    choose(box, "New game")
+    choose(box, "The A.R.T. Project")  # set up, no game yet: its screens, another's state
+    clock[0] = 60.0
+    box.tick()
+    assert box.view().screen == "idle" and box.view().lines == ("The A.R.T. Project",)
+    box.close()
+    s = at_battle()
+    box = BoxController(s, clock=lambda: clock[0], idle_s=10.0)
+    clock[0] = 120.0
+    box.tick()
+    assert box.view().lines[0] == f"Round 1 {s.state.phase}"
+    box.close()

@@ -42,7 +42,7 @@ class Player:
 
     def start(self) -> None:
         self.press("MENU")
-        self.choose("New game")
+        self.choose("New game")  # which game: the chooser
         self.choose("The A.R.T. Project")
         self.press("ROLL")  # two players, from [box]
         self.choose("Test board")

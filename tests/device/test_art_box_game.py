@@ -64,7 +64,7 @@ def card(box: BoxController, request: dict[str, Any]) -> None:
 def start(box: BoxController, request: dict[str, Any]) -> None:
     assert box.view().screen == "new"  # no game yet: the box's own game's new screen
     box.press("MENU")
-    choose(box, "New game")
+    choose(box, "New game")  # which game: the chooser
     choose(box, "The A.R.T. Project")
     view = box.view()
     assert (view.title, view.big) == ("The A.R.T. Project", str(len(request["players"])))

@@ -37,8 +37,8 @@ def mode(ctrl: BoxController) -> str:
         if ctrl._entry(ui.ack) is not None:
             return "verdict"
         ui.ack = None
-    if s.phase == "no_game":
-        return "new"
+    if ctrl.session.ruleset.id != "art-project" or s.phase == "no_game":
+        return "new"  # (no game of it yet: its new-game screen)
     if s.over:
         return "over"
     if s.battle is not None:
@@ -125,14 +125,22 @@ def pick_items(ctrl: BoxController) -> list[Item]:
     return [(fit(label(f, v), 20), (f, k)) for k, v in values]
 
 
+def _playing(ctrl: BoxController) -> bool:
+    """An A.R.T. game is on and not over (the box may show these screens before one, or
+    over another game's table while a new game of this one is set up)."""
+    s = ctrl.session.state
+    return (ctrl.session.ruleset.id == "art-project" and s.phase != "no_game"
+            and not s.over)
+
+
 def menu(ctrl: BoxController) -> list[Item]:
     s = ctrl.session.state
     out: list[Item] = []
-    if s.phase != "no_game" and not s.over and s.battle is None and not s.pending:
+    if _playing(ctrl) and s.battle is None and not s.pending:
         out.append(("Actions...", "acts"))
         if _legal(ctrl, "end_phase"):
             out.append(("End phase", "end"))
-    if s.phase != "no_game" and not s.over:
+    if _playing(ctrl):
         out.append(("Undo...", "undo"))
     out.append(("New game", "new"))
     return out
@@ -361,8 +369,9 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
 
 
 def idle(state: Any) -> BoxView:
-    where = "Game over" if state.over else (
-        "The A.R.T. Project" if state.phase == "no_game" else f"Round {state.round} {state.phase}")
+    if getattr(state, "mission", None) is None:  # no game of it (yet): its name
+        return BoxView("idle", lines=("The A.R.T. Project",), hint="any key: wake")
+    where = "Game over" if state.over else f"Round {state.round} {state.phase}"
     return BoxView("idle", lines=(fit(where), f"dice {short_hex(state.commitment, 5)}"),
                    hint="any key: wake")
 
@@ -513,8 +522,8 @@ def _new(ctrl: BoxController, action: str) -> None:
     ui = ctrl.ui
     form = ui.form
     stage = form.get("stage", 0)
-    if action == "menu":
-        ctrl.choose_game()
+    if action == "menu":  # the menu: New game (the chooser), the phone page
+        ui.overlay, ui.oindex = "menu", 0
         return
     if stage == 0:
         n = _players(ctrl)
