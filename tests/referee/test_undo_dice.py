@@ -186,3 +186,28 @@ def test_a_step_without_dice_says_nothing_of_dice() -> None:
     target = s.undo_target()
     assert target is not None and undo_dice_words(target.events) is None
     assert undo_dice_lines(target.events) == ()
+
+
+def test_the_issue_s_table_typed_4_3_2_1_undone_then_6_6_6_6_says_each_correction() -> None:
+    """Issue 24's table: four typed dice of a lost battle, undo, the same battle typed 6 6 6 6:
+    won, and every changed die said, never silently."""
+    s = Session(seed=SEED)
+    for request in ({"cmd": "new_game", "game": "art-project", "mission": "test-board",
+                     "difficulty": "hard", "players": [{"name": "Ann"}, {"name": "Ben"}]},
+                    *[{"cmd": "draw", "player": n} for n in ("Ann", "Ann", "Ben", "Ben")],
+                    {"cmd": "play_card", "player": "Ann"}, {"cmd": "play_card", "player": "Ben"},
+                    {"cmd": "end_phase"}, {"cmd": "unlock_ally"}, {"cmd": "unlock_ally"},
+                    {"cmd": "end_phase"}, {"cmd": "move", "player": "Ann", "to": "Film"},
+                    {"cmd": "move", "player": "Ben", "to": "Film"}, {"cmd": "end_phase"},
+                    {"cmd": "end_phase"}):
+        ok(s, **request)
+    dice = ["Ann", "ally1", "ally2", "Ben"]
+    lost = ok(s, cmd="battle", city="Film", leader="Ann", rolls=dict(zip(dice, (4, 3, 2, 1),
+                                                                          strict=True)))
+    assert s.state.battle is not None and rolls(lost)["Ann"]["via"] == "typed"
+    ok(s, cmd="undo")
+    won = ok(s, cmd="battle", city="Film", leader="Ann", rolls=dict.fromkeys(dice, 6))
+    [verdict] = [e for e in won["events"] if e["type"] == "battle"]
+    assert verdict["won"]
+    assert core_words(won["events"]) == [
+        "corrected: Ann's d6 4 → 6, ally1's d6 3 → 6, ally2's d6 2 → 6, Ben's d6 1 → 6"]
