@@ -8,7 +8,8 @@ module holds the protocol and the few values every game shares: dice requests (`
 (`Result`), and the commands every game takes (`Undo`, `Reveal`).
 
 A ruleset's `evolve` must accept the events the core adds to a step: ``seed_revealed``
-(``{"seed": hex}``, the state's ``seed`` becomes it) and ``kept_dropped`` (no change).
+(``{"seed": hex}``, the state's ``seed`` becomes it), ``kept_dropped`` and ``die_corrected``
+(no change).
 """
 
 from __future__ import annotations

@@ -32,9 +32,11 @@ from referee.errors import (
 from referee.inputs import RequestProblem, check_request, show
 from referee.kept import (
     KeptDie,
+    corrections,
     dropped_by,
     dropped_events,
     refuse_physical_while_kept,
+    typed_left_by,
     waiting_for,
 )
 from referee.ruleset import (
@@ -409,6 +411,8 @@ class Session:
                                        game.current_piles, ruleset)
             events += dropped_events(dropped_by(kept, ruleset.renewed(events)),
                                      ruleset.renew_rule())
+        if game.typed:  # a die typed in before an undo, given again: a change is said
+            events += corrections(game.typed, ruleset.rolled(logged, events))[0]
         state = ruleset.fold(base, events)
         if state.over and not base.over and game.seed is not None:
             reveal: Event = {"type": "seed_revealed", "seed": game.seed.hex()}
@@ -419,7 +423,8 @@ class Session:
         snapshot = None
         if seq % running.SNAPSHOT_EVERY == 0 and _history(self._store) is not None:
             after = replace(game, seqs=array("q", game.seqs), piles=[*game.piles],
-                            kept=list(game.kept), dropped=dict(game.dropped), states={})
+                            kept=list(game.kept), dropped=dict(game.dropped),
+                            typed=list(game.typed), states={})
             after.settle(entry, used)
             after.position += len(fresh)
             after.push(entry, state)
@@ -510,7 +515,9 @@ class Session:
         entry = LogEntry(seq=len(game.log) + 1, command={"cmd": "undo", "undoes": seq},
                          events=[{"type": "undone", "seq": seq, "cmd": target.command["cmd"],
                                   "kept": [k.to_json() for k in back],
-                                  "dropped": [k.to_json() for k in gone]}])
+                                  "dropped": [k.to_json() for k in gone],
+                                  "typed": [k.to_json()
+                                            for k in typed_left_by(game.rolled(target))]}])
         if target.command["cmd"] == "reveal":
             raise RuleViolation("A revealed seed cannot be hidden again.", code="reveal_is_final")
         self._record(entry, seed=None, undoing=seq)

@@ -302,5 +302,5 @@ def _seed(s: State, e: Event) -> State:
     return replace(s, seed=e["seed"])
 
 
-for _kind in ("roll", "kept_dropped", "note"):
+for _kind in ("roll", "kept_dropped", "die_corrected", "note"):
     _HANDLERS[_kind] = lambda s, e: s

@@ -454,7 +454,7 @@ class VerdictScreen(Dialog[None]):
 class ArtUndoConfirm(RulesetUndoConfirm):
     """Undo, saying that the battle dice stay."""
 
-    HINT = "Battle dice stay on the table: undo never rerolls (ART-36)."
+    HINT = None  # what happens to the step's dice: the core's words (referee.words), ART-36
 
 
 class ArtGameOverScreen(Dialog[None]):
