@@ -230,7 +230,7 @@ def _rerolled(events: Sequence[Event]) -> str:
 
 
 # The events a step's words leave out: their news is in the head or in another event's words.
-_QUIET = {"game_started", "roll", "kept_dropped", "seed_revealed", "undone"}
+_QUIET = {"game_started", "roll", "kept_dropped", "die_corrected", "seed_revealed", "undone"}
 
 
 def step_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
