@@ -50,6 +50,7 @@ GAME_TESTS = {
     "gallery_grippers": ["tests/referee/test_rules.py", "tests/referee/test_gg_ruleset.py",
                          "tests/referee/test_rounds_and_ranks.py",
                          "tests/referee/test_second_game.py",
+                         "tests/referee/test_gg_play_rulings.py",
                          "tests/referee/games/test_gallery_grippers_house_rules.py"],
 }
 CORE_TESTS = {

@@ -1,0 +1,172 @@
+"""Gallery Grippers' turn (rules/play.py): every refusal of moving, stealing, selling, trading,
+ending the turn and free rolls, with its code, its rule and what it says; trades of a card held
+once, of nothing, with oneself. Pinned from the survivors of mutation testing rules/play.py
+(issue 28; docs/mutation.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from referee.games.gallery_grippers.catalog import default_catalog
+from tests.referee.conftest import Table, start
+
+CAT = default_catalog()
+M1, M2 = list(CAT.museums)[:2]
+ATTRS = sorted(CAT.attributes)
+
+
+def says(t: Table, cmd: str, code: str, rule: str, message: str, **fields: Any) -> None:
+    answer = t.no(cmd, code, rule, **fields)
+    assert answer["error"]["message"] == message
+
+
+def two_distinct_hands() -> Table:
+    """Ann and Ben each hold three different attribute cards, each once."""
+    return start(hands={"Ann": {"attributes": ATTRS[:3]}, "Ben": {"attributes": ATTRS[3:6]}})
+
+
+def test_where_a_move_lands_each_refusal() -> None:
+    t = start()
+    says(t, "move", "museum_required", "GG-5",
+         "Which museum is an art quadrant in? Name the museum.",
+         player="Ann", tile="art", roll=2)
+    says(t, "move", "unknown_museum", "GG-5",
+         f"There is no museum called 'Moon' ({', '.join(CAT.museums)}).",
+         player="Ann", tile="art", museum="Moon", roll=2)
+    says(t, "move", "not_a_museum_tile", "GG-5", "An airport is not inside a museum.",
+         player="Ann", tile="airport", museum=M1, roll=2)
+    says(t, "move", "not_inside", "GG-12",
+         "Ann is outside; an exit only matters on the way out (say 'plain').",
+         player="Ann", tile="exit", roll=1)
+    t.ok("move", player="Ann", tile="plain", museum=M1, roll=1)
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="plain", roll=1)
+    t.ok("end_turn", player="Ben")
+    says(t, "move", "wrong_museum", "GG-12",
+         f"Ann is inside {M1}; leave through an exit first.",
+         player="Ann", tile="art", museum=M2, roll=2)
+    says(t, "move", "inside_museum", "GG-12",
+         f"Ann is inside {M1}: a trading post is outside. Leave through an exit first.",
+         player="Ann", tile="trading", roll=3)
+
+
+def test_one_movement_roll_a_turn_each_refusal() -> None:
+    t = start()
+    says(t, "end_turn", "must_move", "GG-4", "Ann must roll to move before ending the turn.",
+         player="Ann")
+    t.ok("move_roll", player="Ann", roll=3)
+    says(t, "move", "already_rolled", "GG-4",
+         "Ann already rolled 3 to move; say where the pawn landed.",
+         player="Ann", tile="plain", roll=3)
+    t.ok("move", player="Ann", tile="plain")
+    says(t, "move_roll", "already_moved", "GG-4", "Ann has already rolled to move this turn.",
+         player="Ann", roll=3)
+    says(t, "move", "already_moved", "GG-4", "Ann has already rolled to move this turn.",
+         player="Ann", tile="plain", roll=3)
+
+
+def test_stealing_each_refusal() -> None:
+    t = start()
+    says(t, "steal", "not_at_art", "GG-11",
+         "Art can only be stolen on an art quadrant, in the turn the pawn lands there.",
+         player="Ann", art=CAT.museums[M1][0].name)
+    t.ok("move", player="Ann", tile="art", museum=M1, roll=2)
+    here = [a.name for a in CAT.museums[M1]]
+    says(t, "steal", "art_not_here", "GG-11",
+         f"'The Moon' is not in {M1} (there: {', '.join(here)}).", player="Ann", art="The Moon")
+    t.ok("steal", player="Ann", art=here[0])
+    says(t, "steal", "already_stole", "GG-11", "One piece per art quadrant landing.",
+         player="Ann", art=here[1])
+
+
+def test_an_empty_museum_says_so() -> None:
+    museum = min(CAT.museums, key=lambda m: len(CAT.museums[m]))
+    pieces = [a.name for a in CAT.museums[museum]]
+    t = start()
+    for piece in pieces:
+        t.ok("move", player="Ann", tile="art", museum=museum, roll=2)
+        t.ok("steal", player="Ann", art=piece)
+        t.ok("end_turn", player="Ann")
+        t.ok("move", player="Ben", tile="plain", roll=1)
+        t.ok("end_turn", player="Ben")
+    t.ok("move", player="Ann", tile="art", museum=museum, roll=2)
+    says(t, "steal", "empty_museum", "GG-11", f"{museum} has no art left to steal.",
+         player="Ann", art=pieces[0])
+
+
+def test_selling_each_refusal() -> None:
+    t = start(rules={"win_money": 10**12})
+    says(t, "sell", "not_at_black_market", "GG-13", "Art is sold only at the black market.",
+         player="Ann")
+    t.ok("move", player="Ann", tile="black_market", roll=4)
+    says(t, "sell", "nothing_to_sell", "GG-13", "Ann carries no art.", player="Ann")
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="plain", roll=1)
+    t.ok("end_turn", player="Ben")
+    piece = CAT.museums[M1][0].name
+    t.ok("move", player="Ann", tile="art", museum=M1, roll=2)
+    t.ok("steal", player="Ann", art=piece)
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="plain", roll=1)
+    t.ok("end_turn", player="Ben")
+    t.ok("move", player="Ann", tile="exit", roll=1)
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="plain", roll=1)
+    t.ok("end_turn", player="Ben")
+    t.ok("move", player="Ann", tile="black_market", roll=4)
+    says(t, "sell", "nothing_to_sell", "GG-13", "Name at least one piece to sell.",
+         player="Ann", art=[])
+    says(t, "sell", "art_not_held", "GG-13", f"Ann does not carry 'Nothing' (carrying: {piece}).",
+         player="Ann", art=["Nothing"])
+    says(t, "sell", "art_not_held", "GG-13", f"Ann does not carry {piece!r} (carrying: {piece}).",
+         player="Ann", art=[piece, piece])
+    t.ok("sell", player="Ann", art=[piece])
+
+
+def test_trading_each_refusal_and_a_card_held_once() -> None:
+    t = two_distinct_hands()
+    ann, ben = ATTRS[0], ATTRS[3]
+    trade = {"from": "Ann", "to": "Ben", "give": [ann], "get": [ben]}
+    says(t, "trade", "not_at_trading_post", "GG-4", "Cards are traded only at a trading post.",
+         **trade)
+    t.ok("move", player="Ann", tile="trading", roll=3)
+    says(t, "trade", "bad_trade", "GG-4", "A trade needs two different players.",
+         **{**trade, "to": "Ann"})
+    says(t, "trade", "bad_trade", "GG-4", "Name the cards that change hands.",
+         **{**trade, "give": [], "get": []})
+    specialist = t.player("Ann")["hand"]["specialists"][0]
+    says(t, "trade", "not_an_attribute", "GG-4",
+         f"Only attribute cards are traded ({specialist!r} is not one).",
+         **{**trade, "give": [specialist]})
+    says(t, "trade", "card_not_in_hand", "GG-4", f"Ann does not hold {ann}.",
+         **{**trade, "give": [ann, ann]})
+    says(t, "trade", "card_not_in_hand", "GG-4", f"Ben does not hold {ann}.",
+         **{**trade, "get": [ann]})
+    answer = t.ok("trade", **{**trade, "get": []})  # a gift: one side may name nothing
+    assert t.events(answer, "traded") == [{"type": "traded", "from": "Ann", "to": "Ben",
+                                            "give": [ann], "get": []}]
+    assert ann not in t.player("Ann")["hand"]["attributes"]
+    assert t.player("Ben")["hand"]["attributes"].count(ann) == 1
+
+
+@pytest.mark.parametrize(("die", "value", "rule", "faces"),
+                         [("d6", 7, "GG-4", "1-6"), ("d6", 0, "GG-4", "1-6"),
+                          ("d10", 11, "GG-4", "1-10"), ("d100", 101, "GG-7", "1-100"),
+                          ("d100", 0, "GG-7", "1-100")])
+def test_a_free_roll_typed_off_the_die_is_refused(die: str, value: int, rule: str,
+                                                  faces: str) -> None:
+    t = start()
+    says(t, "roll", "roll_out_of_range", rule,
+         f"{value} is not a possible {die} roll ({faces}).", die=die, value=value)
+
+
+def test_a_free_percentile_roll_follows_the_percentile_house_rule() -> None:
+    """GG-7 with `percentile = "0-99"`: 0 is a face, 100 is not."""
+    t = start(rules={"percentile": "0-99"})
+    says(t, "roll", "roll_out_of_range", "GG-7", "100 is not a possible d100 roll (0-99).",
+         die="d100", value=100)
+    [roll] = t.events(t.ok("roll", die="d100", value=0), "roll")
+    assert (roll["die"], roll["value"], roll["purpose"], roll["player"]) == ("d100", 0, "free",
+                                                                             "Ann")
