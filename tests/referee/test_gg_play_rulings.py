@@ -170,3 +170,52 @@ def test_a_free_percentile_roll_follows_the_percentile_house_rule() -> None:
     [roll] = t.events(t.ok("roll", die="d100", value=0), "roll")
     assert (roll["die"], roll["value"], roll["purpose"], roll["player"]) == ("d100", 0, "free",
                                                                              "Ann")
+
+
+def typed_roll(player: str, value: int) -> dict[str, Any]:
+    return {"type": "roll", "player": player, "id": player, "purpose": "move", "die": "d6",
+            "value": value, "source": "physical", "via": "typed", "index": None,
+            "sides": None, "kept": False}
+
+
+def test_a_turns_events_in_full() -> None:
+    """What the console, the box, the page and the log read from each step of a turn."""
+    t = start(rules={"win_money": 10**12})
+    art = CAT.museums[M1][0]
+    assert t.ok("move_roll", player="Ann", roll=2)["events"] == [
+        typed_roll("Ann", 2), {"type": "move_rolled", "player": "Ann", "roll": 2},
+        {"type": "pending", "player": "Ann", "decision": "tile", "options": ["move"],
+         "roll": 2}]
+    assert t.ok("move", player="Ann", tile="art", museum=M1)["events"] == [
+        {"type": "resolved", "player": "Ann", "decision": "tile"},
+        {"type": "moved", "player": "Ann", "roll": 2, "tile": "art", "museum": M1},
+        {"type": "entered", "player": "Ann", "museum": M1}]
+    assert t.ok("steal", player="Ann", art=art.name)["events"] == [
+        {"type": "stolen", "player": "Ann", "art": {"name": art.name, "museum": M1,
+                                                    "value": art.value,
+                                                    "deduction": art.deduction}}]
+    t.ok("end_turn", player="Ann")
+    assert t.ok("move", player="Ben", tile="recruitment", roll=1)["events"] == [
+        typed_roll("Ben", 1),
+        {"type": "moved", "player": "Ben", "roll": 1, "tile": "recruitment", "museum": None},
+        {"type": "pending", "player": "Ben", "decision": "draw",
+         "options": ["specialist", "attribute"], "count": 1, "reason": "recruitment"}]
+    t.ok("draw", player="Ben", deck="attribute", card=ATTRS[0])
+    t.ok("end_turn", player="Ben")
+    assert t.ok("move", player="Ann", tile="exit", roll=1)["events"] == [
+        typed_roll("Ann", 1),
+        {"type": "moved", "player": "Ann", "roll": 1, "tile": "exit", "museum": M1},
+        {"type": "left", "player": "Ann", "museum": M1, "art_kept": [art.name]}]
+    t.ok("end_turn", player="Ann")
+    assert t.ok("move", player="Ben", tile="security", museum=M1, roll=1)["events"] == [
+        typed_roll("Ben", 1),
+        {"type": "moved", "player": "Ben", "roll": 1, "tile": "security", "museum": M1},
+        {"type": "entered", "player": "Ben", "museum": M1},
+        {"type": "pending", "player": "Ben", "decision": "obstacle", "options": ["bypass"],
+         "tile": "security", "museum": M1}]
+    t.ok("bypass", player="Ben", roll=1)
+    t.ok("end_turn", player="Ben")
+    t.ok("move", player="Ann", tile="black_market", roll=4)
+    assert t.ok("sell", player="Ann")["events"] == [
+        {"type": "sold", "player": "Ann", "pieces": [art.name], "face_value": art.value,
+         "fence_bonus": 0, "price": art.value, "money": art.value}]
