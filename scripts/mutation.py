@@ -56,7 +56,8 @@ GAME_TESTS = {
 CORE_TESTS = {
     "referee/kept.py": ["tests/referee/test_kept_dice.py", "tests/referee/test_kept_property.py",
                         "tests/referee/test_dice.py"],
-    "referee/dice.py": ["tests/referee/test_dice.py", "tests/referee/test_dice_rulings.py",
+    "referee/dice.py": ["tests/referee/test_dice_contract.py", "tests/referee/test_dice_rulings.py",
+                        "tests/referee/test_dice.py",
                         "tests/referee/test_kept_dice.py", "tests/referee/test_kept_property.py"],
 }
 
