@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from referee.dice import roll_for
 from referee.games.gallery_grippers.catalog import default_catalog
-from tests.referee.conftest import Table, start
+from tests.referee.conftest import SEED, Table, start
 
 CAT = default_catalog()
 M1, M2 = list(CAT.museums)[:2]
@@ -219,3 +220,24 @@ def test_a_turns_events_in_full() -> None:
     assert t.ok("sell", player="Ann")["events"] == [
         {"type": "sold", "player": "Ann", "pieces": [art.name], "face_value": art.value,
          "fence_bonus": 0, "price": art.value, "money": art.value}]
+
+
+@pytest.mark.parametrize("cmd", ["move", "move_roll"])
+def test_a_movement_roll_typed_off_the_die_says_so(cmd: str) -> None:
+    t = start()
+    fields = {"tile": "plain"} if cmd == "move" else {}
+    says(t, cmd, "roll_out_of_range", "GG-4", "7 is not a possible movement (d6) roll (1-6).",
+         player="Ann", roll=7, **fields)
+
+
+def test_the_box_rolls_the_movement_d6_from_the_stream() -> None:
+    """GG-4: with no value typed, the box rolls the movement die: a d6 (six sides) drawn from
+    the game's stream, the same face `roll_for` gives for that index."""
+    t = start()
+    for who in ("Ann", "Ben") * 4:
+        [roll] = t.events(t.ok("move_roll", player=who), "roll")
+        assert (roll["die"], roll["sides"], roll["source"], roll["purpose"]) == (
+            "d6", 6, "electronic", "move")
+        assert roll["value"] == roll_for(SEED, roll["index"], "d6")
+        t.ok("move", player=who, tile="plain")
+        t.ok("end_turn", player=who)
