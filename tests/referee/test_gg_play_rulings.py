@@ -80,6 +80,13 @@ def test_stealing_each_refusal() -> None:
     t.ok("steal", player="Ann", art=here[0])
     says(t, "steal", "already_stole", "GG-11", "One piece per art quadrant landing.",
          player="Ann", art=here[1])
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="plain", roll=1)
+    t.ok("end_turn", player="Ben")
+    t.ok("move", player="Ann", tile="plain", roll=1)  # inside the museum, not on its art
+    says(t, "steal", "not_at_art", "GG-11",
+         "Art can only be stolen on an art quadrant, in the turn the pawn lands there.",
+         player="Ann", art=here[1])
 
 
 def test_an_empty_museum_says_so() -> None:
@@ -106,12 +113,13 @@ def test_selling_each_refusal() -> None:
     t.ok("end_turn", player="Ann")
     t.ok("move", player="Ben", tile="plain", roll=1)
     t.ok("end_turn", player="Ben")
-    piece = CAT.museums[M1][0].name
-    t.ok("move", player="Ann", tile="art", museum=M1, roll=2)
-    t.ok("steal", player="Ann", art=piece)
-    t.ok("end_turn", player="Ann")
-    t.ok("move", player="Ben", tile="plain", roll=1)
-    t.ok("end_turn", player="Ben")
+    piece, other = (a.name for a in CAT.museums[M1][:2])
+    for art in (piece, other):
+        t.ok("move", player="Ann", tile="art", museum=M1, roll=2)
+        t.ok("steal", player="Ann", art=art)
+        t.ok("end_turn", player="Ann")
+        t.ok("move", player="Ben", tile="plain", roll=1)
+        t.ok("end_turn", player="Ben")
     t.ok("move", player="Ann", tile="exit", roll=1)
     t.ok("end_turn", player="Ann")
     t.ok("move", player="Ben", tile="plain", roll=1)
@@ -119,9 +127,10 @@ def test_selling_each_refusal() -> None:
     t.ok("move", player="Ann", tile="black_market", roll=4)
     says(t, "sell", "nothing_to_sell", "GG-13", "Name at least one piece to sell.",
          player="Ann", art=[])
-    says(t, "sell", "art_not_held", "GG-13", f"Ann does not carry 'Nothing' (carrying: {piece}).",
+    carrying = f"(carrying: {piece}, {other})."
+    says(t, "sell", "art_not_held", "GG-13", f"Ann does not carry 'Nothing' {carrying}",
          player="Ann", art=["Nothing"])
-    says(t, "sell", "art_not_held", "GG-13", f"Ann does not carry {piece!r} (carrying: {piece}).",
+    says(t, "sell", "art_not_held", "GG-13", f"Ann does not carry {piece!r} {carrying}",
          player="Ann", art=[piece, piece])
     t.ok("sell", player="Ann", art=[piece])
 

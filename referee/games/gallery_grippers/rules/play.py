@@ -154,8 +154,7 @@ def steal(s: GameState, c: Steal) -> list[Event]:
         raise refuse("art_not_here", "GG-11",
                      f"{c.art!r} is not in {s.turn.museum} (there: {', '.join(here)}).")
     art = s.catalog.art(c.art)
-    if art is None:  # a museum lists only catalog art; guard anyway
-        raise refuse("art_not_here", "GG-11", f"{c.art!r} is not in the catalog.")
+    assert art is not None  # a museum lists only catalog art (checked above: c.art is here)
     return [{"type": "stolen", "player": p.name, "art": {
         "name": art.name, "museum": art.museum, "value": art.value, "deduction": art.deduction}}]
 
