@@ -243,10 +243,14 @@ def test_the_box_rolls_the_movement_d6_from_the_stream() -> None:
     """GG-4: with no value typed, the box rolls the movement die: a d6 (six sides) drawn from
     the game's stream, the same face `roll_for` gives for that index."""
     t = start()
-    for who in ("Ann", "Ben") * 4:
-        [roll] = t.events(t.ok("move_roll", player=who), "roll")
-        assert (roll["die"], roll["sides"], roll["source"], roll["purpose"]) == (
-            "d6", 6, "electronic", "move")
+    for turn in range(8):
+        who = ("Ann", "Ben")[turn % 2]
+        if turn % 4 < 2:  # the roll first, then the tile
+            [roll] = t.events(t.ok("move_roll", player=who), "roll")
+            t.ok("move", player=who, tile="plain")
+        else:  # the tile named with no roll: the box rolls for the move itself
+            [roll] = t.events(t.ok("move", player=who, tile="airport"), "roll")
+        assert (roll["die"], roll["sides"], roll["source"], roll["purpose"], roll["player"]) == (
+            "d6", 6, "electronic", "move", who)
         assert roll["value"] == roll_for(SEED, roll["index"], "d6")
-        t.ok("move", player=who, tile="plain")
         t.ok("end_turn", player=who)
