@@ -254,3 +254,20 @@ def test_the_box_rolls_the_movement_d6_from_the_stream() -> None:
             "d6", 6, "electronic", "move", who)
         assert roll["value"] == roll_for(SEED, roll["index"], "d6")
         t.ok("end_turn", player=who)
+
+
+@pytest.mark.parametrize(("cmd", "fields"), [("roll", {"die": "d6"}),
+                                             ("move", {"player": "Ann", "tile": "airport"})])
+def test_an_undone_box_roll_waits_for_the_same_die_and_purpose(cmd: str,
+                                                              fields: dict[str, Any]) -> None:
+    """Kept dice (docs/protocol.md): the box's free roll and its roll for a move each wait,
+    once undone, for the next roll of the same die by the same player for the same purpose."""
+    t = start()
+    [first] = t.events(t.ok(cmd, **fields), "roll")
+    t.ok("undo")
+    typed = {"value": 1} if cmd == "roll" else {"roll": 1}
+    t.no(cmd, "die_kept", None, **fields, **typed)
+    [again] = t.events(t.ok(cmd, **fields), "roll")
+    assert (again["index"], again["value"], again["kept"]) == (first["index"], first["value"],
+                                                               True)
+    assert (again["player"], again["purpose"]) == ("Ann", "free" if cmd == "roll" else "move")
