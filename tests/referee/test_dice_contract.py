@@ -4,13 +4,17 @@ testing of referee/dice.py (issue 28; docs/mutation.md)."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 import pytest
 
 from referee.dice import (
     DiceStream,
+    Roll,
     commitment,
     die_range,
     die_value,
@@ -115,3 +119,21 @@ def test_a_stream_draws_each_index_once_in_order() -> None:
     assert DiceStream(SEED).position == 0
     assert [roll_for(SEED, i, "d6") for i in range(3)] == [stream_draw(SEED, i, 6) + 1
                                                            for i in range(3)]
+
+
+def test_a_physical_roll_is_typed_unless_said() -> None:
+    assert Roll.physical("d6", 3) == Roll(die="d6", value=3, source="physical", via="typed")
+    assert Roll.physical("d100", 42, "tray") == Roll(die="d100", value=42, source="physical",
+                                                     via="tray")
+
+
+def test_the_stream_reads_block_after_block() -> None:
+    """Roll `index` reads HMAC(seed, "roll:<index>:<block>") for block 0, 1, 2, ... in turn."""
+    blocks = b"".join(hmac.new(SEED, f"roll:7:{b}".encode(), hashlib.sha256).digest()
+                      for b in range(4))
+    assert bytes(islice(stream_bytes(SEED, 7), 128)) == blocks
+
+
+def test_a_percentile_die_reads_1_to_100_by_default() -> None:
+    assert die_range("d100") == range(1, 101)
+    assert die_value("d100", 0) == 1
