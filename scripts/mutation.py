@@ -55,8 +55,8 @@ GAME_TESTS = {
                          "tests/referee/games/test_gallery_grippers_house_rules.py"],
 }
 CORE_TESTS = {
-    "referee/kept.py": ["tests/referee/test_kept_dice.py", "tests/referee/test_kept_property.py",
-                        "tests/referee/test_dice.py"],
+    "referee/kept.py": ["tests/referee/test_kept_contract.py", "tests/referee/test_kept_dice.py",
+                        "tests/referee/test_kept_property.py", "tests/referee/test_dice.py"],
     "referee/dice.py": ["tests/referee/test_dice_contract.py", "tests/referee/test_dice_rulings.py",
                         "tests/referee/test_dice.py",
                         "tests/referee/test_kept_dice.py", "tests/referee/test_kept_property.py"],
