@@ -86,6 +86,8 @@ def test_what_a_reshuffle_and_an_undo_drop() -> None:
     assert orphaned_by_undo([D6, CARD], 4) == []
     dealt = KeptDie("Ann", "pick:specialist", "draw", electronic(1, 2), card="Hacker", pile=0)
     assert orphaned_by_undo([dealt], 0) == []  # the deck as dealt was never a step's
+    first = KeptDie("Ann", "pick:specialist", "draw", electronic(1, 2), card="Hacker", pile=1)
+    assert orphaned_by_undo([first], 1) == [first]  # any step's pile, the first one's too
     other = KeptDie("Ben", "pick:specialist", "draw", electronic(3, 9), card="Lookout", pile=1)
     assert dropped_events([CARD, dealt, other], "GG-17") == [
         {"type": "kept_dropped", "deck": "attribute", "rule": "GG-17",
