@@ -99,3 +99,57 @@ def test_caught_ditching_or_keeping_the_art(choice: str, after: list[dict[str, A
     assert events == [{"type": "resolved", "player": "Ann", "decision": "caught",
                        "choice": choice}, *after]
     assert t.player("Ann")["strikes"] == after[-1]["strikes"]
+
+
+def fail_bypass(t: Table, who: str) -> dict[str, Any]:
+    museum = M1 if t.player(who)["where"] == "outside" else None
+    t.ok("move", player=who, tile="security", museum=museum, roll=3)
+    return t.ok("bypass", player=who, roll=1)
+
+
+def third_strike(players: list[str]) -> tuple[Table, dict[str, list[str]], list[dict[str, Any]]]:
+    """The first player fails three bypasses (re-entering after the second): the hand they
+    held and the events after the third bypass."""
+    t = start(players)
+    who, others = players[0], players[1:]
+    for i in range(2):
+        fail_bypass(t, who)
+        if i == 1:
+            t.ok("choose", player=who, choice="reenter")
+        t.ok("end_turn", player=who)
+        for o in others:
+            t.ok("move", player=o, tile="plain", roll=1)
+            t.ok("end_turn", player=o)
+    hand = t.player(who)["hand"]
+    events = fail_bypass(t, who)["events"]
+    return t, hand, [e for e in events[3:] if e["type"] != "seed_revealed"]
+
+
+OUT = [{"type": "strike", "player": "Ann", "strikes": 3}]
+
+
+def hand_out(hand: dict[str, list[str]]) -> list[dict[str, Any]]:
+    return [{"type": "hand_discarded", "player": "Ann", "specialists": hand["specialists"],
+             "attributes": hand["attributes"]},
+            {"type": "out", "player": "Ann", "rule": "GG-15"}]
+
+
+def test_the_third_strike_solo_loses_the_game() -> None:
+    _, hand, events = third_strike(["Ann"])
+    assert events == [*OUT, *hand_out(hand),
+                      {"type": "game_over", "winner": None, "reason": "third_strike",
+                       "rule": "GG-16", "outcome": "lost", "winners": []}]
+
+
+def test_the_third_strike_leaves_the_last_player_standing_the_winner() -> None:
+    _, hand, events = third_strike(["Ann", "Ben"])
+    assert events == [*OUT, *hand_out(hand),
+                      {"type": "game_over", "winner": "Ben", "reason": "last_player_standing",
+                       "rule": "GG-16", "outcome": "won", "winners": ["Ben"]}]
+
+
+def test_the_third_strike_of_three_passes_the_turn() -> None:
+    t, hand, events = third_strike(["Ann", "Ben", "Cy"])
+    assert events[:3] == [*OUT, *hand_out(hand)]
+    assert {"type": "turn", "player": "Ben", "number": 8} in events[3:]
+    assert t.state["current"] == "Ben" and not t.state["over"]
