@@ -153,3 +153,47 @@ def test_the_third_strike_of_three_passes_the_turn() -> None:
     assert events[:3] == [*OUT, *hand_out(hand)]
     assert {"type": "turn", "player": "Ben", "number": 8} in events[3:]
     assert t.state["current"] == "Ben" and not t.state["over"]
+
+
+def second_strike() -> Table:
+    t = start()
+    fail_bypass(t, "Ann")
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="plain", roll=1)
+    t.ok("end_turn", player="Ben")
+    events = fail_bypass(t, "Ann")["events"]
+    assert events[3:] == [{"type": "strike", "player": "Ann", "strikes": 2},
+                          {"type": "pending", "player": "Ann", "decision": "second_strike",
+                           "options": ["leave", "reenter"], "museum": M1}]
+    return t
+
+
+@pytest.mark.parametrize(("choice", "then"), [
+    ("leave", {"type": "left_premises", "player": "Ann", "museum": M1, "art_kept": []}),
+    ("reenter", {"type": "reentered", "player": "Ann", "museum": M1})])
+def test_the_second_strike_leaving_or_reentering(choice: str, then: dict[str, Any]) -> None:
+    t = second_strike()
+    says(t, "choose", "bad_choice", "GG-10", "Choose leave or reenter (not keep).",
+         player="Ann", choice="keep")
+    assert t.ok("choose", player="Ann", choice=choice)["events"] == [
+        {"type": "resolved", "player": "Ann", "decision": "second_strike", "choice": choice},
+        then]
+
+
+def test_caught_keeping_the_art_forced_out_leaves_with_it() -> None:
+    """`caught_keep_forces_exit`: keeping the art is the second strike, and the player then
+    chooses to leave (with the art) or re-enter."""
+    t = start(hands={"Ann": {"specialists": ["Hacker"]}}, rules={"caught_keep_forces_exit": True})
+    t.ok("move", player="Ann", tile="art", museum=M1, roll=2)
+    t.ok("steal", player="Ann", art=ART.name)
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="plain", roll=1)
+    t.ok("end_turn", player="Ben")
+    t.ok("move", player="Ann", tile="alarm", roll=3)
+    t.ok("bypass", player="Ann", roll=1)
+    assert t.ok("choose", player="Ann", choice="keep")["events"][1:] == [
+        {"type": "strike", "player": "Ann", "strikes": 2},
+        {"type": "pending", "player": "Ann", "decision": "second_strike",
+         "options": ["leave", "reenter"], "museum": M1}]
+    assert t.ok("choose", player="Ann", choice="leave")["events"][1:] == [
+        {"type": "left_premises", "player": "Ann", "museum": M1, "art_kept": [ART.name]}]
