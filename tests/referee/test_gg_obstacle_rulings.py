@@ -197,3 +197,23 @@ def test_caught_keeping_the_art_forced_out_leaves_with_it() -> None:
          "options": ["leave", "reenter"], "museum": M1}]
     assert t.ok("choose", player="Ann", choice="leave")["events"][1:] == [
         {"type": "left_premises", "player": "Ann", "museum": M1, "art_kept": [ART.name]}]
+
+
+def test_the_bypass_roll_is_the_players_percentile_for_the_bypass() -> None:
+    """GG-7: the box rolls the d100 (a hundred faces) for the player's bypass; undone, it
+    waits for that player's next bypass roll and is reused."""
+    t = hacker()
+    t.ok("move", player="Ann", tile="security", museum=M1, roll=3)
+    typed = t.ok("bypass", player="Ann", roll=50)["events"][0]
+    assert typed == {"type": "roll", "player": "Ann", "id": "Ann", "purpose": "bypass",
+                     "die": "d100", "value": 50, "source": "physical", "via": "typed",
+                     "index": None, "sides": None, "kept": False}
+    t.ok("undo")
+    [first] = t.events(t.ok("bypass", player="Ann"), "roll")
+    assert (first["player"], first["purpose"], first["die"], first["sides"],
+            first["source"]) == ("Ann", "bypass", "d100", 100, "electronic")
+    t.ok("undo")
+    t.no("bypass", "die_kept", None, player="Ann", roll=50)
+    [again] = t.events(t.ok("bypass", player="Ann"), "roll")
+    assert (again["index"], again["value"], again["kept"]) == (first["index"], first["value"],
+                                                               True)
