@@ -34,6 +34,7 @@ from referee.games.gallery_grippers.catalog import parse_catalog
 from referee.games.gallery_grippers.rules.cards import draw_pile
 from referee.games.gallery_grippers.state import GameState, Phase
 from referee.session import Session
+from tests.conftest import examples
 from tests.referee.conftest import SEED, Table, hand_for
 
 DICE = ("d6", "d10", "d100")
@@ -305,7 +306,7 @@ def refused_for_a_kept_die(model: Model, s: GameState, req: dict[str, Any]) -> b
     return any(model.waits(model.kept, n, str(die), purpose, s) for n in players)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(min_value=1, max_value=4),
        rules=st.fixed_dictionaries({
            "reup_at_or_below": st.sampled_from([0, 4, 6]),
