@@ -282,3 +282,41 @@ async def test_a_dialog_says_its_limits_and_refusals_in_its_own_words() -> None:
         assert isinstance(app.screen, EntryDialog) and len(s.log) == 7
         label = dialog.query_one(".gal-entry-label")
         assert label.region.right <= number.region.x  # the label never runs into it
+
+
+async def test_the_form_gives_each_seat_a_colour_at_80x24() -> None:
+    """Each seat's colour is chosen beside its name, in view at 80x24; a seat left at
+    "any free" takes the first colour no seat chose; two seats on one colour are refused in
+    the form, and nothing starts."""
+    s = Session(seed=play.SEED)
+    app = make_app(s, game="gallerist")
+    async with app.run_test(size=SMALL) as pilot:
+        form = app.screen
+        assert isinstance(form, GalleristNewGameScreen)
+        for i in range(4):
+            cycle = form.query_one(f"#colour-{i}", Cycle)
+            region = cycle.region
+            assert region.width >= len("‹ purple ›") and region.right <= SMALL[0]
+            assert 0 < region.y < SMALL[1] - 2  # in view, above the key bar
+            assert str(cycle.render()) == "‹ any free ›"
+        await keys(pilot, *typed("Ann"), "tab")
+        assert form.focused is form.query_one("#colour-0")
+        await keys(pilot, "right", "right", "right")  # any free, yellow, green, purple
+        assert form.query_one("#colour-0", Cycle).value == "purple"
+        await keys(pilot, "tab", *typed("Ben"), "tab", "right", "right", "right")
+        assert form.query_one("#colour-1", Cycle).value == "purple"
+        form.query_one("#name-2").focus()
+        await keys(pilot, *typed("Cy"))
+        form.query_one("#bag").focus()
+        await keys(pilot, *typed("9"), "ctrl+s")
+        said = str(form.query_one("#error").render())
+        assert "Ann and Ben both chose purple" in said and s.log == []
+        form.query_one("#colour-1").focus()
+        await keys(pilot, "left")  # green
+        await keys(pilot, "ctrl+s")
+        assert isinstance(app.screen_stack[0], ScoresScreen), said
+        assert s.log[0].command["players"] == [
+            {"name": "Ann", "color": "purple"}, {"name": "Ben", "color": "green"}, "Cy"]
+        state = s.ruleset.state_json(s.state)
+        assert [(p["name"], p["color"]) for p in state["players"]] == [
+            ("Ann", "purple"), ("Ben", "green"), ("Cy", "yellow")]

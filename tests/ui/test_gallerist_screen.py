@@ -87,7 +87,8 @@ def test_score_rows_on_generated_states(pick: st.DataObject, players: int) -> No
     assert len(rows) == len(state["players"])
     assert [r[0] for r in rows] == [gal.short(p["name"]) for p in state["players"]]
     if state["scoring"] is None:
-        assert [r[1] for r in rows] == [str(p["money"]) for p in state["players"]]
+        assert [r[1] for r in rows] == [p["color"] for p in state["players"]]
+        assert [r[2] for r in rows] == [str(p["money"]) for p in state["players"]]
         return
     for row, p in zip(rows, state["scoring"]["players"], strict=True):
         assert row[2] == str(p["money"])
@@ -137,7 +138,7 @@ async def test_the_scores_fill_in_live_as_the_table_types() -> None:
         assert session.state.player("Ben").money == 14
         # an accepted typed line: the focus is back on the list (a refused one stays)
         assert screen.focused is screen.query_one("#gal-actions")
-        assert table.get_row_at(1)[1] == "14"
+        assert table.get_row_at(1)[2] == "14"
         # final scoring: the table switches to the categories, owed ones as gaps
         # (sent from elsewhere, as the box or a script would: the screen follows the session)
         for req in make_games.game()[6:]:
@@ -175,3 +176,26 @@ def test_the_auction_pick_names_the_most_famous_artist_and_its_fame() -> None:
     labels = [c.label for c in gal.choices(session)]
     assert ("Ben: auction, the renowned formA work (RedA, BlueA at fame 19: worth 15), "
             "counted as sold") in labels
+
+
+async def test_the_players_colours_are_in_the_score_table_at_80x24() -> None:
+    """Four long names and their colours: the whole table fits 80 columns (no sideways
+    scrolling to find a player's money)."""
+    session = Session(seed=play.SEED)
+    play.ok(session, cmd="new_game", game="gallerist", catalog=play.FIXTURE, bag=9,
+            start_player="Dee", players=["Alexandrina-Maximiliana", "Bartholomew-Fitzgerald",
+                                         "Constantinopolous", {"name": "Dee", "color": "purple"}])
+    for item in [i["item"] for i in session.ruleset.state_json(session.state)["setup"]
+                 ["checklist"]]:
+        play.ok(session, cmd="check", item=item)
+    while session.state.phase == "setup":
+        due = session.ruleset.state_json(session.state)["pending"][0]["player"]
+        seat = session.state.names.index(due)
+        play.ok(session, cmd="place_start", player=due, location=play.PLACES[seat])
+    app = Table(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#gal-scores", DataTable)
+        assert [table.get_row_at(i)[1] for i in range(4)] == [
+            "yellow", "green", "orange", "purple"]
+        assert table.virtual_size.width <= table.region.width <= 80

@@ -159,7 +159,7 @@ def state_json(s: State) -> dict[str, Any]:
         "turn": {"moved": s.turn.moved, "location_action": s.turn.location_action,
                  "executive": s.turn.executive, "ended": s.turn.ended},
         "players": [{
-            "name": p.name, "money": p.money, "influence": p.influence,
+            "name": p.name, "color": p.color, "money": p.money, "influence": p.influence,
             "gallerist": p.gallerist,
             "assistants": {"queue": p.queue, "desks": p.desks,
                            "locations": {x: p.locations.count(x)

@@ -5,8 +5,8 @@ trigger), the box office and the bag, the artists, the setup checklist while set
 the final scoring term by term; an intermediate scoring's and the final scoring's verdicts.
 
 Every figure is the ruleset's own (`actions.state_json`, `actions.next_step`, the scoring's
-terms, `end_conditions`): this module words them and works no rule out again. The box keeps
-no player colour (new_game takes names only), so a seat's colour is None."""
+terms, `end_conditions`): this module works no rule out again. A seat's colour is the one
+new_game gave it (None in a game stored before the Gallerist kept colours)."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def table(s: State) -> list[Seat]:
         if name in totals:
             t = totals[name]
             figures.append(Figure("final total", OWED if t is None else _money(t)))
-        seats.append(Seat(name, None, status, tuple(figures)))
+        seats.append(Seat(name, p.get("color"), status, tuple(figures)))
     return seats
 
 

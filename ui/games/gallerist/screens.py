@@ -70,8 +70,9 @@ def score_rows(state: dict[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, 
                 for i in state["setup"]["checklist"]]
         return head, rows
     if scoring is None:
-        head = ("Player", "Money", "Influence", "Works", "Sold", "Visitors", "Assistants")
-        rows = [(short(p["name"]), str(p["money"]), str(p["influence"]),
+        head = ("Player", "Colour", "Money", "Influence", "Works", "Sold", "Visitors",
+                "Assistants")
+        rows = [(short(p["name"]), p.get("color") or "", str(p["money"]), str(p["influence"]),
                  str(len(p["exhibited"])),
                  str(len(p["sold"])), str(sum(p["visitors"].values())),
                  str(p["assistants"]["in_play"])) for p in players]

@@ -1,4 +1,5 @@
-"""Starting a game of The Gallerist: up to four players in seat order, who starts (named, or
+"""Starting a game of The Gallerist: up to four players in seat order, each with a colour
+(chosen, or the first one no seat took), who starts (named, or
 drawn fairly by the box), the fourteen house rules with their defaults, and, optionally, a
 catalog file with the table's own numbers and the visitors in the bag (GAL-1, GAL-25).
 
@@ -17,6 +18,7 @@ from textual.widgets import Input, Label, Static
 
 from referee import games
 from referee.errors import Refusal
+from referee.games.gallerist.catalog import load_catalog
 from referee.games.gallerist.settings import CHOICES, GalleristRules
 from ui.base import BaseScreen, Cycle, KeyBar, TextButton
 
@@ -24,6 +26,7 @@ SEATS = 4  # GAL-1: 1-4 players
 GAME = "gallerist"
 RULES = tuple(CHOICES)  # the house rules in the spec's order; rule-<i> is RULES[i]
 DEFAULTS = GalleristRules().to_json()
+ANY_COLOUR = "any free"  # a seat with no colour chosen takes the first one no seat took
 
 
 def value_words(value: object) -> str:
@@ -81,13 +84,17 @@ class GalleristNewGameScreen(BaseScreen):
     def compose(self) -> ComposeResult:
         yield Static("Tableside Referee — The Gallerist: new game", classes="title-bar")
         with VerticalScroll(id="gal-newgame"):
-            yield Static("[b]Players[/b] in seat order (1–4; blank seats stay empty)",
-                         classes="panel-title")
+            yield Static("[b]Players[/b] in seat order (1–4; blank seats stay empty) "
+                         "and colours (Tab)", classes="panel-title")
+            # (the built-in catalog's colours; a catalog file's own are taken by "any free")
+            colours = load_catalog(None).player_colours
             for i in range(SEATS):
                 yield Horizontal(
                     Label(f"{i + 1}.", classes="seat-number"),
                     Input(placeholder="name", max_length=24, id=f"name-{i}",
                           classes="name-input", compact=True),
+                    Cycle([(ANY_COLOUR, None), *[(c, c) for c in colours]], None,
+                          id=f"colour-{i}", classes="colour-cycle"),
                     classes="player-form")
             with Horizontal(classes="art-form-row"):
                 yield Label("Start player", classes="art-form-label")
@@ -165,7 +172,9 @@ class GalleristNewGameScreen(BaseScreen):
         """The new_game request the form holds (the ruleset checks it); ValueError for a
         bag field that is neither a number nor colour=count pairs."""
         seats = [self.query_one(f"#name-{i}", Input).value.strip() for i in range(SEATS)]
-        players = [n for n in seats if n]
+        colours = [self.query_one(f"#colour-{i}", Cycle).value for i in range(SEATS)]
+        players: list[Any] = [n if c is None else {"name": n, "color": c}
+                              for n, c in zip(seats, colours, strict=True) if n]
         request: dict[str, Any] = {"cmd": "new_game", "players": players}
         start = self.query_one("#start-player", Cycle).value
         if start is not None:

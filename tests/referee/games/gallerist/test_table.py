@@ -55,7 +55,7 @@ def test_along_the_scripted_game_every_figure_is_the_state_s() -> None:
             figures = {f.label: f.value for f in seat.figures}
             assert figures["money"] == f"${p['money']}"
             assert figures["influence"] == str(p["influence"])
-            assert seat.color is None  # the box keeps no player colour
+            assert seat.color == p["color"]  # the colour new_game gave the seat
         if j["phase"] == "setup":
             rows = panel(board, "Setup checklist")
             listed = j["setup"]["checklist"]
