@@ -138,14 +138,14 @@ def test_a_typed_or_tray_value_is_refused_while_the_kept_die_waits_and_says_why(
     err = refusal([D6], Rolled("Ann", "Ann", "d6", "move", Roll.physical("d6", 2)))
     assert err.code == "die_kept"
     assert str(err) == ("Ann's d6 for the move is still on the table from an undone step: it "
-                        "shows 4. Let the box roll it (it shows 4 again); a typed value cannot "
-                        "take its place.")
+                        "shows 4. Send the command without it: the box uses 4 again; a typed "
+                        "value cannot take its place.")
     table = KeptDie(None, "d100", "free", electronic(42, 3, "d100"), id="table")
     err = refusal([table], Rolled("table", None, "d100", "free",
                                   Roll.physical("d100", 42, "tray")))
     assert str(err) == ("The table's d100 for the free roll is still on the table from an "
-                        "undone step: it shows 42. Let the box roll it (it shows 42 again); a "
-                        "tray value cannot take its place.")
+                        "undone step: it shows 42. Send the command without it: the box uses 42 "
+                        "again; a tray value cannot take its place.")
     untold = Roll(die="d6", value=2, source="physical")  # no `via`: said as typed
     err = refusal([D6], Rolled("Ann", "Ann", "d6", "move", untold))
     assert "a typed value cannot take its place" in str(err)
