@@ -117,7 +117,7 @@ class GalleristNewGameScreen(BaseScreen):
                 with Horizontal(classes="art-form-row"):
                     yield Label(f"{value_words(name)} ({rule})", classes="gal-rule-label")
                     yield Cycle([(value_words(v), v) for v in allowed], DEFAULTS[name],
-                                id=f"rule-{i}")
+                                id=f"rule-{i}", classes="gal-rule-cycle")
         with Horizontal(id="newgame-bar"):
             yield TextButton("Start game \\[^S]", id="start", primary=True)
             yield self.error_line()
