@@ -125,15 +125,35 @@ class SessionView:
         line.add_class("-shown")
 
     def after_typing(self, callback: Callable[[], Any]) -> None:
-        """Run `callback` once the focused text field has taken every key sent to it so far.
-        Keys reach a field through the field's own queue, while a priority binding's action
-        runs as soon as the app reads its key: without this, Ctrl+S right behind a fast
-        typist's (or a paste's) last letters could read the field without them."""
-        field = cast(Screen[Any], self).focused
-        if field is not None:  # a text field, or a list being ticked (Space) or moved in
-            field.call_later(callback)
-        else:
+        """Run `callback` once every field of the screen has taken every key sent to it so
+        far. Keys reach a field through the field's own queue, while a priority binding's
+        action runs as soon as the app reads its key: without this, Ctrl+S right behind a fast
+        typist's (or a paste's) last letters could read a field without them. Every field,
+        not only the focused one: a burst of keys typed into one field, Enter or Tab, and more
+        into the next leaves the first field's letters in its own queue, which nothing orders
+        behind the second's (issue 25). Each field, then its containers, runs the next step
+        once its earlier messages are done; one closing (gone with its dialog) is passed by."""
+        screen = cast(Screen[Any], self)
+        seen: set[int] = set()
+        chain: list[Widget] = []
+        fields = list(screen.focus_chain)
+        if screen.focused is not None and screen.focused not in fields:
+            fields.append(screen.focused)
+        for field in fields:  # text fields, lists being ticked (Space) or moved in...
+            for node in field.ancestors_with_self:
+                if not isinstance(node, Widget) or node is screen or id(node) in seen:
+                    continue
+                seen.add(id(node))
+                chain.append(node)
+
+        def step(i: int) -> None:
+            while i < len(chain):
+                if chain[i].call_later(step, i + 1):
+                    return
+                i += 1  # closing: it takes no more keys
             callback()
+
+        step(0)
 
     def field_entered(self, prefix: str) -> Input:
         """For a priority Enter binding: the focused text field if its id starts with

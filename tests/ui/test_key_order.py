@@ -135,3 +135,44 @@ async def test_two_enters_on_the_add_player_button_add_two_seats() -> None:
         await pilot.pause()
         after = len([w for w in app.screen.query(Input) if (w.id or "").startswith("name-")])
         assert after == seats + 2, (seats, after)
+
+
+async def test_two_names_typed_in_a_burst_then_ctrl_s_start_with_both() -> None:
+    """Ctrl+S is a priority binding: it acts as the app reads it, while the letters before
+    it wait in their fields' own queues, each field taking them in its own turn. Waiting
+    for the focused field alone (the second name) read the first one before its letters
+    were in (ui.base.after_typing). The first field is held busy while the burst comes in
+    (as a slow turn of its own would), so the order is not left to the event loop."""
+    import asyncio
+
+    from textual.widgets import Input
+
+    s = session()
+    app = make_app(s)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        first = app.screen.query_one("#name-0", Input)
+        gate = asyncio.Event()
+        first.call_later(gate.wait)  # the first name's queue waits behind this
+        try:
+            driver = pilot.app._driver
+            assert driver is not None
+            for key, char in [*[(c, c) for c in "Ann"], ("enter", "\r"),
+                              *[(c, c) for c in "Ben"], ("ctrl+s", None)]:
+                event = events.Key(key, char)
+                event.set_sender(pilot.app)
+                driver.send_message(event)
+            second = app.screen.query_one("#name-1", Input)
+            for _ in range(10_000):  # pilot.pause would wait for the held field too
+                await asyncio.sleep(0)
+                if second.value == "Ben" and second._message_queue.empty() \
+                        and app._message_queue.empty():
+                    break
+            assert second.value == "Ben"
+        finally:
+            gate.set()
+        for _ in range(3):
+            await pilot.pause()
+        starts = [e.command for e in s.log if e.command.get("cmd") == "new_game"]
+        assert starts, str(app.screen.query("#error").first().render())
+        assert [p["name"] for p in starts[-1]["players"]] == ["Ann", "Ben"]
