@@ -67,7 +67,8 @@ class Publisher:
         self._table_dirty = False
         self._verdict: dict[str, Any] | None = None
         self._pending_events: tuple[Any, list[dict[str, Any]]] | None = None
-        self._resend: list[tuple[int, int]] = []  # (game, seq) the club asked for again
+        self._resend: list[tuple[int, int]] = []
+        self._answered = threading.Event()  # (game, seq) the club asked for again
         self.state = "connecting"  # connecting | online | unreachable | refused | stopped
         self._said: str | None = None
         self._thread = threading.Thread(target=self._run, name="club-publisher", daemon=True)
@@ -94,6 +95,7 @@ class Publisher:
         with self._cv:
             self._stopping = True
             self._cv.notify()
+        self._answered.set()  # (no more waiting for a broker that does not answer)
         if self._thread.is_alive():
             self._thread.join(timeout)
 
@@ -156,7 +158,7 @@ class Publisher:
         s = self.settings
         where = s.broker.url
         client = self._client()
-        answered = threading.Event()
+        answered = self._answered = threading.Event()  # (set by `stop` too)
         answer: list[Any] = []
         lost = threading.Event()
         done: set[int] = set()
@@ -201,6 +203,8 @@ class Publisher:
         client.loop_start()
         try:
             if not answered.wait(CONNECT_WAIT) or not answer:
+                if self._stopping:
+                    return False
                 self._say("unreachable", f"Club offline: broker {where} does not answer; "
                           "the games are kept and sent when it is back")
                 return False

@@ -88,8 +88,9 @@ class Broker:
                         "max_inflight_messages 100\nmax_queued_messages 100000\n")
         return conf
 
-    def start(self) -> None:
-        conf = self.write_config()
+    def start(self, *, write: bool = True) -> None:
+        """Start it (with `write`, on a config made afresh from `passwords`)."""
+        conf = self.write_config() if write else self.dir / "mosquitto.conf"
         self.log = open(self.dir / "mosquitto.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)],
                                      stdout=self.log, stderr=self.log)

@@ -10,41 +10,14 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from club.outbox import read_acks
 from club.receiver import Receiver
 from club.store import ClubStore
-from tests.club.broker import CLUB, READER, Broker, wait_for
+from tests.club.broker import CLUB, Broker, wait_for
 from tests.club.play import script
 from tests.club.test_publish import SEED, box_session, file_entries, play
-
-
-@pytest.fixture
-def club(broker: Broker, tmp_path: Path) -> Iterator[Receiver]:
-    store = ClubStore(tmp_path / "club.sqlite")
-    receiver = Receiver(store, club=CLUB, url=broker.url,
-                        secret=(READER, broker.passwords[READER]))
-    order: list[tuple[str, int, int]] = []
-    receive = store.receive
-
-    def recording(box: str, payload: Any) -> Any:
-        got = receive(box, payload)
-        if got.outcome == "stored":
-            order.append((box, payload["game"], payload["seq"]))
-        return got
-
-    store.receive = recording  # type: ignore[method-assign]
-    receiver.order = order  # type: ignore[attr-defined]
-    receiver.start()
-    wait_for(receiver.connected.is_set, 10, "the club connected")
-    yield receiver
-    receiver.stop()
-    store.close()
 
 
 def club_rows(tmp_path: Path, box: str) -> list[tuple[int, int, str]]:
@@ -118,6 +91,8 @@ def test_a_box_offline_for_500_commands_catches_up_in_order(broker: Broker, club
     try:
         play(session, script(500))  # the table plays on; nothing is acknowledged
         assert len(session.log) == len(script(500))
+        wait_for(lambda: any(s.startswith("Club offline") for s in said), 30,
+                 "the box saying the club is offline")
         assert read_acks(db) == {}
     finally:
         session.close()
@@ -150,15 +125,26 @@ def test_a_box_killed_between_a_command_and_its_ack_loses_and_doubles_nothing(
     steps = script(300)
     proc = headless(db, broker)
     assert proc.stdin is not None and proc.stdout is not None
-    for req in steps:  # as fast as it answers: acknowledgements trail the commands
-        proc.stdin.write(json.dumps(req).encode() + b"\n")
-        proc.stdin.flush()
-        assert b'"ok"' in proc.stdout.readline()
-    proc.send_signal(signal.SIGKILL)  # the last commands are durable, not yet acknowledged
-    proc.wait(10)
-    acked = sum(read_acks(db).values())
+
+    def send(requests: tuple[dict[str, Any], ...]) -> None:
+        assert proc.stdin is not None and proc.stdout is not None
+        for req in requests:
+            proc.stdin.write(json.dumps(req).encode() + b"\n")
+            proc.stdin.flush()
+            assert b'"ok"' in proc.stdout.readline()
+
+    send(steps[:150])
+    wait_for(lambda: sum(read_acks(db).values()) == 150, 30, "the first 150 acknowledged")
+    assert broker.proc is not None
+    broker.proc.send_signal(signal.SIGSTOP)  # it takes what comes and acknowledges nothing
+    try:
+        send(steps[150:])  # durable on the box; sent, perhaps, but never acknowledged
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        broker.proc.send_signal(signal.SIGCONT)
     want = box_rows(db)
-    assert acked < len(want)  # (it was killed with entries still to acknowledge)
+    assert sum(read_acks(db).values()) == 150 < len(want)
     proc = headless(db, broker)  # restarted: it sends the rest
     try:
         wait_for(lambda: club_rows(tmp_path, "box-1") == want, 60, "the rest after restart")
