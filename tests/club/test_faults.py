@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from club.outbox import read_acks
 from club.receiver import Receiver
