@@ -135,7 +135,7 @@ def make_app(path: str | Path, changes: Changes) -> Any:
         resp = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream"})
         await resp.prepare(request)
         event, drop = changes.waiter()
-        try:
+        try:  # (until the browser goes: writing then raises ConnectionResetError)
             sent = 0
             while True:
                 if changes.version != sent:
@@ -146,6 +146,8 @@ def make_app(path: str | Path, changes: Changes) -> Any:
                 except TimeoutError:
                     await resp.write(b": idle\n\n")
                 event.clear()
+        except ConnectionResetError:
+            return resp
         finally:
             drop()
 
