@@ -14,6 +14,7 @@ when it changes, never per command.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -39,6 +40,7 @@ WINDOW = 100  # entries published and not yet acknowledged, at most
 CONNECT_WAIT = 10.0  # seconds for the broker's answer to CONNECT
 BACKOFF = (0.2, 5.0)  # seconds between tries: first, then doubling up to the last
 FLUSH_EVERY = 0.2  # seconds: ack marks are written at most this often while sending
+DRAIN = 5.0  # seconds a stopping publisher goes on sending what is left, while connected
 
 
 def now() -> str:
@@ -63,6 +65,7 @@ class Publisher:
         self._cv = threading.Condition()
         self._kicked = False
         self._stopping = False
+        self._drain_until = 0.0
         self._table: tuple[Any, Any, int] | None = None  # (ruleset, state, commands)
         self._table_dirty = False
         self._verdict: dict[str, Any] | None = None
@@ -90,9 +93,12 @@ class Publisher:
             self._kicked = True
             self._cv.notify()
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Say the box is leaving (online: false), write the ack marks, and stop."""
+    def stop(self, timeout: float = DRAIN + 3.0) -> None:
+        """Send what is left while connected (for up to `DRAIN` seconds: what is not sent
+        then goes at the next start), say the box is leaving (online: false), write the ack
+        marks, and stop."""
         with self._cv:
+            self._drain_until = time.monotonic() + DRAIN
             self._stopping = True
             self._cv.notify()
         self._answered.set()  # (no more waiting for a broker that does not answer)
@@ -109,9 +115,11 @@ class Publisher:
             except Exception:
                 log.exception("the club's status could not be shown")
 
-    def _wait(self, timeout: float) -> None:
+    def _wait(self, timeout: float, *, draining: bool = False) -> None:
+        """Until kicked (or stopped, unless `draining`: then until kicked), at most
+        `timeout` seconds."""
         with self._cv:
-            if not self._kicked and not self._stopping:
+            if not self._kicked and (draining or not self._stopping):
                 self._cv.wait(timeout)
             self._kicked = False
 
@@ -218,10 +226,12 @@ class Publisher:
             return True
         finally:
             if not lost.is_set():
-                if self._stopping:  # a clean leave: the Last Will is not sent then
+                if self._stopping and answer and not answer[0].is_failure:
+                    # a clean leave (the Last Will is not sent then)
                     info = client.publish(box_topic(s.club, s.box, "online"),
                                           presence(False), qos=1, retain=True)
-                    info.wait_for_publish(2.0)
+                    with contextlib.suppress(RuntimeError, ValueError):  # (it went meanwhile)
+                        info.wait_for_publish(2.0)
                 client.disconnect()
             client.loop_stop()
 
@@ -242,7 +252,9 @@ class Publisher:
         cursor = outbox.first_unacked()
         caught_up = False
         last_flush = 0.0
-        while not lost.is_set() and not self._stopping:
+        more = True
+        while not lost.is_set() and not (self._stopping and (
+                not (inflight or more) or time.monotonic() > self._drain_until)):
             with lock:  # acknowledged, in order: the ack marks move on
                 while inflight and inflight[0][0] in done:
                     mid, game, seq = inflight.popleft()
@@ -253,8 +265,10 @@ class Publisher:
             for game, seq in asked:  # sent again from there (the club keeps each once)
                 outbox.acked[game] = min(outbox.acked.get(game, 0), seq - 1)
                 cursor = min(cursor, entry_id(game, seq))
+            more = False
             if len(inflight) < self._window:
                 for out in outbox.after(cursor, self._window - len(inflight)):
+                    more = True
                     info = client.publish(topic, canonical(out.payload).encode(), qos=1)
                     if info.rc != mqtt.MQTT_ERR_SUCCESS:
                         break
@@ -270,7 +284,9 @@ class Publisher:
                 caught_up = True
                 self._say("online", f"Club online: box {s.box} at {s.broker.url}; every "
                           "game is sent")
-            self._wait(FLUSH_EVERY if inflight else 5.0)
+            if not more or inflight:
+                self._wait(FLUSH_EVERY if inflight or self._stopping else 5.0,
+                           draining=True)
         if lost.is_set() and not self._stopping:
             self._say("unreachable", f"Club offline: lost the broker {s.broker.url}; the "
                       "games are kept and sent when it is back")

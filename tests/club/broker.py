@@ -35,12 +35,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_for(condition: Callable[[], object], timeout: float = 20.0, what: str = "") -> None:
-    """Poll `condition` until it is true; fail saying `what` after `timeout` seconds."""
+def wait_for(condition: Callable[[], object], timeout: float = 20.0, what: str = "",
+             state: Callable[[], object] | None = None) -> None:
+    """Poll `condition` until it is true; fail saying `what` (and `state()`, what there was)
+    after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what or condition}")
+            there = f" (there was: {state()})" if state is not None else ""
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for "
+                                 f"{what or condition}{there}")
         time.sleep(0.02)
 
 

@@ -102,7 +102,8 @@ def test_a_box_offline_for_500_commands_catches_up_in_order(broker: Broker, club
     session = box_session(db, broker, said=said)  # the broker is back: the same box restarts
     try:
         want = box_rows(db)
-        wait_for(lambda: club_rows(tmp_path, "box-1") == want, 60, "the catch-up")
+        wait_for(lambda: club_rows(tmp_path, "box-1") == want, 60, "the catch-up",
+                 lambda: (len(club_rows(tmp_path, "box-1")), read_acks(db), said[-3:]))
     finally:
         session.close()
     assert in_order(club.order, "box-1")  # type: ignore[attr-defined]

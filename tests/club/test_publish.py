@@ -124,3 +124,22 @@ def test_a_bad_club_address_is_refused_before_anything_connects(url: str,
     with pytest.raises(ConfigError, match="--club"):
         session_from_args(args)
     assert json  # (imported for the helpers above)
+
+
+def test_without_the_club_extra_a_club_is_one_line_naming_it(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['paho'] = None; sys.modules['paho.mqtt'] = None; "
+            "sys.modules['paho.mqtt.client'] = None; from referee.cli import main; "
+            f"sys.exit(main(['headless', '--db', {str(tmp_path / 'b.sqlite')!r}, "
+            "'--club', 'mqtt://127.0.0.1:1']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, input="")
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert "'club' extra" in line and "pip install" in line, line
+    plain = subprocess.run([sys.executable, "-c", code.replace(
+        ", '--club', 'mqtt://127.0.0.1:1'", "")], capture_output=True, text=True, timeout=60,
+        input="")
+    assert plain.returncode == 0, plain.stderr  # without --club nothing needs the extra
