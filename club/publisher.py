@@ -253,8 +253,13 @@ class Publisher:
         caught_up = False
         last_flush = 0.0
         more = True
-        while not lost.is_set() and not (self._stopping and (
-                not (inflight or more) or time.monotonic() > self._drain_until)):
+        stop_seen = False
+        while not lost.is_set():
+            if self._stopping:  # (after one whole pass since the stop: the last entry too)
+                if stop_seen and (not (inflight or more)
+                                  or time.monotonic() > self._drain_until):
+                    break
+                stop_seen = True
             with lock:  # acknowledged, in order: the ack marks move on
                 while inflight and inflight[0][0] in done:
                     mid, game, seq = inflight.popleft()

@@ -143,3 +143,27 @@ def test_without_the_club_extra_a_club_is_one_line_naming_it(tmp_path: Path) -> 
         ", '--club', 'mqtt://127.0.0.1:1'", "")], capture_output=True, text=True, timeout=60,
         input="")
     assert plain.returncode == 0, plain.stderr  # without --club nothing needs the extra
+
+
+def test_a_box_that_stops_right_after_a_command_still_sends_it(broker: Broker,
+                                                               tmp_path: Path) -> None:
+    # (the stop came between the last command's wake-up and the publisher's next look at
+    # the file: its last entries were left for the next start; each round is a new chance)
+    listener = Listener(broker)
+    db = tmp_path / "box.sqlite"
+    steps = script(40)
+    try:
+        for end in range(10, len(steps) + 1, 10):
+            session = box_session(db, broker)
+            wait_for(lambda: (listener.last("box-1", "online") or {}).get("online") is True,
+                     10, "the box online")
+            play(session, steps[end - 10:end])
+            session.close()  # at once: the entries not yet sent go out before it leaves
+            want = file_entries(db)
+            wait_for(lambda: len({(e["game"], e["seq"]) for e in received(listener, "box-1")})
+                     == len(want), 10, f"every entry, in the round ending at {end}")  # noqa: B023
+            listener.messages.clear()
+            for m in want:
+                listener.messages.append((f"tableside/{CLUB}/box/box-1/entries", m, False))
+    finally:
+        listener.close()
