@@ -71,11 +71,24 @@ class Outbox:
                 return entry_id(game, self.acked.get(game, 0) + 1)
         return entry_id(rows[-1][0], rows[-1][1] + 1) if rows else entry_id(1, 1)
 
-    def after(self, cursor: int, limit: int) -> Iterator[Outgoing]:
-        """Up to `limit` entries from id `cursor` on, in order, skipping acknowledged ones."""
-        rows = self._conn.execute(
-            "SELECT id, body, lower(hex(h)), undone FROM entries WHERE id >= ? ORDER BY id "
-            "LIMIT ?", (cursor, limit)).fetchall()
+    def batch(self, cursor: int, limit: int) -> tuple[list[Outgoing], int]:
+        """Up to `limit` entries from id `cursor` on, in order, skipping acknowledged ones,
+        and the id to go on from (past the acknowledged ones skipped: after the club asked
+        for entries again, the ones acknowledged meanwhile are not read again and again)."""
+        out: list[Outgoing] = []
+        while len(out) < limit:
+            rows = self._conn.execute(
+                "SELECT id, body, lower(hex(h)), undone FROM entries WHERE id >= ? "
+                "ORDER BY id LIMIT ?", (cursor, limit)).fetchall()
+            if not rows:
+                break
+            for item in self._outgoing(rows):
+                if len(out) < limit:
+                    out.append(item)
+            cursor = out[-1].id + 1 if len(out) == limit else rows[-1][0] + 1
+        return out, cursor
+
+    def _outgoing(self, rows: list[tuple[int, str, str, int]]) -> Iterator[Outgoing]:
         prev: dict[int, str] = {}
         for rid, body, digest, undone in rows:
             game, seq = divmod(rid, SEQ_SPAN)

@@ -272,7 +272,8 @@ class Publisher:
                 cursor = min(cursor, entry_id(game, seq))
             more = False
             if len(inflight) < self._window:
-                for out in outbox.after(cursor, self._window - len(inflight)):
+                outs, going_on = outbox.batch(cursor, self._window - len(inflight))
+                for out in outs:
                     more = True
                     info = client.publish(topic, canonical(out.payload).encode(), qos=1)
                     if info.rc != mqtt.MQTT_ERR_SUCCESS:
@@ -280,6 +281,8 @@ class Publisher:
                     inflight.append((info.mid, out.game, out.seq))
                     cursor = out.id + 1
                     self.sent += 1
+                else:
+                    cursor = max(cursor, going_on)
             self._publish_table(client, outbox)
             idle = not inflight
             if idle or time.monotonic() - last_flush >= FLUSH_EVERY:
