@@ -39,6 +39,11 @@ BUTTONS = ("ROLL", "NEXT", "BACK", "MENU")
 CODE = "code"  # the overlay (screen) that shows it
 CODE_ITEM = ("Phone page", "phone_page")  # added to every game's MENU while there is a code
 CODE_OK = ("roll", "select")  # what chooses a MENU item
+# The game chooser: which game a new game started from the box's buttons is of (the games
+# whose box screens can start one, `OledScreens.starts`). A game's screens open it (their
+# "New game"); choosing opens that game's "new" overlay.
+GAMES = "games"
+NEW = "new"
 
 
 def error_view(what: str) -> BoxView:
@@ -91,12 +96,48 @@ class BoxController:
 
     @property
     def game(self) -> OledScreens:
-        """The running game's box screens (before any game: the box's own game's)."""
+        """The running game's box screens (before any game, and while a new game is being
+        set up: those of the game the box starts, `new_game_of`)."""
         state = self.session.state
         phase = getattr(state.phase, "value", state.phase)
-        if phase == "no_game":
+        setting_up = getattr(getattr(self, "ui", None), "overlay", None) == NEW
+        if phase == "no_game" or setting_up:
             return oled_screens(self._default_game)
         return oled_screens(self.session.ruleset.id)
+
+    @property
+    def new_game_of(self) -> str:
+        """The game a new game from the box's buttons is of (the chooser sets it)."""
+        return self._default_game
+
+    def startable(self) -> list[tuple[str, str]]:
+        """(name, id) of every installed game a new game of can start from the box."""
+        from referee import games
+
+        out = []
+        for game in games.available():
+            try:
+                if oled_screens(game).starts:
+                    out.append((games.find(game).name, game))
+            except LookupError:
+                continue
+        return out
+
+    def choose_game(self) -> None:
+        """A game's "New game": the chooser when more than one game can start from the box,
+        else that one's new-game screen."""
+        found = self.startable()
+        if len(found) > 1:
+            self.ui.overlay, self.ui.oindex = GAMES, 0
+            return
+        if found:
+            self._default_game = found[0][1]
+        self._new_of(self._default_game)
+
+    def _new_of(self, game: str) -> None:
+        self._default_game = game
+        self.ui.reset_turn()
+        self.ui.overlay, self.ui.oindex = NEW, 0
 
     # ---- the API front ends use -------------------------------------------------------------
     def press(self, button: str, long: bool = False) -> None:
@@ -236,6 +277,11 @@ class BoxController:
 
     def _on_outcome(self, outcome: Outcome) -> None:
         self.dice.settled()
+        fixed = [e for e in outcome.events if e.get("type") == "die_corrected"]
+        if fixed:  # a typed die given another value after an undo: never silently
+            from referee.words import core_words
+
+            self._say(core_words(fixed)[0].replace("→", "->"))  # (the OLED font has no →)
         ack = self.ui.ack if self._mine else None
         self.ui.reset_turn()
         self.ui.ack = ack
@@ -252,12 +298,13 @@ class BoxController:
         self._say("Game file damaged: moved aside; new file started.")
         self._changed()
 
-    def _apply(self, command: Any, ack: bool = False) -> Outcome:
+    def _apply(self, command: Any, ack: bool = False, **how: Any) -> Outcome:
         """Apply a command of the running game from this box (`ack`: its result stays on
-        screen until a press); the game's box screens say what the outcome needs said."""
+        screen until a press); the game's box screens say what the outcome needs said.
+        `how`: `Session.apply`'s (the ruleset of a new game of another game, abandon)."""
         self._mine = True
         try:
-            outcome = self.session.apply(command)
+            outcome = self.session.apply(command, **how)
         finally:
             self._mine = False
         self.ui.ack = outcome.entry.seq if ack else None
@@ -305,6 +352,11 @@ class BoxController:
         mode = self.mode()
         if mode == CODE:
             return self._code_view()
+        if mode == GAMES:
+            names = tuple(name for name, _ in self.startable())
+            return BoxView("games", title="New game of", menu=names,
+                           cursor=self.ui.oindex % max(1, len(names)),
+                           hint="NEXT:move ROLL:ok")
         return self.game.view(self, mode)
 
     # ---- acting ----------------------------------------------------------------------------
@@ -312,6 +364,16 @@ class BoxController:
         mode = self.mode()
         if mode == CODE:  # any button puts the code away
             self.ui.overlay = None
+            return
+        if mode == GAMES:
+            found = self.startable()
+            step = {"next": 1, "back": -1}.get(action)
+            if step is not None:
+                self.ui.oindex = (self.ui.oindex + step) % max(1, len(found))
+            elif action in CODE_OK and found:
+                self._new_of(found[self.ui.oindex % len(found)][1])
+            elif action == "menu":
+                self.ui.overlay = None
             return
         if mode == "menu" and action in CODE_OK and self._code is not None:
             menu = self._menu()

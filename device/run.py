@@ -72,7 +72,7 @@ def add_box_args(p: argparse.ArgumentParser) -> None:
 
 def box_settings(path: str | None) -> tuple[list[str] | None, dict[str, Any]]:
     """Player names (``[box] players``) and house rules (``[rules]``, read by the ruleset of
-    the game the box starts: the box's buttons start Gallery Grippers games) from a settings
+    the box's Gallery Grippers games; its A.R.T. games take none) from a settings
     file."""
     if path is None:
         return None, {}

@@ -42,6 +42,8 @@ class Waiting:
     # Several dice for one command (a battle): given this die's roll, the next die to wait
     # for (None: this was the last, `make` completes the command).
     then: Callable[[Roll], Waiting | None] | None = None
+    # The die id this waits for, when the command rolls several (None: its one die).
+    id: str | None = None
 
 
 class TrayDice:
@@ -59,11 +61,12 @@ class TrayDice:
 
     def wait_for(self, waiting: Waiting) -> bool:
         """Arm the tray for `waiting`; False if there is no tray, or if the die is kept on the
-        table from an undone step (the box rolls: it reuses the kept value, and a tray value
-        would be refused)."""
+        table from an undone step, rolled by the box or read by the tray (the box rolls: it
+        reuses the kept value, and a tray value would be refused). The tray is asked only for
+        a die it never read."""
         if self.bridge is None or not self.bridge.available:
             return False
-        if self.session.kept_for(waiting.make(None)):
+        if self.kept(waiting):
             return False
         from device.tray.errors import TrayError
 
@@ -73,6 +76,16 @@ class TrayDice:
             return False
         self.waiting = waiting
         return True
+
+    def kept(self, waiting: Waiting) -> bool:
+        """Whether `waiting`'s die (its `id`, or any of its command's) is kept on the table."""
+        kept = self.session.kept_for(waiting.make(None))
+        return any(waiting.id is None or k.id == waiting.id for k in kept)
+
+    def kept_ids(self, command: Any) -> set[str]:
+        """The die ids of `command` whose values an undo left on the table (the box reuses
+        them: the tray is not asked for them)."""
+        return {k.id for k in self.session.kept_for(command)}
 
     def give_up(self) -> Waiting | None:
         """The table rolls without the tray after all: the waiting command, to roll now."""

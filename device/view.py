@@ -31,10 +31,14 @@ class Cursor:
     picks: dict[str, int] = field(default_factory=lambda: {"specialist": 0, "attribute": 0})
     players: int = 2  # the new-game player count
     ack: int | None = None  # log seq of a result (verdict, drawn card) waiting for a press
+    # a game's own entry in progress (The A.R.T. Project: the fields chosen so far, a card's
+    # sections, the new game's choices); cleared with the turn
+    form: dict[str, Any] = field(default_factory=dict)
 
     def reset_turn(self) -> None:
         self.step, self.index, self.tile = None, 0, None
         self.stage, self.picks = 0, {"specialist": 0, "attribute": 0}
+        self.form = {}
 
 
 Item = tuple[str, Any]  # (label, what choosing it means)
@@ -263,7 +267,9 @@ class OledScreens:
     game). ``cursor(players=n)``: the game's cursor; ``mode(ctrl)``: the screen the state
     calls for; ``menu(ctrl)``: the MENU overlay's items; ``items(mode, state, cursor, menu)``:
     a screen's choices; ``view(ctrl, mode)``: the screen; ``idle(state)``: the idle screen;
-    ``handle(ctrl, mode, action)``: what an action does on a screen."""
+    ``handle(ctrl, mode, action)``: what an action does on a screen. ``starts``: a new game
+    of it can be started from the box's buttons (its screens handle the ``new`` overlay);
+    the box's game chooser lists it."""
 
     cursor: Callable[..., Any]
     mode: Callable[[Any], str]
@@ -272,6 +278,7 @@ class OledScreens:
     view: Callable[[Any, str], BoxView]
     idle: Callable[[Any], BoxView]
     handle: Callable[[Any, str, str], None]
+    starts: bool = False
 
 
 @cache

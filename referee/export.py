@@ -24,6 +24,7 @@ from referee.chain import canonical
 from referee.db import GameRecord, Reader, StoredEntry
 from referee.errors import StoreError
 from referee.games import DEFAULT_GAME
+from referee.ruleset import BgStatsScore
 from referee.session import Session
 
 FORMAT = "tableside-referee/game-log"
@@ -158,7 +159,7 @@ def bgstats(log: GameLog) -> dict[str, Any]:
                for i, p in enumerate(play["scores"], 1)]
     start, end = _local(log.started_at), _local(log.ended_at or log.entries[-1].at)
     scores = [{"playerRefId": i, "score": p["score"], "winner": p["winner"],
-               "startPlayer": p["start"], "seatOrder": i, "rank": p["rank"],
+               "startPlayer": p["start"], "seatOrder": i, "rank": rank(p, play["scores"]),
                "newPlayer": False, "role": p["role"]}
               for i, p in enumerate(play["scores"], 1)]
     finished = log.status == "over"
@@ -169,7 +170,8 @@ def bgstats(log: GameLog) -> dict[str, Any]:
         "players": players,
         "locations": [{"id": 1, "uuid": str(uuid.uuid5(NAMESPACE, "location:box")),
                        "name": "Tableside Referee"}],
-        "games": [{"id": 1, "uuid": game_uuid, "name": play["name"], "bggId": 0,
+        "games": [{"id": 1, "uuid": game_uuid, "name": play["name"],
+                   **({"bggId": play["bgg_id"]} if "bgg_id" in play else {}),
                    "highestWins": play["highest_wins"], "noPoints": False,
                    "cooperative": play["cooperative"], "usesTeams": False}],
         "plays": [{"uuid": play_uuid, "gameRefId": 1, "locationRefId": 1,
@@ -185,6 +187,14 @@ def bgstats(log: GameLog) -> dict[str, Any]:
                                + (f", seed {seed}" if seed else "") + ".",
                    "playerScores": scores}],
     }
+
+
+def rank(score: BgStatsScore, scores: list[BgStatsScore]) -> int:
+    """A player's place as exported: the game's, held to its result — a winner is 1st, and
+    while anyone won, a player who did not is never 1st (a tie lost on a tiebreaker)."""
+    if score["winner"] or not any(s["winner"] for s in scores):
+        return 1 if score["winner"] else score["rank"]
+    return max(score["rank"], 2)
 
 
 def _local(at: str) -> datetime:

@@ -1,9 +1,10 @@
 """Dice an undo left on the table ("kept"), and the rules they follow.
 
-The rules ("What the box never does") let undo correct a mis-entry but never choose a result:
-the electronic dice an undone step rolled stay on the table, and the next roll of that die
-reuses them before any new roll is made. Here is what "that die" means and what follows from
-it (docs/protocol.md, "Kept dice"):
+The rules ("What the box never does", ART-36) let undo correct a mis-entry but never choose a
+result: the dice the box rolled or read (electronic dice, and physical dice the tray read) that
+an undone step rolled stay on the table, and the next roll of that die reuses them before any
+new roll is made (the tray is asked again only for a die it never read). Here is what "that
+die" means and what follows from it (docs/protocol.md, "Kept dice"):
 
 - A kept die waits for the same die id (the game names its dice: Gallery Grippers by the
   player who rolls, an A.R.T. battle ``ally1``..``ally5`` as well), the same player, the same
@@ -16,6 +17,10 @@ it (docs/protocol.md, "Kept dice"):
   reshuffled again the kept card is dropped, in a ``kept_dropped`` event (never silently),
   and undoing that step puts it back; undoing the step that made its pile drops it for good,
   listed as ``dropped`` in the ``undone`` event.
+- A die typed in by hand is not kept: undo is how a mistyped number is corrected. It is
+  remembered instead (``typed`` in the ``undone`` event), and the value the next roll of that
+  die gives, if it differs, is shown as a correction: a ``die_corrected`` event in that step
+  (`corrections`), worded "corrected: 4 → 6" (`referee.words.core_words`). Never silently.
 
 Everything here is a pure function of the kept dice, the events and the state before them,
 and knows no game: what a step rolled, which piles its events make anew and whether a pile
@@ -40,13 +45,15 @@ __all__ = ["KeptDie", "Piles", "die_key"]
 
 @dataclass(frozen=True, slots=True)
 class KeptDie:
-    """An electronic result that an undo left on the table, waiting for its next roll.
+    """A die result that an undo left on the table, waiting for its next roll: an electronic
+    one, or a physical one the tray read (``roll.via == "tray"``). (The same record stands for
+    an undone typed die in `typed_left_by`: remembered for a correction, never reused.)
 
     Attributes:
         player: who rolled it (None: the table, e.g. a free roll during setup).
         key: the die (``d6``, ``d10``, ``d100``), or ``pick:<deck>`` for a card the box drew.
         purpose: what it was rolled for; only a roll for the same purpose reuses it.
-        roll: the electronic roll, with its index in the game's stream.
+        roll: the roll: electronic (with its index in the game's stream) or read by the tray.
         card: for a box draw, the card it picked.
         pile: for a box draw, the pile it was drawn from (`Piles`), as it stood before the draw.
         from_discards: for a box draw, whether it was drawn from the discards (reshuffled by
@@ -125,15 +132,16 @@ def refuse_physical_while_kept(kept: Sequence[KeptDie], rolled: Sequence[Rolled]
                     f"{k.player}'s box draw from the {k.deck} deck was undone and its card, "
                     f"{k.card}, is still on the table. Let the box draw (it gives {k.card} "
                     "again); a card named by hand cannot take its place.", code="card_kept")
-        elif r.roll.source == "physical":
+        elif r.roll.source == "physical" and not r.roll.kept:
             k = waiting(kept, r.id, r.player, r.key, r.purpose, before, piles, ruleset)
             if k is not None:
                 who = f"{k.player}'s" if k.player else "The table's"
+                read = " (read by the tray)" if k.roll.via == "tray" else ""
                 raise KeptDieWaiting(
                     f"{who} {k.key} for the {ruleset.purpose_words(k.purpose)} is still on "
-                    f"the table from an undone step: it shows {k.roll.value}. Let the box "
-                    f"roll it (it shows {k.roll.value} again); a {r.roll.via or 'typed'} value "
-                    "cannot take its place.")
+                    f"the table from an undone step: it shows {k.roll.value}{read}. Send the "
+                    f"command without it: the box uses {k.roll.value} again; a "
+                    f"{r.roll.via or 'typed'} value cannot take its place.")
 
 
 def dropped_by(kept: Iterable[KeptDie], renewed: set[str]) -> list[KeptDie]:
@@ -155,16 +163,28 @@ def dropped_events(dropped: Sequence[KeptDie], rule: str | None) -> list[Event]:
              "kept": [k.to_json() for k in dropped if k.deck == deck]} for deck in decks]
 
 
+def stays(roll: Roll | None) -> bool:
+    """Whether undoing a step leaves this die of it on the table: an electronic die (the box
+    rolled it) or a physical one the tray read; never a typed one (nor a card named by
+    hand)."""
+    if roll is None:
+        return False
+    return roll.source == "electronic" or (roll.source == "physical" and roll.via == "tray")
+
+
 def left_by(rolled: Sequence[Rolled], piles: Piles,
             dropped: Sequence[KeptDie] = ()) -> list[KeptDie]:
-    """What undoing a step puts on the table: the electronic dice it rolled (fresh or kept,
+    """What undoing a step puts on the table: the dice it rolled that `stays` (fresh or kept,
     in the order rolled), then the kept cards it had dropped. `piles`: as before the step."""
     out: list[KeptDie] = []
     for r in rolled:
-        if r.roll is None or r.roll.source != "electronic":
+        if r.roll is None or not stays(r.roll):
             continue
-        roll = Roll(die=r.roll.die, value=r.roll.value, source="electronic",
-                    index=r.roll.index, sides=r.roll.sides)
+        if r.roll.source == "electronic":
+            roll = Roll(die=r.roll.die, value=r.roll.value, source="electronic",
+                        index=r.roll.index, sides=r.roll.sides)
+        else:
+            roll = Roll.physical(r.roll.die, r.roll.value, via="tray")
         deck = r.deck
         out.append(KeptDie(r.player, r.key, r.purpose, roll, card=r.card,
                            pile=piles.get(deck, 0) if deck is not None else 0,
@@ -172,15 +192,62 @@ def left_by(rolled: Sequence[Rolled], piles: Piles,
     return out + list(dropped)
 
 
+def _reuses(k: KeptDie, r: Rolled) -> bool:
+    """Whether the kept roll `r` of a stored step is kept die `k` reused."""
+    assert r.roll is not None
+    if k.player != r.player or k.id != r.id:
+        return False
+    if r.roll.source == "electronic":
+        return k.roll.source == "electronic" and k.roll.index == r.roll.index
+    return (k.roll.source == r.roll.source and k.roll.via == r.roll.via
+            and k.roll.value == r.roll.value and k.key == r.key and k.purpose == r.purpose)
+
+
 def reused_by(kept: Sequence[KeptDie], rolled: Sequence[Rolled]) -> list[KeptDie]:
-    """The kept dice a stored step reused (its electronic rolls marked kept)."""
+    """The kept dice a stored step reused (its rolls marked kept)."""
     used: list[KeptDie] = []
     for r in rolled:
-        if r.roll is not None and r.roll.source == "electronic" and r.roll.kept:
-            k = next((k for k in kept if k not in used and k.player == r.player
-                      and k.id == r.id and k.roll.index == r.roll.index), None)
+        if r.roll is not None and r.roll.kept:
+            k = next((k for k in kept if k not in used and _reuses(k, r)), None)
             if k is None:
                 raise ValueError(f"the log reuses a kept roll that is not on the table: "
                                  f"{dict(r.event or {})}")
             used.append(k)
     return used
+
+
+# ---- typed dice: not kept, but a different value next time is a correction ----------------
+
+def typed_left_by(rolled: Sequence[Rolled]) -> list[KeptDie]:
+    """The dice typed in by hand that undoing a step takes back (in the order rolled): not
+    kept (a typed value may be corrected), remembered so that a different value for the
+    same die next time is shown as a correction."""
+    return [KeptDie(r.player, r.key, r.purpose, Roll.physical(r.roll.die, r.roll.value,
+                                                              via=r.roll.via or "typed"),
+                    id=r.id)
+            for r in rolled if r.roll is not None and r.roll.source == "physical"
+            and not stays(r.roll) and not r.roll.kept]
+
+
+def corrections(typed: Sequence[KeptDie],
+                rolled: Sequence[Rolled]) -> tuple[list[Event], list[KeptDie]]:
+    """A step's rolls against the typed dice undone before it: one ``die_corrected`` event
+    for each die whose value differs from the typed value it replaces (whatever gives the
+    new value: typed again, the tray or the box), and the typed dice the step answered
+    (those it rolled again, corrected or not: they are forgotten). The same die is the same
+    die id, player, die and purpose, as for kept dice."""
+    events: list[Event] = []
+    answered: list[KeptDie] = []
+    for r in rolled:
+        if r.roll is None:
+            continue
+        k = next((k for k in typed if k not in answered
+                  and k.fits(r.id, r.player, r.key, r.purpose)), None)
+        if k is None:
+            continue
+        answered.append(k)
+        if r.roll.value != k.roll.value:
+            events.append({"type": "die_corrected", "id": r.id, "player": r.player,
+                           "die": r.roll.die, "purpose": r.purpose, "was": k.roll.value,
+                           "now": r.roll.value, "source": r.roll.source, "via": r.roll.via})
+    return events, answered

@@ -8,14 +8,15 @@ module holds the protocol and the few values every game shares: dice requests (`
 (`Result`), and the commands every game takes (`Undo`, `Reveal`).
 
 A ruleset's `evolve` must accept the events the core adds to a step: ``seed_revealed``
-(``{"seed": hex}``, the state's ``seed`` becomes it) and ``kept_dropped`` (no change).
+(``{"seed": hex}``, the state's ``seed`` becomes it), ``kept_dropped`` and ``die_corrected``
+(no change).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypedDict, TypeVar, runtime_checkable
+from typing import Any, Generic, NotRequired, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from referee.dice import Roll
 
@@ -118,6 +119,7 @@ class BgStats(TypedDict):
     rounds: int
     scores: list[BgStatsScore]
     notes: list[str]
+    bgg_id: NotRequired[int]  # the game's BoardGameGeek id, where it is known (else absent)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,13 @@ from typing import Any, Protocol, overload
 from referee.dice import Roll
 from referee.kept import (
     KeptDie,
+    corrections,
     dropped_by,
     left_by,
     orphaned_by_undo,
     piles_after,
     reused_by,
+    typed_left_by,
 )
 from referee.ruleset import Event, Rolled, Ruleset
 from referee.snapshot import Codec
@@ -161,6 +163,8 @@ class RunningGame:
     states: dict[int, Any] = field(default_factory=dict)  # stack index -> state after it
     kept: list[KeptDie] = field(default_factory=list)
     dropped: dict[int, list[KeptDie]] = field(default_factory=dict)  # seq -> kept it dropped
+    # the typed dice undone steps took back, not yet rolled again (kept.corrections)
+    typed: list[KeptDie] = field(default_factory=list)
     piles: list[dict[str, int]] = field(default_factory=list)  # beside `seqs`: see kept.Piles
     position: int = 0  # the next fresh index of the dice stream
     history: History | None = None
@@ -254,10 +258,15 @@ class RunningGame:
         self.piles.pop()
         self.dropped.pop(seq, None)
         self.kept = [*back, *(k for k in self.kept if k not in gone)]
+        self.typed = [*typed_left_by(self.rolled(self.log.at(seq))), *self.typed]
 
     def settle(self, entry: LogEntry, used: list[KeptDie]) -> None:
         """The kept dice once `entry` stands: those it reused are gone, and so are the kept
-        cards its reshuffle dropped (kept to put back if it is undone)."""
+        cards its reshuffle dropped (kept to put back if it is undone); the typed dice it
+        rolled again are forgotten (their correction, if any, is in its events)."""
+        if self.typed:
+            _, answered = corrections(self.typed, self.rolled(entry))
+            self.typed = [k for k in self.typed if k not in answered]
         kept = [k for k in self.kept if k not in used]
         if not kept:
             self.kept = kept
@@ -303,7 +312,8 @@ class RunningGame:
                 "piles": changes, "position": self.position,
                 "kept": [_CORE.encode(k) for k in self.kept],
                 "dropped": [[s, [_CORE.encode(k) for k in ks]]
-                            for s, ks in sorted(self.dropped.items())]}
+                            for s, ks in sorted(self.dropped.items())],
+                "typed": [_CORE.encode(k) for k in self.typed]}
 
     def restore(self, core: dict[str, Any], upto: int) -> None:
         """Take up the game as snapshot `core` left it; the log holds entries 1 .. `upto`
@@ -327,13 +337,15 @@ class RunningGame:
             state = self.ruleset.state_from_snapshot(core["state"], self.catalog)
             kept = [_CORE.decode(k) for k in core["kept"]]
             dropped = {int(s): [_CORE.decode(k) for k in ks] for s, ks in core["dropped"]}
+            typed = [_CORE.decode(k) for k in core.get("typed", [])]  # (older snapshots: none)
             position = int(core["position"])
         except (KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"the snapshot does not fit: {err}") from err
-        if not all(isinstance(k, KeptDie) for k in [*kept, *(k for v in dropped.values()
-                                                             for k in v)]):
+        if not all(isinstance(k, KeptDie) for k in [*kept, *typed, *(k for v in dropped.values()
+                                                                     for k in v)]):
             raise ValueError("the snapshot's kept dice are not kept dice")
         self.seqs, self.piles, self.kept, self.dropped = seqs, piles, kept, dropped
+        self.typed = typed
         self.position = position
         self.states = {len(seqs) - 1: state}
         self.log = Log(self.history, first=upto + 1)

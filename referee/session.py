@@ -32,9 +32,11 @@ from referee.errors import (
 from referee.inputs import RequestProblem, check_request, show
 from referee.kept import (
     KeptDie,
+    corrections,
     dropped_by,
     dropped_events,
     refuse_physical_while_kept,
+    typed_left_by,
     waiting_for,
 )
 from referee.ruleset import (
@@ -421,6 +423,8 @@ class Session:
                                        game.current_piles, ruleset)
             events += dropped_events(dropped_by(kept, ruleset.renewed(events)),
                                      ruleset.renew_rule())
+        if game.typed:  # a die typed in before an undo, given again: a change is said
+            events += corrections(game.typed, ruleset.rolled(logged, events))[0]
         state = ruleset.fold(base, events)
         if state.over and not base.over and game.seed is not None:
             reveal: Event = {"type": "seed_revealed", "seed": game.seed.hex()}
@@ -431,11 +435,14 @@ class Session:
         snapshot = None
         if seq % running.SNAPSHOT_EVERY == 0 and _history(self._store) is not None:
             after = replace(game, seqs=array("q", game.seqs), piles=[*game.piles],
-                            kept=list(game.kept), dropped=dict(game.dropped), states={})
+                            kept=list(game.kept), dropped=dict(game.dropped),
+                            typed=list(game.typed), states={})
             after.settle(entry, used)
             after.position += len(fresh)
             after.push(entry, state)
             snapshot = after.snapshot()
+        if seq == 1:
+            self._reveal_left()
         self._record(entry, seed=game.seed if seq == 1 else None, undoing=None,
                      game=GameInfo(ruleset.id, ruleset.version,
                                    ruleset.catalog_json(game.catalog)) if seq == 1 else None,
@@ -520,7 +527,9 @@ class Session:
         entry = LogEntry(seq=len(game.log) + 1, command={"cmd": "undo", "undoes": seq},
                          events=[{"type": "undone", "seq": seq, "cmd": target.command["cmd"],
                                   "kept": [k.to_json() for k in back],
-                                  "dropped": [k.to_json() for k in gone]}])
+                                  "dropped": [k.to_json() for k in gone],
+                                  "typed": [k.to_json()
+                                            for k in typed_left_by(game.rolled(target))]}])
         if target.command["cmd"] == "reveal":
             raise RuleViolation("A revealed seed cannot be hidden again.", code="reveal_is_final")
         self._record(entry, seed=None, undoing=seq)
@@ -561,6 +570,21 @@ class Session:
         game.log.append(entry)
         game.push(entry, after)
         return self._publish(Outcome(entry, after, game.ruleset))
+
+    def _reveal_left(self) -> None:
+        """A new game is about to be recorded (its rules have accepted it): the game it
+        leaves unfinished reveals its seed like a finished one, as its last entry, so its
+        rolls can be checked too (issue 26). Nothing is published: the new game is what the
+        table sees next."""
+        left = self._game
+        if not self.unfinished or left.seed is None or self.state.seed is not None:
+            return
+        events: list[Event] = [{"type": "seed_revealed", "seed": left.seed.hex()}]
+        entry = LogEntry(seq=len(left.log) + 1, command={"cmd": "reveal"}, events=events)
+        self._record(entry, seed=None, undoing=None)
+        after = left.ruleset.fold(self.state, events)
+        left.log.append(entry)
+        left.push(entry, after)
 
     # ---- rebuilding ----------------------------------------------------------------------
     @classmethod

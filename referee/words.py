@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from referee.dice import Roll
+from referee.kept import stays
 from referee.ruleset import DescribesSteps, Event
 
 _SKIPPED = ("cmd", "player", "roll", "commitment", "rolls", "catalog", "rules")
@@ -37,13 +39,72 @@ def plain(command: Mapping[str, Any]) -> str:
     return head + (f" — {'; '.join(parts)}" if parts else "")
 
 
+def _die_name(event: Mapping[str, Any]) -> str:
+    who = event.get("player") or event.get("id") or "the table"
+    return f"{who}'s {event.get('die') or 'die'}"
+
+
 def core_words(events: Sequence[Event]) -> list[str]:
-    """The core's own events of a step, in words (none for most steps)."""
+    """The core's own events of a step, in words (none for most steps): a typed die given
+    another value after an undo ("corrected: Ann's d6 4 → 6"), the seed revealed."""
     said = []
+    fixed = [e for e in events if e.get("type") == "die_corrected"]
+    if fixed:
+        said.append("corrected: " + ", ".join(f"{_die_name(e)} {e['was']} → {e['now']}"
+                                              for e in fixed))
     for event in events:
         if event.get("type") == "seed_revealed":
             said.append("dice seed revealed: every roll can be checked")
     return said
+
+
+def _step_dice(events: Sequence[Event]) -> tuple[list[Event], list[Event]]:
+    """A step's dice as undo treats them: (those that stay on the table, those typed in)."""
+    staying: list[Event] = []
+    typed: list[Event] = []
+    for e in events:
+        if e.get("type") != "roll":
+            continue
+        roll = Roll(str(e.get("die")), int(e.get("value", 0)), str(e.get("source")),
+                    via=e.get("via"), kept=bool(e.get("kept")))
+        (staying if stays(roll) else typed).append(e)
+    return staying, typed
+
+
+def _values(dice: Sequence[Event]) -> str:
+    return ", ".join(str(e["value"]) for e in dice if e.get("die") != "pick")
+
+
+def undo_dice_words(events: Sequence[Event]) -> str | None:
+    """What undoing a step does to its dice, in words, for any game (None: it rolled none).
+    The rule it rests on, every game's: undo corrects a mis-entry and never chooses a result
+    (docs/protocol.md, "Kept dice"). The dice the box rolled or the tray read stay on the
+    table for the next roll of the same die; a typed die may be typed again, and a different
+    value is logged as a correction."""
+    staying, typed = _step_dice(events)
+    said = []
+    shown = _values(staying)
+    if shown:
+        said.append(f"The dice the box rolled or the tray read ({shown}) stay on the table: "
+                    "the next roll of the same die gives them again.")
+    if any(e.get("die") == "pick" for e in staying):
+        said.append("The card the box drew stays on the table: its next draw gives it again.")
+    if typed:
+        said.append(f"Typed dice ({_values(typed)}) are not kept: type them again; a "
+                    "different value is logged as a correction (\"corrected: 4 → 6\").")
+    return " ".join(said) or None
+
+
+def undo_dice_lines(events: Sequence[Event], width: int = 21) -> tuple[str, ...]:
+    """`undo_dice_words` in at most two short lines (the box's 21-character lines)."""
+    staying, typed = _step_dice(events)
+    lines = []
+    if staying:
+        shown = _values(staying)
+        lines.append(f"dice stay: {shown}"[:width] if shown else "card stays: kept")
+    if typed:
+        lines.append("typed: retype, logged"[:width])
+    return tuple(lines)
 
 
 def step_words(ruleset: Any, command: Mapping[str, Any], events: Sequence[Event]) -> str:

@@ -1136,11 +1136,21 @@ def bench_club() -> None:
     run(long_game, **CLUB_SIZE)
 
 
+def bench_siege() -> None:
+    """The page under 1,200 slow connections, the box under ulimit -n 1024 (issue 26)."""
+    import asyncio
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.web import siege
+
+    print(siege.report(asyncio.run(siege.run(commands=400, settle=5.0))))
+
+
 SECTIONS: dict[str, Callable[[], None]] = {
     "core": bench_core, "store": bench_store, "tray": bench_tray, "box": bench_box,
     "oled": bench_oled, "console": bench_console, "input": bench_input, "idle": bench_idle,
-    "art": bench_art, "resume": bench_resume, "web": bench_web, "cold": bench_cold,
-    "club": bench_club,
+    "art": bench_art, "resume": bench_resume, "web": bench_web, "siege": bench_siege,
+    "cold": bench_cold, "club": bench_club,
 }
 
 

@@ -50,12 +50,15 @@ GAME_TESTS = {
     "gallery_grippers": ["tests/referee/test_rules.py", "tests/referee/test_gg_ruleset.py",
                          "tests/referee/test_rounds_and_ranks.py",
                          "tests/referee/test_second_game.py",
+                         "tests/referee/test_gg_play_rulings.py",
+                         "tests/referee/test_gg_obstacle_rulings.py",
                          "tests/referee/games/test_gallery_grippers_house_rules.py"],
 }
 CORE_TESTS = {
-    "referee/kept.py": ["tests/referee/test_kept_dice.py", "tests/referee/test_kept_property.py",
-                        "tests/referee/test_dice.py"],
-    "referee/dice.py": ["tests/referee/test_dice.py", "tests/referee/test_dice_rulings.py",
+    "referee/kept.py": ["tests/referee/test_kept_contract.py", "tests/referee/test_kept_dice.py",
+                        "tests/referee/test_kept_property.py", "tests/referee/test_dice.py"],
+    "referee/dice.py": ["tests/referee/test_dice_contract.py", "tests/referee/test_dice_rulings.py",
+                        "tests/referee/test_dice.py",
                         "tests/referee/test_kept_dice.py", "tests/referee/test_kept_property.py"],
 }
 
@@ -202,6 +205,8 @@ def main() -> None:
         sub = []
     configure(modules, inproc)
     if not a.table:
+        # The tests' hypothesis properties try a few examples per mutant (tests/conftest.py)
+        os.environ["REFEREE_MUTATION"] = "1"
         # The CLI's subprocesses import the mutated copy, not the editable install.
         os.environ["PYTHONPATH"] = os.pathsep.join(
             [str(ROOT / "mutants"), *filter(None, [os.environ.get("PYTHONPATH")])])
@@ -211,12 +216,18 @@ def main() -> None:
             copy = ROOT / "mutants" / m
             if copy.exists() and "mutmut generated" not in copy.read_text(encoding="utf-8"):
                 copy.unlink()
+        # mutmut keeps which test calls which function (its stats) and collects them again
+        # only for tests it has not seen: after a run on another module of the same game, the
+        # functions of this one would have no tests at all ("no tests"). Collected afresh.
+        (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
         print(f"mutating {', '.join(modules)}\n  tests: {' '.join(inproc)}"
               f"\n  then the survivors against: {' '.join(sub) or '(none)'}", flush=True)
         mutmut("run", "--max-children", "1")
         # mutmut keeps a verdict until the function changes: survivors are tried again
         # against the tests as they are now (a test added since the last run may kill them)
-        again = [k for m in modules for k, s in statuses(m).items() if s == "survived"]
+        # (and those stale stats left "no tests")
+        again = [k for m in modules for k, s in statuses(m).items()
+                 if s in ("survived", "no tests")]
         if again:
             print(f"\n{len(again)} survivors against the tests as they are now", flush=True)
             mutmut("run", "--max-children", "1", *again)

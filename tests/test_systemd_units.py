@@ -235,3 +235,18 @@ def test_verify_with_the_web_socket_prints_nothing(tmp_path: Path) -> None:
     for unit in (CONSOLE, WEB_SOCKET):
         proc = analyze_verify(root, unit)
         assert (proc.returncode, proc.stdout + proc.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("unit", UNITS)
+def test_the_file_limit_is_set_on_purpose_and_fits_the_page(unit: str) -> None:
+    """Issue 26: the service's file limit is its unit's, and the page's connection cap under it
+    leaves the reserve free."""
+    from web import server as web_server
+
+    limit = int(one(unit, "LimitNOFILE"))
+    assert limit > 1024
+    cap = web_server.connection_cap(limit)
+    assert cap + web_server.FD_RESERVE + 2 * web_server.ACCEPT_BATCH <= limit
+    socket_values = {k: v for s, k, v in directives((SYSTEMD / WEB_SOCKET).read_text())
+                     if s == "Socket"}
+    assert int(socket_values["Backlog"]) == web_server.LISTEN_QUEUE

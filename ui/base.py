@@ -532,10 +532,13 @@ NO_UNDO_KEYS = "[b]N[/b] or [b]Esc[/b] closes"
 
 
 class RulesetUndoConfirm(Dialog[None]):
-    """What undo would take back, in the words of the game's ruleset, and asks: the undo
-    prompt of every game whose screens need no more than that (a game adds a `HINT`)."""
+    """What undo would take back, in the words of the game's ruleset, and what happens to
+    that step's dice, in the core's (`referee.words.undo_dice_words`: the box's and the
+    tray's stay on the table, typed ones may be typed again and a change is logged as a
+    correction), and asks: the undo prompt of every game whose screens need no more than
+    that (a game adds a `HINT`)."""
 
-    HINT: ClassVar[str | None] = None  # e.g. what stays on the table after the undo
+    HINT: ClassVar[str | None] = None  # anything more the game has to say about an undo
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "undo", "Yes, undo"), Binding("n", "cancel", "No"),
         Binding("escape", "cancel", "No", show=False),
@@ -544,12 +547,18 @@ class RulesetUndoConfirm(Dialog[None]):
     def compose(self) -> Any:
         from textual.containers import Vertical
 
+        from referee.words import undo_dice_words
+
         session = self.referee.session
         words = session.undo_words()
+        target = session.undo_target()
+        dice = undo_dice_words(target.events) if target is not None else None
         nothing = AFTER_THE_END if session.state.over else "There is nothing to undo."
         with Vertical(classes="dialog", id="undo-dialog"):
             yield Static("[b]Undo?[/b]", classes="dialog-title")
             yield Static(words or nothing, id="undo-what", markup=False)
+            if words and dice:
+                yield Static(dice, classes="hint", id="undo-dice", markup=False)
             if words and self.HINT:
                 yield Static(self.HINT, classes="hint", markup=False)
             yield Static(UNDO_KEYS if words else NO_UNDO_KEYS, id="undo-keys")

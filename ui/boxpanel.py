@@ -162,8 +162,11 @@ class BoxPanel(Vertical, can_focus=True):
         oled.as_text = not oled.as_text and oled.text_source is not None
 
     def refresh_image(self) -> None:
-        """Redraw the OLED picture (call when the box says it changed)."""
-        self.query_one(OledView).refresh()
+        """Redraw the OLED picture (call when the box says it changed). In words, the lines
+        may be more or fewer than before (a menu opens): the view is laid out again, so every
+        option shows, not as many as the screen before had lines."""
+        oled = self.query_one(OledView)
+        oled.refresh(layout=oled.as_text)
 
     def action_press(self, button: str, long: bool) -> None:
         self._press(button, long)

@@ -12,9 +12,9 @@ again. See `ui.app.RefereeApp._handle_exception` and docs/console.md.
 from __future__ import annotations
 
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -24,9 +24,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from referee.session import LogEntry
+from referee.words import step_words
 from ui import format as fmt
 from ui.base import BaseScreen, Dialog, KeyBar, TitleBar
-from ui.games import screens_for
 
 # After this many drawing failures with no step of the game between them the console stops
 # trying to go on: something is failing over and over, and ending (exit status 1) lets the
@@ -115,16 +115,13 @@ def _screen_of(node: object) -> Screen[object] | None:
     return None
 
 
-def log_lines(log: Sequence[LogEntry],
-              describe: Callable[[LogEntry], str] | None = None) -> list[str]:
-    """The log, newest first, each line on its own, in the game's words (`describe`, its
-    screens' own); one that cannot be worded is shown raw."""
+def log_lines(log: Sequence[LogEntry], ruleset: Any) -> list[str]:
+    """The log, newest first, each line on its own, in the words every front end gives it
+    (`referee.words.step_words`); one that cannot be worded is shown raw."""
     lines = []
     for entry in reversed(log):
         try:
-            if describe is None:
-                raise LookupError("no words for this game's log")
-            text = describe(entry)
+            text = step_words(ruleset, entry.command, entry.events)
         except Exception:  # the log must show even what the console cannot word
             text = f"{entry.command.get('cmd', '?')} {entry.command}"
         mark = "  (undone)" if entry.undone else ""
@@ -196,6 +193,5 @@ class PlainLogScreen(BaseScreen):
 
     def show(self) -> None:
         session = self.referee.session
-        describe = screens_for(session.ruleset.id).describe
-        text = "\n".join(log_lines(session.log, describe)) or "(no steps yet)"
+        text = "\n".join(log_lines(session.log, session.ruleset)) or "(no steps yet)"
         self.query_one("#plain-log-lines", Static).update(text)

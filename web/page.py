@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 from importlib.resources import files
 from typing import Any
@@ -49,13 +49,20 @@ def colour_class(name: str | None) -> str:
     return f" c{PALETTE.index(key)}" if key in PALETTE else ""
 
 
-def game_over(r: Mapping[str, Any]) -> str:
-    """How the game ended, in a line: who won (or the outcome), why, and the rule."""
+def _names(names: list[str]) -> str:
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+
+
+def game_over(r: Mapping[str, Any], players: Sequence[str] = ()) -> str:
+    """How the game ended, in a line: who won (or who lost, `players` being the table),
+    why, and the rule."""
     winners = [str(w) for w in r.get("winners") or []]
     if winners:
-        names = " and ".join([", ".join(winners[:-1]), winners[-1]] if len(winners) > 1
-                             else winners)
-        who = f"{names} {'wins' if len(winners) == 1 else 'win'}"
+        who = f"{_names(winners)} {'wins' if len(winners) == 1 else 'win'}"
+    elif r.get("outcome") and players:
+        outcome = str(r["outcome"])
+        who = f"{_names(list(players))} {outcome}" if outcome in ("lost", "won", "drew") \
+            else f"{outcome} ({_names(list(players))})"
     else:
         who = str(r.get("outcome") or "nobody won")
     reason = str(r.get("reason") or "").replace("_", " ")
@@ -65,22 +72,42 @@ def game_over(r: Mapping[str, Any]) -> str:
 
 def status(s: Mapping[str, Any]) -> str:
     out = [f"<h1>{e(s['game'])}</h1>"]
-    if s["over"]:
-        out.append(f'<p class="next">{e(game_over(s.get("result") or {}))}</p>')
+    past = s.get("past")
+    if past:
+        front = past.get("front")
+        link = f' <a href="{e(front)}">The game being played</a>.' if front else ""
+        out.append('<p class="past">This game is no longer being played; its page stays '
+                   f"as it ended, with its dice proof.{link}</p>")
+    if past and past.get("status") == "abandoned" and not s["over"]:
+        out.append('<p class="next">Left unfinished: a new game was started.</p>')
+    elif s["over"]:
+        players = [str(x["name"]) for x in s.get("seats") or []]
+        out.append(f'<p class="next">{e(game_over(s.get("result") or {}, players))}</p>')
     elif s["phase"] in ("", "no_game"):
         out.append('<p class="next">No game yet: the page fills in when one starts.</p>')
     else:
         turn = []
         if s.get("current"):
             turn.append(f"<strong>{e(s['current'])}</strong> to play")
-        if s.get("waiting"):
-            turn.append(f"waiting for {e(', '.join(s['waiting']))}")
-        where = f"phase {e(s['phase'])}" + (f", round {e(s['round'])}" if s.get("round") else "")
+        waiting = [w for w in s.get("waiting") or [] if w != s.get("current")]
+        if waiting:
+            turn.append(f"waiting for {e(', '.join(waiting))}")
+        # the console's word for it: "Turn 12" where the game counts turns, else its round
+        if s.get("turn"):
+            count = f", turn {e(s['turn'])}"
+        elif s.get("round"):
+            count = f", round {e(s['round'])}"
+        else:
+            count = ""
+        where = f"phase {e(s['phase'])}{count}"
         out.append(f"<p>{'; '.join(turn) or 'The table'} · <span class='muted'>{where}</span>"
                    "</p>")
         if s.get("next"):
             out.append(f'<p class="next">Next: {e(s["next"])}</p>')
-    out.append(f'<p class="muted">{e(s["commands"])} command(s) so far.</p>'
+    own = "" if past or not s.get("own") else (
+        f' <a href="{e(s["own"])}">This game\'s own page</a> keeps its result and proof after '
+        "it.")
+    out.append(f'<p class="muted">{e(s["commands"])} command(s) so far.{own}</p>'
                '<p class="offline">Connection lost: reconnecting…</p>')
     return '<section id="status">' + "".join(out) + "</section>"
 
@@ -98,15 +125,40 @@ def table(s: Mapping[str, Any]) -> str:
     return f'<section id="table"><h2>The table</h2><div class="seats">{body}</div></section>'
 
 
+def _terms(v: Mapping[str, Any]) -> str:
+    rows = "".join(f"<tr><td>{e(k)}</td><td>{e(val)}</td></tr>" for k, val in v["terms"])
+    return f'<table class="terms">{rows}</table>'
+
+
 def verdict(s: Mapping[str, Any]) -> str:
     v = s.get("verdict")
     if not v:
-        return ('<section id="verdict"><h2>Last verdict</h2>'
+        return ('<section id="verdict"><h2>Verdicts</h2>'
                 '<p class="muted">None yet.</p></section>')
-    rows = "".join(f"<tr><td>{e(k)}</td><td>{e(val)}</td></tr>" for k, val in v["terms"])
-    return (f'<section id="verdict"><h2>Last verdict</h2><p>{e(v["title"])} '
-            f'<span class="muted">(#{e(v["seq"])})</span></p>'
-            f'<table class="terms">{rows}</table></section>')
+    out = [f'<section id="verdict"><h2>Verdicts</h2><p>{e(v["title"])} '
+           f'<span class="muted">(#{e(v["seq"])})</span></p>{_terms(v)}']
+    earlier = [x for x in s.get("verdicts") or [] if x["seq"] != v["seq"]]
+    if earlier:
+        out.append('<details><summary>Earlier verdicts</summary><ol class="verdicts">')
+        out += [f'<li><span class="seq">#{e(x["seq"])}</span>{e(x["title"])}{_terms(x)}</li>'
+                for x in earlier]
+        out.append("</ol></details>")
+    return "".join(out) + "</section>"
+
+
+def dice(s: Mapping[str, Any]) -> str:
+    """The last roll, large; every die of its step (a turn-order roll: each player's)."""
+    d = s.get("dice")
+    if not d:
+        return ('<section id="dice"><h2>Last roll</h2>'
+                '<p class="muted">No dice rolled yet.</p></section>')
+    items = "".join(
+        f'<li><span class="die-value">{e(x["value"])}</span><span class="die-of">'
+        + (f"<strong>{e(x['player'])}</strong> · " if x.get("player") else "")
+        + f'{e(x["die"])} {e(x["purpose"])}<br><span class="muted">{e(x["source"])}</span>'
+        "</span></li>" for x in d["dice"])
+    return (f'<section id="dice"><h2>Last roll <span class="muted">(#{e(d["seq"])})</span>'
+            f'</h2><ul class="dice">{items}</ul></section>')
 
 
 def proof(s: Mapping[str, Any]) -> str:
@@ -150,22 +202,46 @@ def luck(s: Mapping[str, Any]) -> str:
 
 def log(s: Mapping[str, Any]) -> str:
     items = "".join(
-        f'<li><span class="seq">#{e(x["seq"])}</span>'
+        f'<li data-seq="{int(x["seq"])}"><span class="seq">#{e(x["seq"])}</span>'
         + (f'<span class="undone">{e(x["text"])}</span> (undone)' if x["undone"]
            else e(x["text"])) + "</li>" for x in s["log"])
     return (f'<section id="log"><h2>Log</h2><ol class="log">'
             f'{items or "<li class=muted>Nothing yet.</li>"}</ol></section>')
 
 
+def board(s: Mapping[str, Any]) -> str:
+    """The game's board as its ruleset describes it (`referee.ruleset.DescribesBoard`):
+    each panel a small table, whatever the game; nothing for a game without one."""
+    panels = s.get("board") or []
+    if not panels:
+        return ""
+    out = ['<section id="board"><h2>The board</h2>']
+    for panel in panels:
+        rows = list(panel.get("rows") or [])
+        head = ""
+        if panel.get("header") and rows:
+            head = "<thead><tr>" + "".join(f"<th>{e(c)}</th>" for c in rows[0]) + "</tr></thead>"
+            rows = rows[1:]
+        cells = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>"
+                        for row in rows)
+        out.append(f'<div class="panel"><h3>{e(panel.get("title", ""))}</h3>'
+                   f'<table class="board">{head}<tbody>{cells}</tbody></table></div>')
+    return "".join(out) + "</section>"
+
+
 def body(s: Mapping[str, Any]) -> str:
     """The live part of the page (what each update replaces)."""
-    return status(s) + table(s) + verdict(s) + proof(s) + luck(s) + log(s)
+    return (status(s) + dice(s) + table(s) + board(s) + verdict(s) + proof(s) + luck(s)
+            + log(s))
 
 
-def document(s: Mapping[str, Any], *, events: str, version: int) -> str:
+def document(s: Mapping[str, Any], *, events: str, version: int, drawn: str | None = None
+             ) -> str:
+    """The whole page: `drawn` (its live part, drawn already) or `body(s)`."""
+    live = body(s) if drawn is None else drawn
     return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             "<meta name='referrer' content='no-referrer'>"
             f"<title>{e(s['game'])} — Tableside Referee</title><style>{CSS}</style></head>"
             f"<body data-version='{version}'><main id='live' data-events='{e(events)}'>"
-            f"{body(s)}</main><script>{JS}</script></body></html>")
+            f"{live}</main><script>{JS}</script></body></html>")

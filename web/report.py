@@ -93,6 +93,33 @@ def latin(text: str) -> str:
     return "".join(ch if ord(ch) < 0x100 else anyascii(ch) for ch in text)
 
 
+DASH = 8  # pixels of a dash (and of the gap after it) of the fair line
+
+
+def dashed(draw: Any, x0: float, x1: float, y: float) -> None:
+    """The fair die's count across a chart, dashed as on the page."""
+    x = x0
+    while x < x1:
+        draw.line((x, y, min(x + DASH, x1), y), fill=EXPECTED_COLOUR, width=2)
+        x += 2 * DASH
+
+
+def legend(draw: Any, right: float, y: float) -> None:
+    """What the colours and the dashed line mean, right-aligned at `right`, as on the page."""
+    items = [(k, hexa) for k, hexa in SOURCE_COLOUR.items()]
+    note = "dashed line: a fair die's count"
+    x = right - draw.textlength(note, font_size=14)
+    draw.text((x, y), note, fill=MUTED, font_size=14)
+    dashed(draw, x - 46, x - 10, y + 8)
+    x -= 56
+    for name, hexa in reversed(items):
+        width = draw.textlength(name, font_size=14)
+        x -= width
+        draw.text((x, y), name, fill=TEXT, font_size=14)
+        draw.rectangle((x - 16, y + 2, x - 4, y + 14), fill=hexa)
+        x -= 28
+
+
 def png(report: LuckReport, heading: str, path: str) -> None:
     """The charts, two to a row, as on the page."""
     from PIL import Image, ImageDraw
@@ -107,11 +134,13 @@ def png(report: LuckReport, heading: str, path: str) -> None:
     img = Image.new("RGB", (cols * cell_w + 20, rows * cell_h + 50), BACKGROUND)
     draw = ImageDraw.Draw(img)
     draw.text((10, 12), latin(heading), fill=TEXT, font_size=20)
+    legend(draw, img.width - 10, 14)
     if not tallies:
         draw.text((10, 50), "No dice rolled.", fill=MUTED, font_size=16)
     for n, t in enumerate(tallies):
         ox, oy = 10 + (n % cols) * cell_w, 46 + (n // cols) * cell_h
-        draw.text((ox, oy), latin(title(t)), fill=TEXT, font_size=15)
+        draw.text((ox, oy), latin(f"{title(t)}, chi-square {t['chi_square']:.3g}"), fill=TEXT,
+                  font_size=15)
         top = oy + 22
         colour = SOURCE_COLOUR.get(t["source"], SOURCE_COLOUR["electronic"])
         for (x, y, w, h), face, count in zip(bars(t), t["faces"], t["counts"], strict=True):
@@ -125,8 +154,7 @@ def png(report: LuckReport, heading: str, path: str) -> None:
                 draw.text((x0 + w * scale / 2, y0 - 4), str(count), fill=TEXT, font_size=14,
                           anchor="mb")
         ey = top + expected_y(t) * scale
-        draw.line((ox + LEFT * scale, ey, ox + (W - RIGHT) * scale, ey), fill=EXPECTED_COLOUR,
-                  width=2)
+        dashed(draw, ox + LEFT * scale, ox + (W - RIGHT) * scale, ey)
         draw.text((ox + 4, top + (H - 4) * scale), describe(t), fill=TEXT,
                   font_size=15, anchor="ls")
     img.save(path, format="PNG")

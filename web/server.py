@@ -7,31 +7,217 @@ so nothing on the page can change the game and a stranger learns nothing. After 
 command (`Session.subscribe`) the page is rendered once and every connected phone is told; a
 slow phone only ever gets the newest page (nothing queues up per client), and a phone that
 (re)connects gets the current page at once.
+
+A stranger cannot starve the page (issue 26): every connection is admitted by a `Gate` (at
+most `PER_ADDRESS` from one address, at most `connection_cap()` in all, derived from the
+process's file limit; at the cap the oldest connection that has not yet asked with a good
+token makes room). A connection must ask with a good token within `HEAD_TIMEOUT` of opening,
+or it is closed (a request head trickled a line at a time included); a wrong-token answer
+closes its connection; a phone's idle keep-alive connection closes after `KEEPALIVE`. A phone's
+stream gives its slot back the moment the phone goes (the handler is cancelled on the lost
+connection). No answer names the server, and aiohttp's own answers to malformed requests carry
+the page's security headers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import html
 import json
 import logging
+import resource
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
+from aiohttp import hdrs, web
+from aiohttp.web_protocol import RequestHandler
 
-from web import page
+from web import archive, page
 from web.view import Snapshots, token_for
 
 log = logging.getLogger(__name__)
 
 MAX_CLIENTS = 64  # live phones at once; more get 503 (a table has a handful)
 HEARTBEAT = 15.0  # seconds between comment lines on an idle stream (finds dead phones)
+HEAD_TIMEOUT = 10.0  # seconds a new connection has to ask for a page with a good token
+KEEPALIVE = 20.0  # seconds a phone's idle keep-alive connection stays open
+PER_ADDRESS = 32  # connections at once from one address (a phone opens a few)
+MAX_CONNECTIONS = 768  # connections at once in all, whatever the file limit
+FD_RESERVE = 128  # file descriptors kept for the rest of the box (game file, tray, logs)
+ACCEPT_BATCH = 32  # connections asyncio accepts in one go (each may overshoot the cap)
+LISTEN_QUEUE = 1024  # the kernel's queue of connections not yet accepted
+SWEEP_EVERY = 0.25  # seconds between looks for connections past HEAD_TIMEOUT
+SWEEP_BATCH = 32  # late connections closed in one go (then the loop runs on)
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "Content-Security-Policy": page.CSP}
+
+
+def connection_cap(soft_limit: int | None = None) -> int:
+    """How many connections the page takes at once: `MAX_CONNECTIONS`, or fewer so that they
+    and `FD_RESERVE` fit in the process's file limit (``RLIMIT_NOFILE``, soft)."""
+    if soft_limit is None:
+        soft_limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        if soft_limit == resource.RLIM_INFINITY:
+            soft_limit = MAX_CONNECTIONS + FD_RESERVE
+    return max(8, min(MAX_CONNECTIONS, soft_limit - FD_RESERVE - 2 * ACCEPT_BATCH))
+
+
+class Gate:
+    """Which connections are open, by address and in all, oldest first."""
+
+    def __init__(self, cap: int | None = None, per_address: int | None = None) -> None:
+        self.cap = connection_cap() if cap is None else cap
+        self.per_address = PER_ADDRESS if per_address is None else per_address
+        self.open: dict[_Door, None] = {}  # in the order they came
+        self.by_address: dict[str, int] = {}
+        self._sweeping: asyncio.Handle | None = None
+
+    def admit(self, door: _Door) -> bool:
+        """Let `door` in, making room at the cap by closing the oldest connection that has not
+        asked with a good token; False: it must be closed."""
+        if self.by_address.get(door.address, 0) >= self.per_address:
+            return False
+        if len(self.open) >= self.cap:
+            oldest = next((c for c in self.open if not c.trusted), None)
+            if oldest is None:
+                return False
+            oldest.drop()
+        self.open[door] = None
+        self.by_address[door.address] = self.by_address.get(door.address, 0) + 1
+        if self._sweeping is None:
+            self._sweeping = asyncio.get_running_loop().call_later(SWEEP_EVERY, self._sweep)
+        return True
+
+    def _sweep(self) -> None:
+        """Close the connections that did not ask with a good token within `HEAD_TIMEOUT`,
+        oldest first, `SWEEP_BATCH` at a time: a thousand strangers that came together and
+        expire together never hold up the game's loop for more than one small batch."""
+        self._sweeping = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        late: list[_Door] = []
+        more = False
+        for door in self.open:  # in the order they came: the late ones first
+            if door.trusted:
+                continue
+            if now - door.opened < HEAD_TIMEOUT:
+                break
+            if len(late) == SWEEP_BATCH:
+                more = True
+                break
+            late.append(door)
+        for door in late:
+            door.drop()
+        if more:
+            self._sweeping = loop.call_soon(self._sweep)
+        elif self.open:
+            self._sweeping = loop.call_later(SWEEP_EVERY, self._sweep)
+
+    def close(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+            self._sweeping = None
+
+    def leave(self, door: _Door) -> None:
+        if door in self.open:
+            del self.open[door]
+            left = self.by_address.get(door.address, 1) - 1
+            if left:
+                self.by_address[door.address] = left
+            else:
+                self.by_address.pop(door.address, None)
+
+
+class _Door(asyncio.Protocol):
+    """A connection as the `Gate` sees it. Until its first byte nothing of aiohttp is made for
+    it (a silent stranger costs a socket and a timer); then aiohttp's handler takes the
+    connection over. Unless it asks with a good token (`trust`) within `HEAD_TIMEOUT` of
+    opening, the gate's sweep closes it."""
+
+    def __init__(self, gate: Gate, handler: Callable[[], _Guarded]) -> None:
+        self.gate = gate
+        self._handler = handler
+        self.trusted = False
+        self.address = "?"
+        self._transport: asyncio.Transport | None = None
+        self.opened = 0.0
+        self._inner: _Guarded | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.opened = asyncio.get_running_loop().time()
+        if not self.gate.admit(self):
+            transport.abort()
+
+    def data_received(self, data: bytes) -> None:
+        assert self._transport is not None
+        if self._transport.is_closing():
+            return
+        inner = self._inner = self._handler()
+        inner.door = self
+        self._transport.set_protocol(inner)
+        inner.connection_made(self._transport)
+        inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return None  # close
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.left()
+
+    def left(self) -> None:
+        self.gate.leave(self)
+
+    def drop(self) -> None:
+        """Close at once (the file descriptor is freed now, not after a lingering close)."""
+        self.left()
+        if self._transport is not None and not self._transport.is_closing():
+            self._transport.abort()
+
+    def trust(self) -> None:
+        self.trusted = True
+
+
+class _Guarded(RequestHandler):
+    """aiohttp's connection handler, behind a `_Door`."""
+
+    door: _Door
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.door.left()
+        super().connection_lost(exc)
+
+    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        """aiohttp's own answer to a request it cannot read (a 400, ...), with the page's
+        headers and without the server's name."""
+        theirs = super().handle_error(request, status, exc, message)
+        body = theirs.body if isinstance(theirs, web.Response) else b""
+        ours = _Nameless(status=theirs.status, body=body if isinstance(body, bytes) else b"",
+                         content_type="text/plain", headers=HEADERS)
+        ours.force_close()
+        return ours
+
+
+class _Nameless(web.Response):
+    """A response that does not name the server (aiohttp adds ``Server`` to every response;
+    the page's own routes drop it in `_nameless`, but answers to unreadable requests run
+    no application hooks)."""
+
+    async def _prepare_headers(self) -> None:
+        await super()._prepare_headers()
+        self.headers.popall(hdrs.SERVER, None)
+
+
+async def _nameless(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.popall(hdrs.SERVER, None)
 
 
 @dataclass(eq=False)
@@ -40,8 +226,14 @@ class _Client:
     sent: int = -1
 
 
+PAST_PAGES = 16  # past games' pages kept drawn (each rebuilt from the file on first ask)
+
+
 class LivePage:
-    """The page's current content and who is watching it."""
+    """The page's current content and who is watching it, and the addresses it answers: the
+    box's front address (`front`, the address before any game: always the game being
+    played), the current game's (`token`), and each past game's for as long as the game file
+    has it (`web.archive`; without a file, the games of this run)."""
 
     def __init__(self, session: Any, loop: asyncio.AbstractEventLoop) -> None:
         self.session = session
@@ -50,13 +242,16 @@ class LivePage:
         self.clients: set[_Client] = set()
         self._snapshots = Snapshots()
         self._token_seed: bytes | None = None
-        self.token = token_for(None)
+        self.front = token_for(None)
+        self.token = self.front
         self._token_watchers: list[Callable[[str], None]] = []
         self._dirty = False
         self.data: dict[str, Any] = {}
         self.html = ""
         self.error: str | None = None  # why the page cannot be drawn now, or None
         self._logged: str | None = None
+        self._past: dict[str, archive.PastGame] = archive.index(session.store)
+        self._drawn: dict[str, tuple[dict[str, Any], str]] = {}  # past pages, newest last
         self.refresh()
         self._unsubscribe = session.subscribe(self._changed)
 
@@ -78,8 +273,16 @@ class LivePage:
         self._dirty = False
         seed = self.session.seed
         if seed is not None and seed != self._token_seed:
+            left = self.token if self._token_seed is not None else None
             self._token_seed = seed
             self.token = token_for(seed)
+            self._past = archive.index(self.session.store)
+            if left is not None and left not in self._past and self.error is None:
+                # no file: this run's last look at the game left
+                status = "over" if self.data.get("over") else "abandoned"
+                data = {**self.data, "past": {"status": status, "front": f"/g/{self.front}/"}}
+                with contextlib.suppress(Exception):
+                    self._keep(left, data, page.body(data))
             for watcher in list(self._token_watchers):
                 try:
                     watcher(self.token)
@@ -87,6 +290,8 @@ class LivePage:
                     log.exception("telling of the page's new address failed")
         try:
             data = self._snapshots.snapshot(self.session)
+            if self._token_seed is not None:
+                data["own"] = f"/g/{self.token}/"  # this game's own page, kept after it
             body = page.body(data)
         except Exception as err:
             self.error = f"{type(err).__name__}: {err}"
@@ -101,13 +306,47 @@ class LivePage:
         for c in self.clients:
             c.wake.set()
 
+    def _keep(self, token: str, data: dict[str, Any], body: str) -> None:
+        self._drawn.pop(token, None)
+        self._drawn[token] = (data, body)
+        while len(self._drawn) > PAST_PAGES:
+            del self._drawn[next(iter(self._drawn))]
+
     def close(self) -> None:
         self._unsubscribe()
         for c in self.clients:
             c.wake.set()
 
+    def is_live(self, token: str) -> bool:
+        """Whether `token` shows the game being played: the front address or its own."""
+        return any(hmac.compare_digest(token.encode(), t.encode())
+                   for t in (self.front, self.token))
+
+    def is_past(self, token: str) -> bool:
+        return not self.is_live(token) and (token in self._past or token in self._drawn)
+
     def good(self, token: str) -> bool:
-        return hmac.compare_digest(token.encode(), self.token.encode())
+        return self.is_live(token) or self.is_past(token)
+
+    async def past(self, token: str) -> tuple[dict[str, Any], str] | None:
+        """A past game's page (data, body), drawn once (in a thread: it reads the file);
+        None if the address is no game's (any more)."""
+        if token in self._drawn:
+            self._drawn[token] = self._drawn.pop(token)  # the newest
+            return self._drawn[token]
+        game = self._past.get(token)
+        if game is None:
+            return None
+        store = self.session.store
+        try:
+            data = await asyncio.to_thread(archive.snapshot, store, game)
+            data["past"]["front"] = f"/g/{self.front}/"
+            body = page.body(data)
+        except Exception:
+            log.exception("the page of a past game cannot be drawn")
+            return None
+        self._keep(token, data, body)
+        return data, body
 
 
 def error_section(what: str) -> str:
@@ -126,24 +365,50 @@ def _error_document(live: LivePage) -> web.Response:
 
 
 def _not_found() -> web.Response:
-    return web.Response(status=404, text="Not found.\n", headers=HEADERS)
+    """404, and the connection closes: a stranger keeps nothing open."""
+    resp = web.Response(status=404, text="Not found.\n", headers=HEADERS)
+    resp.force_close()
+    return resp
+
+
+def _message(version: int, body: str) -> bytes:
+    lines = "".join(f"data: {ln}\n" for ln in body.split("\n"))
+    return f"id: {version}\n{lines}\n".encode()
+
+
+def _trust(request: web.Request) -> None:
+    """The connection asked with a good token: a phone's, no longer on `HEAD_TIMEOUT`."""
+    proto = request.protocol
+    if isinstance(proto, _Guarded):
+        proto.door.trust()
 
 
 def make_app(live: LivePage) -> web.Application:
     """The routes: the page, its events and its data, each under /g/<token>/."""
     app = web.Application(client_max_size=1024)
+    app.on_response_prepare.append(_nameless)
 
     def allowed(request: web.Request) -> bool:
-        return request.method in ("GET", "HEAD") and live.good(request.match_info["token"])
+        if request.method in ("GET", "HEAD") and live.good(request.match_info["token"]):
+            _trust(request)
+            return True
+        return False
 
     async def index(request: web.Request) -> web.StreamResponse:
         if not allowed(request):
             return _not_found()
+        token = request.match_info["token"]
+        events = f"/g/{token}/events"
+        if live.is_past(token):
+            past = await live.past(token)
+            if past is None:
+                return _not_found()
+            doc = page.document(past[0], events=events, version=0, drawn=past[1])
+            return web.Response(text=doc, content_type="text/html", headers=HEADERS)
         if live.error is not None:
             return _error_document(live)
         try:
-            doc = page.document(live.data, events=f"/g/{live.token}/events",
-                                version=live.version)
+            doc = page.document(live.data, events=events, version=live.version)
         except Exception as err:  # this page only: a 500, and the game goes on
             log.exception("the page for phones cannot be drawn")
             live.error = f"{type(err).__name__}: {err}"
@@ -153,6 +418,13 @@ def make_app(live: LivePage) -> web.Application:
     async def state(request: web.Request) -> web.StreamResponse:
         if not allowed(request):
             return _not_found()
+        token = request.match_info["token"]
+        if live.is_past(token):
+            past = await live.past(token)
+            if past is None:
+                return _not_found()
+            return web.Response(text=json.dumps({"version": 0, **past[0]}),
+                                content_type="application/json", headers=HEADERS)
         return web.Response(text=json.dumps({"version": live.version, **live.data}),
                             status=500 if live.error is not None else 200,
                             content_type="application/json", headers=HEADERS)
@@ -160,7 +432,8 @@ def make_app(live: LivePage) -> web.Application:
     async def events(request: web.Request) -> web.StreamResponse:
         if not allowed(request):
             return _not_found()
-        if len(live.clients) >= MAX_CLIENTS:
+        token = request.match_info["token"]
+        if live.is_live(token) and len(live.clients) >= MAX_CLIENTS:
             return web.Response(status=503, text="Too many phones connected.\n",
                                 headers={**HEADERS, "Retry-After": "10"})
         resp = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
@@ -171,23 +444,28 @@ def make_app(live: LivePage) -> web.Application:
         live.clients.add(client)
         try:
             await resp.write(b"retry: 1000\n\n")
-            while live.good(request.match_info["token"]):
+            while live.is_live(token):
                 try:
                     await asyncio.wait_for(client.wake.wait(), HEARTBEAT)
                 except TimeoutError:
                     await resp.write(b": still here\n\n")
                     continue
                 client.wake.clear()
-                if client.sent == live.version:
+                if client.sent == live.version or not live.is_live(token):
                     continue
                 client.sent = live.version
-                lines = "".join(f"data: {ln}\n" for ln in live.html.split("\n"))
-                await resp.write(f"id: {live.version}\n{lines}\n".encode())
-            # a new game has a new token: this page's game is over for this phone
-            await resp.write(b"event: gone\ndata: A new game has started: scan its code.\n\n")
+                await resp.write(_message(live.version, live.html))
+            # this address's game is no longer played: its page as it ended, and the note
+            live.clients.discard(client)
+            past = await live.past(token)
+            if past is not None:
+                await resp.write(_message(0, past[1]))
+            await resp.write(b"event: gone\ndata: A new game has started. This page keeps "
+                             b"this game's result and dice proof; the box's page shows the "
+                             b"new game.\n\n")
         except ConnectionResetError:
             pass  # the phone went away
-        finally:
+        finally:  # also when the lost connection cancels this handler: the slot is free now
             live.clients.discard(client)
         return resp
 
@@ -240,30 +518,49 @@ class WebServer:
         self.host, self.port = host, port
         self.live: LivePage | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.base_events.Server | None = None
+        self.gate: Gate | None = None
 
     async def start(self) -> None:
-        self.live = LivePage(self.session, asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        self.live = LivePage(self.session, loop)
         self._runner = web.AppRunner(make_app(self.live), handle_signals=False,
-                                     access_log=None, shutdown_timeout=1.0)
+                                     access_log=None, shutdown_timeout=1.0,
+                                     handler_cancellation=True)
         await self._runner.setup()
-        inherited = systemd_socket()
-        site: web.BaseSite
-        if inherited is not None:  # the box: systemd's socket unit listens for us
-            self.host, self.port = inherited.getsockname()[:2]
-            site = web.SockSite(self._runner, inherited)
+        manager = self._runner.server
+        assert manager is not None
+        gate = self.gate = Gate()
+
+        def handler() -> _Guarded:
+            no_log: Any = None  # no access log (aiohttp's type says Logger; None turns it off)
+            return _Guarded(manager, loop=loop, access_log=no_log, keepalive_timeout=KEEPALIVE)
+
+        def door() -> _Door:
+            return _Door(gate, handler)
+
+        sock = systemd_socket()
+        if sock is not None:  # the box: systemd's socket unit listens for us
+            self.host, self.port = sock.getsockname()[:2]
         else:
-            site = web.TCPSite(self._runner, self.host, self.port, backlog=256,
-                               reuse_address=True)
-        await site.start()
-        if self.port == 0:  # an ephemeral port (tests): which one we got
-            server = getattr(site, "_server", None)
-            sockets = getattr(server, "sockets", None) or []
-            if sockets:
-                self.port = int(sockets[0].getsockname()[1])
+            sock = socket.create_server((self.host, self.port), family=(
+                socket.AF_INET6 if ":" in self.host else socket.AF_INET), reuse_port=False)
+            sock.setblocking(False)
+        # asyncio accepts up to `backlog` connections in one go before any is looked at: a
+        # small batch keeps a flood from holding up the game's loop (and from overshooting
+        # the file limit), while the kernel's queue stays long so no phone's SYN is dropped
+        self._listener = await loop.create_server(door, sock=sock, backlog=ACCEPT_BATCH)
+        sock.listen(LISTEN_QUEUE)
+        self.port = int(sock.getsockname()[1])
 
     async def stop(self) -> None:
         if self.live is not None:
             self.live.close()
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        if self.gate is not None:
+            self.gate.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -278,6 +575,13 @@ class WebServer:
                 host = lan_address() or socket.gethostname()
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{self.port}/g/{self.live.token}/"
+
+    def front_url(self, host: str | None = None) -> str:
+        """The box's front address: the one shown before any game, which always leads to
+        the game being played (a game's own address, `url`, keeps that game's page)."""
+        if self.live is None:
+            raise RuntimeError("WebServer.front_url before start()")
+        return self.url(host).replace(f"/g/{self.live.token}/", f"/g/{self.live.front}/")
 
     def code_url(self, host: str | None = None) -> str:
         """The same address in capitals, for QR codes: scheme and host are the same in any

@@ -20,10 +20,11 @@ from typing import Any
 
 from referee.errors import RefereeError
 from referee.luck import LuckFold
-from referee.ruleset import DescribesTable, Figure, Seat
-from referee.words import plain
+from referee.ruleset import DescribesBoard, DescribesTable, Figure, Seat
+from referee.words import plain, step_words
 
 LOG_LINES = 40  # the newest log lines the page lists
+VERDICTS = 12  # the newest verdicts the page lists
 TOKEN_LABEL = b"tableside-referee web token v1"
 
 
@@ -72,6 +73,14 @@ def seats(ruleset: Any, state: Any, state_json: Mapping[str, Any]) -> list[Seat]
     return out
 
 
+def board(ruleset: Any, state: Any) -> list[dict[str, Any]]:
+    """The game's board panels (`DescribesBoard`), as plain data; none for a game without."""
+    if not isinstance(ruleset, DescribesBoard):
+        return []
+    return [{"title": p.title, "rows": [list(r) for r in p.rows], "header": p.header}
+            for p in ruleset.board(state)]
+
+
 def last_verdict(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
     if not isinstance(ruleset, DescribesTable):
         return None
@@ -89,6 +98,15 @@ def last_verdict(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
 def log_line(command: Mapping[str, Any]) -> str:
     """A logged command in a line (`referee.words.plain`; kept for its callers)."""
     return plain(command)
+
+
+def logged_words(ruleset: Any, entry: Any) -> str:
+    """A log entry in the words every front end gives it (`referee.words.step_words`); the
+    command as sent if they cannot be found (the page shows whatever the log holds)."""
+    try:
+        return step_words(ruleset, entry.command, entry.events)
+    except Exception:
+        return plain(entry.command)
 
 
 def check_rolls(store: Any, commitment: str | None) -> tuple[str, list[str]]:
@@ -150,6 +168,32 @@ class Verdicts:
         seq, (title, terms) = self._found[-1]
         return {"seq": seq, "title": title, "terms": [[t.label, t.value] for t in terms]}
 
+    def history(self, limit: int = VERDICTS) -> list[dict[str, Any]]:
+        """The verdicts that stand, newest first (after `update`)."""
+        return [{"seq": seq, "title": title, "terms": [[t.label, t.value] for t in terms]}
+                for seq, (title, terms) in reversed(self._found[-limit:])]
+
+
+def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
+    """The dice of the newest step that stands and rolled any (a turn-order roll: each
+    player's), as the ruleset reports them (`Ruleset.rolled`): {seq, dice: [{player, die,
+    value, source, purpose}]}."""
+    for entry in reversed(log[-200:]):
+        if entry.undone:
+            continue
+        try:
+            rolled = ruleset.rolled(entry.command, entry.events)
+        except Exception:
+            continue
+        dice = [{"player": r.player or r.id, "die": r.roll.die, "value": r.roll.value,
+                 "source": ("kept after undo" if r.roll.kept else r.roll.source)
+                 if r.roll.source == "electronic" else f"physical, {r.roll.via or 'typed'}",
+                 "purpose": ruleset.purpose_words(r.purpose)}
+                for r in rolled if r.roll is not None and r.roll.die != "pick"]
+        if dice:
+            return {"seq": entry.seq, "dice": dice}
+    return None
+
 
 class Snapshots:
     """The page's data after each accepted command. What depends on the whole log (the luck
@@ -194,7 +238,11 @@ class Snapshots:
                        "figures": [[f.label, f.value] for f in s.figures]}
                       for s in seats(ruleset, state, sj)],
             "verdict": self._verdicts.update(ruleset, log),
-            "log": [{"seq": e.seq, "text": log_line(e.command), "undone": e.undone}
+            "verdicts": self._verdicts.history(),
+            "dice": last_dice(ruleset, log),
+            "turn": sj.get("turn_number"),
+            "board": board(ruleset, state),
+            "log": [{"seq": e.seq, "text": logged_words(ruleset, e), "undone": e.undone}
                     for e in reversed(log[-LOG_LINES:])],
             "commands": len(log),
             "proof": {"commitment": proof.commitment, "seed": proof.seed,

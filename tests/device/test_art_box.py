@@ -37,23 +37,46 @@ def test_the_box_finds_the_game_s_screens_and_shows_the_phase_and_next() -> None
     shown = s.ruleset.state_json(s.state)
     assert view.screen == "phase" and view.title == "R1 A"
     assert " ".join(view.lines).startswith(shown["next"][:15])
-    box.press("MENU")
-    assert box.view().menu == ("Undo...",)  # no battle, no end of phase while draws are owed
+    box.press("MENU")  # no end of phase while draws are owed
+    assert box.view().menu == ("Actions...", "Undo...", "New game")
     box.close()
+
+
+def choose(box: BoxController, wanted: str) -> None:
+    """NEXT until `wanted` is highlighted, then ROLL (it must be offered)."""
+    view = box.view()
+    assert wanted in view.menu, (wanted, view.menu)
+    for _ in range(len(view.menu)):
+        view = box.view()
+        if view.menu[view.cursor] == wanted:
+            box.press("ROLL")
+            return
+        box.press("NEXT")
+    raise AssertionError(f"{wanted} never highlighted")
+
+
+def fight_in_film(box: BoxController) -> None:
+    box.press("ROLL")  # the actions the rules allow
+    choose(box, "Battle")
+    if box.view().screen == "pick" and "Film" in box.view().menu:
+        choose(box, "Film")
+    choose(box, "led by Ann")
 
 
 def test_a_battle_by_buttons_without_the_console() -> None:
     s = at_battle()
     box = BoxController(s, idle_s=None)
     assert box.view().screen == "phase"
-    box.press("ROLL")  # the battles the rules allow
+    box.press("ROLL")  # the actions the rules allow
+    view = box.view()
+    assert view.screen == "acts" and "Battle" in view.menu
+    choose(box, "Battle")
     view = box.view()
     battles = [r for r in s.ruleset.legal_actions(s.state, None) if r["cmd"] == "battle"]
-    assert view.screen == "battles" and len(view.menu) == len(battles)
-    film = next(i for i, r in enumerate(battles) if r["city"] == "Film")
-    for _ in range(film):
-        box.press("NEXT")
-    box.press("ROLL")  # the box rolls every die of the battle
+    assert view.screen == "pick" and len(view.menu) <= len(battles)
+    if "Film" in view.menu:
+        choose(box, "Film")
+    choose(box, "led by Ann")  # the box rolls every die of the battle
     rolls = [e for e in s.log[-1].events if e["type"] == "roll"]
     assert [r["id"] for r in rolls] == ["Ann", "ally1", "Ben"]
     assert all(r["source"] == "electronic" for r in rolls)
@@ -78,27 +101,15 @@ def test_a_battle_by_buttons_without_the_console() -> None:
 def test_undo_from_the_box_menu_never_rerolls_the_battle() -> None:
     s = at_battle()
     box = BoxController(s, idle_s=None)
-    box.press("ROLL")
-    film = next(i for i, r in enumerate(
-        r for r in s.ruleset.legal_actions(s.state, None) if r["cmd"] == "battle")
-        if r["city"] == "Film")
-    for _ in range(film):
-        box.press("NEXT")
-    box.press("ROLL")
+    fight_in_film(box)
     first = {e["id"]: e["value"] for e in s.log[-1].events if e["type"] == "roll"}
     box.press("ROLL")  # the verdict seen
     box.press("MENU")
-    assert box.view().menu[-1] == "Undo..."
-    for _ in range(len(box.view().menu) - 1):
-        box.press("NEXT")
-    box.press("ROLL")
+    choose(box, "Undo...")
     assert box.view().screen == "confirm" and "battle" in " ".join(box.view().lines)
     box.press("ROLL")
     assert s.state.battle is None and s.log[-1].command["cmd"] == "undo"
-    box.press("ROLL")
-    for _ in range(film):
-        box.press("NEXT")
-    box.press("ROLL")
+    fight_in_film(box)
     again = {e["id"]: e["value"] for e in s.log[-1].events if e["type"] == "roll"}
     assert again == first  # the kept dice, not new ones (ART-36)
     box.close()
@@ -123,14 +134,8 @@ def rig(tmp_path: Path) -> Iterator[tuple[TraySimulator, BoxController, Loop]]:
 def test_the_tray_rolls_a_battle_s_dice_one_after_the_other(rig) -> None:
     sim, box, loop = rig
     s = box.session
-    box.press("ROLL")
-    film = next(i for i, r in enumerate(
-        r for r in s.ruleset.legal_actions(s.state, None) if r["cmd"] == "battle")
-        if r["city"] == "Film")
-    for _ in range(film):
-        box.press("NEXT")
     before = len(s.log)
-    box.press("ROLL")
+    fight_in_film(box)
     for n, value in enumerate((6, 5, 4)):
         assert box.view().screen == "tray", n
         assert len(s.log) == before  # nothing is sent until the last die is in
@@ -166,4 +171,76 @@ def test_a_team_decision_is_answered_with_the_buttons() -> None:
     logged = s.log[-1].command
     assert (logged["cmd"], logged["choice"]) == ("choose", offered[1]["choice"])
     assert box.view().screen != "choice"
+    box.close()
+
+
+def test_tray_battle_dice_undone_from_the_box_are_used_again_without_the_tray(rig) -> None:
+    """Issue 24: the tray read the battle's dice, the table held BACK to undo; the battle
+    fought again reuses what the tray read (kept), and the tray is not asked again."""
+    sim, box, loop = rig
+    s = box.session
+    fight_in_film(box)
+    for value in (4, 2, 5):
+        assert sim.wait_for(lambda: sim.firmware.armed is not None, 5.0)
+        waiting = box.dice.waiting
+        sim.roll("d6", [value])
+        loop.pump_until(lambda w=waiting: box.dice.waiting is not w)
+    read = {e["id"]: e["value"] for e in s.log[-1].events if e["type"] == "roll"}
+    assert read == {"Ann": 4, "ally1": 2, "Ben": 5}
+    box.press("ROLL")  # the verdict seen
+    box.press("BACK", long=True)  # undo
+    confirm = box.view()
+    assert confirm.screen == "confirm" and "dice stay: 4, 2, 5" in confirm.lines
+    box.press("ROLL")
+    assert s.log[-1].command["cmd"] == "undo" and s.state.battle is None
+    fight_in_film(box)
+    assert box.dice.waiting is None and box.view().screen == "verdict"  # the tray not asked
+    again = {e["id"]: (e["value"], e["via"], e["kept"]) for e in s.log[-1].events
+             if e["type"] == "roll"}
+    assert again == {d: (v, "tray", True) for d, v in read.items()}
+
+
+def test_a_new_game_from_the_box_before_any_game_and_its_menu() -> None:
+    """The chooser, the A.R.T. new-game screen and its MENU (New game, no Undo) with no game."""
+    s = Session(seed=SEED)
+    box = BoxController(s, idle_s=None, names=["Ann"])
+    box.press("MENU")
+    choose(box, "New game")
+    assert box.view().title == "New game of"
+    choose(box, "The A.R.T. Project")
+    assert (box.view().title, box.view().big) == ("The A.R.T. Project", "1")  # [box]: solo
+    box.press("NEXT")
+    box.press("BACK")  # (1-4, wrapping)
+    assert box.view().big == "1"
+    box.press("MENU")
+    assert box.view().menu == ("New game",)
+    box.press("MENU")  # closed: back to the new-game screen
+    assert box.view().screen == "new"
+    box.press("ROLL")
+    choose(box, "Test board")
+    choose(box, "hard")
+    assert box.view().title == "Ally pawn colour?"
+    choose(box, "orange")
+    assert s.ruleset.id == "art-project" and [p.name for p in s.state.players] == ["Ann"]
+    assert s.state.ally is not None and s.state.ally.color == "orange"
+    assert box.view().screen == "phase"
+    box.close()
+
+
+def test_the_idle_screen_before_a_game_of_it_and_during_one() -> None:
+    clock = [0.0]
+    s = Session(seed=SEED)
+    box = BoxController(s, clock=lambda: clock[0], idle_s=10.0)
+    box.press("MENU")
+    choose(box, "New game")
+    choose(box, "The A.R.T. Project")  # set up, no game yet: its screens, another's state
+    clock[0] = 60.0
+    box.tick()
+    assert box.view().screen == "idle" and box.view().lines == ("The A.R.T. Project",)
+    box.close()
+    s = at_battle()
+    box = BoxController(s, clock=lambda: clock[0], idle_s=10.0)
+    clock[0] = 120.0
+    box.tick()
+    assert box.view().lines[0] == f"Round 1 {s.state.phase}"
     box.close()

@@ -178,3 +178,35 @@ def test_a_flooding_tray_is_told_to_the_table_and_its_end_too(rig) -> None:
     assert "roll again" in (box.view().notice or "")
     sim.flood(0)
     loop.pump_until(lambda: "calm again" in (box.view().notice or ""), timeout=20)
+
+
+def test_a_tray_roll_undone_from_the_box_is_used_again_without_asking_the_tray(rig) -> None:
+    """Issue 24: the tray read 4, the table held BACK to undo; ROLL gives 4 again (kept, as
+    an electronic die would be) and the tray is not asked for a die it already read."""
+    sim, box, loop, _ = rig
+    box.press("ROLL")
+    assert sim.wait_for(lambda: sim.firmware.armed is not None, 5.0)
+    sim.roll("d6", [4])
+    loop.pump_until(lambda: box.session.log[-1].command["cmd"] == "move_roll")
+    box.press("BACK", long=True)  # undo
+    assert box.view().screen == "confirm"
+    assert "dice stay: 4" in box.view().lines
+    box.press("ROLL")
+    assert box.session.log[-1].command["cmd"] == "undo"
+    assert box.view().screen == "turn"
+    box.press("ROLL")  # roll to move again
+    assert box.view().screen == "tiles" and box.dice.waiting is None  # the tray not asked
+    [roll] = [e for e in box.session.log[-1].events if e["type"] == "roll"]
+    assert (roll["value"], roll["source"], roll["via"], roll["kept"]) == (
+        4, "physical", "tray", True)
+    assert (box.view().big, box.view().source) == ("4", "kept")
+
+
+def test_a_typed_die_corrected_at_another_front_end_is_said_on_the_box() -> None:
+    s = playing()
+    box = BoxController(s, idle_s=None)
+    assert s.handle({"cmd": "move_roll", "player": "Ann", "roll": 4})["ok"]
+    assert s.handle({"cmd": "undo"})["ok"]
+    assert s.handle({"cmd": "move_roll", "player": "Ann", "roll": 6})["ok"]
+    assert "corrected: Ann's d6 4 -> 6" in (box.view().notice or "").replace("\n", " ")
+    box.close()

@@ -1,5 +1,7 @@
-"""The Gallerist on the box (device/games/gallerist/oled.py): the standings, found by the game's id;
-ranked by money in play and by total in final scoring, a total still owed last; NEXT pages."""
+"""The Gallerist on the box (device/games/gallerist/oled.py), found by the game's id: every
+step of the scripted game draws; the standings ranked by money in play and by total in final
+scoring, a total still owed last; the end. (The buttons running the clock:
+tests/device/test_gallerist_box.py.)"""
 
 from __future__ import annotations
 
@@ -25,16 +27,22 @@ def test_the_box_finds_the_standings_and_follows_the_game() -> None:
         for req in script[:-1]:
             play.ok(session, **req) if req["cmd"] != "undo" else session.handle(req)
             v = box.view()
-            assert v.screen in ("standings", "over") and v.lines
+            assert v.screen in ("clock", "over") and v.lines
             render(v)  # every view draws
+            box.act("status")  # the standings, MENU held
+            assert box.view().screen == "standings" and box.view().lines
+            render(box.view())
+            box.act("status")
         v = box.view()
         assert v.title.startswith("Final scoring")
-        assert v.lines[0].startswith("1 Ben") and v.lines[0].endswith("54")
-        assert v.lines[1].startswith("2 Ann") and v.lines[1].endswith("40")
+        assert v.lines[1].startswith("1 Ben") and v.lines[1].endswith("54")
+        assert v.lines[2].startswith("2 Ann") and v.lines[2].endswith("40")
         play.ok(session, **script[-1])
         v = box.view()
         assert v.screen == "over" and v.lines[0] == "Ben won"
-        box.act("undo")  # the result stands: the refusal is shown, nothing changes
+        box.act("undo")  # asked first; then the result stands: the refusal is shown
+        assert box.view().screen == "confirm"
+        box.act("roll")
         assert box.view().notice and "GAL-24" in (box.view().notice or "")
     finally:
         box.close()

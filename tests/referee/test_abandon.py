@@ -95,3 +95,34 @@ def test_the_game_left_is_kept_as_abandoned_and_the_new_one_resumes(
     stored = [(g.game, g.status) for g in again.store.games()]  # type: ignore[union-attr]
     again.close()
     assert stored == [(left, "abandoned"), (new, "playing")]
+
+
+@pytest.mark.parametrize("left", sorted(START))
+def test_an_abandoned_game_reveals_its_seed_and_every_roll_checks(tmp_path: Path,
+                                                                   left: str) -> None:
+    """Issue 26: the game left reveals its seed as its last entry, like a finished one, so
+    `referee verify` checks its rolls; a refused new game reveals nothing."""
+    from referee.audit import verify
+    from referee.export import from_store
+    from referee.records import open_reader
+
+    path = tmp_path / "g.sqlite"
+    s = open_session(db=path, seed=SEED)
+    started(left, s)
+    refused = s.handle({"cmd": "new_game", "game": "gallery-grippers", "abandon": True,
+                        "players": ["Ann", "Ann"]})  # its rules refuse it: the game goes on
+    assert refused["ok"] is False, refused
+    assert s.state.seed is None and s.unfinished
+    s.apply(typed(left), ruleset=games.find(left), abandon=True)
+    s.close()
+    reader = open_reader(str(path))
+    try:
+        first = reader.games()[0]
+        entries = reader.entries(first.id)
+        assert first.status == "abandoned"
+        assert entries[-1].command == {"cmd": "reveal"}
+        assert entries[-1].events == [{"type": "seed_revealed", "seed": SEED.hex()}]
+        v = verify(from_store(reader, first))
+        assert v.revealed and not v.problems, v.problems
+    finally:
+        reader.close()

@@ -31,6 +31,7 @@ from referee.dice import (
     stream_bytes,
     stream_draw,
 )
+from tests.conftest import MUTATION
 
 SEED = bytes.fromhex("5eed" * 16)
 OTHER_SEED = bytes(range(SEED_BYTES))
@@ -182,7 +183,9 @@ def test_dice_stream_never_shows_its_seed() -> None:
 # Chi-Square Distribution"): 20.515 for 5 degrees of freedom (a d6: 6 faces - 1) and 148.230
 # for 99 (a d100: 100 faces - 1). test_the_critical_values_are_right re-derives both.
 CHI2_CRITICAL_P001 = {5: 20.515, 99: 148.230}
-ROLLS = 1_000_000
+# Under scripts/mutation (tests/conftest.py MUTATION) every dice mutant runs this through
+# mutmut's trampolines: 20,000 rolls (200 a face of a d100) show a biased draw as well.
+ROLLS = 20_000 if MUTATION else 1_000_000
 
 
 def chi2_upper_tail(x: float, df: int) -> float:

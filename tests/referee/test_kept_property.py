@@ -8,8 +8,12 @@ session's bookkeeping:
 - every electronic value in an accepted `roll` event is the stream's next fresh index, or a
   kept value reused for the same die, the same player and the same purpose, and a fresh roll
   is only made when no kept value waits for that die;
+- a value the tray read stays on the table like an electronic one: the next roll of that die
+  reuses it (marked kept), and the tray is not asked again;
 - a typed or tray value (or a card named by hand) is never accepted while a kept value waits
   for that die, and `die_kept` / `card_kept` are only given when one does;
+- a typed value is not kept, but the next roll of that die after the undo, if it differs, is
+  said in a `die_corrected` event (was, now), and only then;
 - a kept value leaves the table only by being reused, or out loud: a reshuffle of its deck
   (`kept_dropped`, put back by undoing it) or an undo of the reshuffle that made its pile
   (`undone.dropped`); after every command the session's kept dice are the model's;
@@ -30,6 +34,7 @@ from referee.games.gallery_grippers.catalog import parse_catalog
 from referee.games.gallery_grippers.rules.cards import draw_pile
 from referee.games.gallery_grippers.state import GameState, Phase
 from referee.session import Session
+from tests.conftest import examples
 from tests.referee.conftest import SEED, Table, hand_for
 
 DICE = ("d6", "d10", "d100")
@@ -64,11 +69,12 @@ class Kept:
     player: str | None
     key: str
     purpose: str
-    index: int
+    index: int | None  # None: a value the tray read (or, in `typed`, one typed in)
     value: int
     card: str | None = None
     pile: int = 0
     from_discards: bool = False
+    via: str | None = None
 
     @property
     def deck(self) -> str | None:
@@ -81,6 +87,7 @@ class Step:
     piles_before: dict[str, int]
     rolled: list[Kept]
     dropped: list[Kept]
+    typed: list[Kept] = field(default_factory=list)
 
 
 @dataclass
@@ -91,6 +98,7 @@ class Model:
     piles: dict[str, int] = field(default_factory=dict)  # deck -> seq that made its pile
     steps: list[Step] = field(default_factory=list)
     next_index: int = 0
+    typed: list[Kept] = field(default_factory=list)  # typed dice undone, not rolled again
 
     def applies(self, k: Kept, player: str | None, key: str, purpose: str,
                 state: GameState) -> bool:
@@ -111,6 +119,8 @@ class Model:
     def accepted(self, seq: int, events: list[dict[str, Any]], before: GameState) -> None:
         on_table = list(self.kept)
         rolled: list[Kept] = []
+        typed: list[Kept] = []
+        corrected: list[tuple[Any, ...]] = []
         boxed = [e for e in events if e["type"] == "drawn" and e["source"] == "box"]
         reshuffled = [e["deck"] for e in events if e["type"] == "deck_reshuffled"]
         for e in events:
@@ -125,9 +135,27 @@ class Model:
                 drawn = boxed.pop(0)
                 card, deck = drawn["card"], drawn["deck"]
             key = e["die"] if deck is None else f"pick:{deck}"
+            was = next((k for k in self.typed if (k.player, k.key, k.purpose)
+                        == (player, key, purpose)), None)
+            if was is not None:
+                self.typed.remove(was)
+                if was.value != e["value"]:
+                    corrected.append((player, was.value, e["value"]))
+                    event("a typed die corrected")
+            if e["source"] == "physical" and e["kept"]:
+                assert e["via"] == "tray", e
+                [k] = [k for k in on_table if k.index is None and k.via == "tray"
+                       and (k.player, k.key, k.purpose, k.value)
+                       == (player, key, purpose, e["value"])][:1]
+                on_table.remove(k)
+                rolled.append(k)
+                event("a tray value reused")
+                continue
             if e["source"] == "physical":
                 assert not self.waits(on_table, player, key, purpose, before), (
                     f"a {e['via']} value was accepted while a kept value waits: {e}")
+                made = Kept(player, key, purpose, None, e["value"], via=e["via"])
+                (rolled if e["via"] == "tray" else typed).append(made)
                 continue
             if e["kept"]:
                 [k] = [k for k in on_table if k.index == e["index"]]
@@ -152,7 +180,10 @@ class Model:
         assert sorted(said) == sorted(k.index for k in dropped), (said, dropped)
         if dropped:
             event("a kept card dropped by a reshuffle")
-        self.steps.append(Step(seq, dict(self.piles), rolled, dropped))
+        said_fixed = [(e["player"], e["was"], e["now"]) for e in events
+                      if e["type"] == "die_corrected"]
+        assert said_fixed == corrected, (said_fixed, corrected)
+        self.steps.append(Step(seq, dict(self.piles), rolled, dropped, typed))
         self.kept = [k for k in on_table if k not in dropped]
         self.piles.update({deck: seq for deck in reshuffled})
 
@@ -162,7 +193,10 @@ class Model:
         back = step.rolled + step.dropped
         gone = [k for k in back + self.kept if k.deck is not None and k.pile == step.seq > 0]
         back = [k for k in back if k not in gone]
-        assert [k["roll"]["index"] for k in undone["kept"]] == [k.index for k in back]
+        assert [(k["roll"]["index"], k["roll"]["value"]) for k in undone["kept"]] == [
+            (k.index, k.value) for k in back]
+        assert [k["roll"]["value"] for k in undone["typed"]] == [k.value for k in step.typed]
+        self.typed = step.typed + self.typed
         assert sorted(k["roll"]["index"] for k in undone["dropped"]) == sorted(
             k.index for k in gone)
         if gone:
@@ -173,9 +207,10 @@ class Model:
     def same_as(self, session: Session) -> None:
         def mine(k: Kept) -> tuple[Any, ...]:
             return (k.player, k.key, k.purpose, k.index, k.value, k.card)
-        theirs = sorted((k.player or "", k.key, k.purpose, k.roll.index or 0, k.roll.value,
+        theirs = sorted((k.player or "", k.key, k.purpose,
+                         -1 if k.roll.index is None else k.roll.index, k.roll.value,
                          k.card or "") for k in session.kept)
-        assert theirs == sorted((p or "", key, pu, i, v, c or "")
+        assert theirs == sorted((p or "", key, pu, -1 if i is None else i, v, c or "")
                                 for p, key, pu, i, v, c in map(mine, self.kept))
 
 
@@ -271,7 +306,7 @@ def refused_for_a_kept_die(model: Model, s: GameState, req: dict[str, Any]) -> b
     return any(model.waits(model.kept, n, str(die), purpose, s) for n in players)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(min_value=1, max_value=4),
        rules=st.fixed_dictionaries({
            "reup_at_or_below": st.sampled_from([0, 4, 6]),

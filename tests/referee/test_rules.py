@@ -302,7 +302,8 @@ def test_gg10_second_strike_leave_resets_strikes_at_the_next_roll(table: Table) 
     table.ok("end_turn", player="Ann")
     pass_turn(table, "Ben")
     answer = table.ok("move", player="Ann", tile="plain", roll=4)
-    assert table.events(answer, "strikes_reset")
+    assert table.events(answer, "strikes_reset") == [{"type": "strikes_reset", "player": "Ann",
+                                                      "rule": "GG-10"}]
     assert table.player("Ann")["strikes"] == 0
 
 

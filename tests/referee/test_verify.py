@@ -353,9 +353,42 @@ def test_the_bgstats_export_is_a_play_with_money_scores(tmp_path: Path) -> None:
     assert scores[final["winner"]]["rank"] == 1
     assert play["rounds"] == final["round"] < final["turn_number"]  # rounds, not turns
     assert data["games"][0]["name"] == "Gallery Grippers" and play["gameRefId"] == 1
+    assert "bggId" not in data["games"][0]  # not known here: left out, never 0
     assert play["ignored"] is False and play["durationMin"] >= 0
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
     assert final["seed"] in play["comments"]
+
+
+def test_the_gallerist_s_bgstats_export_has_its_bgg_id_and_places(tmp_path: Path) -> None:
+    """The Gallerist's scripted game (Ben wins): its BoardGameGeek id, and places that
+    follow the result."""
+    db = tmp_path / "g.sqlite"
+    game = (ROOT / "tests" / "referee" / "games" / "gallerist" / "game.jsonl").read_text()
+    ran = referee("headless", "--db", str(db), "--seed", "a5" * 32, stdin=game)
+    assert ran.returncode == 0, ran.stderr
+    out = referee("export", "1", "--db", str(db), "--format", "bgstats")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["games"][0]["bggId"] == 125153
+    names = {p["id"]: p["name"] for p in data["players"]}
+    ranks = {names[s["playerRefId"]]: (s["winner"], s["rank"])
+             for s in data["plays"][0]["playerScores"]}
+    assert ranks == {"Ben": (True, 1), "Ann": (False, 2)}
+
+
+def test_an_exported_place_follows_the_result() -> None:
+    """A game whose places put a loser 1st (a tie lost on a tiebreaker) exports it 2nd."""
+    from referee.export import rank
+    from referee.ruleset import BgStatsScore
+
+    def score(name: str, winner: bool, place: int) -> BgStatsScore:
+        return BgStatsScore(name=name, score="61", winner=winner, start=False, rank=place,
+                            role=None)
+
+    tied = [score("Ann", False, 1), score("Ben", True, 1), score("Cy", False, 3)]
+    assert [rank(s, tied) for s in tied] == [2, 1, 3]
+    nobody = [score("Ann", False, 1), score("Ben", False, 1)]  # (a lost co-op game)
+    assert [rank(s, nobody) for s in nobody] == [1, 1]
 
 
 def test_export_of_a_missing_game_says_so(game_file: Path) -> None:
@@ -369,9 +402,10 @@ def test_the_readme_shows_the_same_tested_snippet() -> None:
     assert snippet() in blocks
 
 
-def test_an_abandoned_game_is_its_own_settled_verdict(tmp_path: Path) -> None:
-    """A game abandoned before its seed was shown can never be re-derived: verify says so
-    (ABANDONED) and, once every other game is GOOD, exits 0 rather than 3 for ever."""
+def test_an_abandoned_game_reveals_its_seed_and_checks_good(tmp_path: Path) -> None:
+    """A game abandoned reveals its seed like a finished one (issue 26): verify checks every
+    roll of it (GOOD) in the file and in its export; a game still being played stays "not
+    yet checkable"."""
     path = tmp_path / "g.sqlite"
     session = open_session(db=path, seed=bytes.fromhex("a5" * 32), clock=Clock())
     assert session.handle({"cmd": "new_game", "players": ["Zoe", "Yan"]})["ok"]
@@ -387,12 +421,12 @@ def test_an_abandoned_game_is_its_own_settled_verdict(tmp_path: Path) -> None:
     session.close()
     out = referee("verify", "--db", str(path))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert out.stdout.count("VERDICT: ABANDONED") == 1
-    assert out.stdout.count("VERDICT: GOOD") == 1 and "NOT YET CHECKABLE" not in out.stdout
+    assert "VERDICT: ABANDONED" not in out.stdout
+    assert out.stdout.count("VERDICT: GOOD") == 2 and "NOT YET CHECKABLE" not in out.stdout
     exported = referee("export", "1", "--db", str(path), "--format", "jsonl")
     lines = [json.loads(line) for line in exported.stdout.splitlines()]
     alone = referee("verify", str(write(tmp_path / "abandoned.jsonl", lines)))
-    assert alone.returncode == 0 and "VERDICT: ABANDONED" in alone.stdout, alone.stdout
+    assert alone.returncode == 0 and "VERDICT: GOOD" in alone.stdout, alone.stdout
     # a game still being played stays "not yet checkable" (exit 3): it can still be revealed
     session = open_session(db=path, seed=bytes.fromhex("a5" * 32), clock=Clock())
     assert session.handle({"cmd": "new_game", "players": ["Xia"]})["ok"]

@@ -160,7 +160,7 @@ class TwoDice:
             return replace(state, phase="over", winner=event["winners"][0])
         if kind == "seed_revealed":
             return replace(state, seed=event["seed"])
-        if kind in ("roll", "kept_dropped"):
+        if kind in ("roll", "kept_dropped", "die_corrected"):
             return state
         raise ValueError(f"unknown event type {kind!r}")
 

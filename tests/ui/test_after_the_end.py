@@ -28,7 +28,7 @@ def gallery_grippers() -> tuple[Session, list[str]]:
 
 
 def art_project() -> tuple[Session, list[str]]:
-    return drawn(), ["r", "p", "enter", *typed("Music=40"), "ctrl+s"]  # a card: lost
+    return drawn(), ["r", "p", "enter", "tab", *typed("Music=40"), "ctrl+s"]  # a card: lost
 
 
 def gallerist() -> tuple[Session, list[str]]:

@@ -22,7 +22,7 @@ from ui.games.art_project.dialogs import (
     BattleDialog,
     RequestForm,
 )
-from ui.games.art_project.setup import ArtNewGameScreen
+from ui.games.art_project.setup import ArtNewGameScreen, StartConfirm
 from ui.games.art_project.table import ArtTableScreen
 from ui.games.gallery_grippers.setup import NewGameScreen
 from ui.screens.common import GameChooser, InProgressScreen
@@ -98,7 +98,7 @@ async def test_a_round_by_keys_to_a_battle_with_typed_dice() -> None:
         assert [p.hand for p in s.state.players] == [2, 2]
         await keys(pilot, "p", "enter")
         assert isinstance(app.screen, RequestForm)
-        await keys(pilot, *typed("Film=oops"), "ctrl+s")  # a typing slip: said, nothing sent
+        await keys(pilot, "tab", *typed("Film=oops"), "ctrl+s")  # 2. agents: a slip, said
         assert "whole number" in str(app.screen.query_one("#error").render())
         await keys(pilot, *["backspace"] * 4, *typed("1"), "ctrl+s")
         assert s.log[-1].command["agents"] == {"Film": 1}
@@ -112,7 +112,7 @@ async def test_a_round_by_keys_to_a_battle_with_typed_dice() -> None:
             await keys(pilot, "p", "enter", "ctrl+s")
         await keys(pilot, "e", "e")  # A -> A/B -> B
         assert s.state.phase == "B"
-        await keys(pilot, "m", "enter", "enter")  # Ann to Film, no health
+        await keys(pilot, "m", "enter")  # Ann to Film: the van has the fuel, sent at once
         assert s.state.player("Ann").city == "Film"
         await keys(pilot, "e", "e")  # B -> B/C -> C
         await keys(pilot, "b")
@@ -156,8 +156,8 @@ async def test_a_board_the_catalog_lacks_is_entered_space_by_space_and_kept(
         assert isinstance(app.screen, BoardEntryScreen)
         await keys(pilot, *typed("Tokyo, Kyoto=painting, Osaka=film"), "enter",
                    *typed("Tokyo"), "enter")
-        await keys(pilot, *typed("10"), "enter", *typed("1"), "enter",
-                   *typed("12"), "enter", *typed("2"), "enter", "ctrl+s")
+        await keys(pilot, "enter")  # (roads: blank, a trusted map)
+        await keys(pilot, *typed("10 1"), "enter", *typed("12 2"), "enter", "ctrl+s")
         kept = board_file("japan")
         assert kept is not None and kept.parent == boards
         mission = load_catalog(kept).missions["japan"]
@@ -185,7 +185,7 @@ async def test_the_end_shows_the_result_and_the_hall_of_fame() -> None:
     s = drawn()
     app = make_app(s)
     async with app.run_test(size=SMALL) as pilot:
-        await keys(pilot, "r", "p", "enter", *typed("Music=40"), "ctrl+s")  # a card: lost
+        await keys(pilot, "r", "p", "enter", "tab", *typed("Music=40"), "ctrl+s")  # a card: lost
         assert s.state.over
         assert isinstance(app.screen, ArtGameOverScreen)
         hall = str(app.screen.query_one("#over-hall").render())
@@ -250,7 +250,7 @@ async def test_f1_on_another_games_form_after_an_art_game_shows_that_games_aid()
     s = drawn()
     app = make_app(s)
     async with app.run_test(size=SMALL) as pilot:
-        await keys(pilot, "r", "p", "enter", *typed("Music=40"), "ctrl+s")  # a card: lost
+        await keys(pilot, "r", "p", "enter", "tab", *typed("Music=40"), "ctrl+s")  # a card: lost
         assert s.state.over and isinstance(app.screen, ArtGameOverScreen)
         await keys(pilot, "n", "f2")
         assert isinstance(app.screen, GameChooser)
@@ -282,6 +282,52 @@ async def test_the_form_says_the_solo_ally_in_its_own_words() -> None:
         ally = form.query_one("#ally")
         while ally.value in (None, form.query_one("#colour-0").value):
             await keys(pilot, "right")  # to the first colour that is not Ann's
-        await keys(pilot, "ctrl+s")
+        await keys(pilot, "ctrl+s")  # after a refusal: what would start is said, and asked
+        assert isinstance(app.screen, StartConfirm) and s.log == []
+        what = str(app.screen.query_one("#start-what").render())
+        assert "test-board" in what and "Ann (" in what and f"ally pawn {ally.value}" in what
+        await keys(pilot, "y")
         assert isinstance(app.screen, ArtTableScreen), str(form.query_one("#error").render())
         assert s.log[0].command["ally"]
+
+
+async def test_after_a_refusal_keys_meant_for_another_field_start_nothing_unseen() -> None:
+    """Issue 24: two names, a solo ally colour set by mistake: refused, the cursor on the
+    ally's field. The keys typed next "for seat 2" reach the wrong field; Ctrl+S then starts
+    nothing before the table has seen what would start (and may go back)."""
+    s = Session(seed=SEED)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await choose_art(pilot, app)
+        await pick_mission(pilot, app, "test-board")
+        form = app.screen
+        form.query_one("#ally").focus()
+        await keys(pilot, "right")  # (solo: an ally colour, by mistake)
+        assert form.query_one("#ally").value is not None
+        form.query_one("#name-0").focus()
+        await keys(pilot, *typed("Ann"), "enter", *typed("Ben"), "ctrl+s")
+        assert form.focused is form.query_one("#ally") and s.log == []  # refused
+        await keys(pilot, *typed("Cy"), "enter", "ctrl+s")  # (typed into the ally's field)
+        assert isinstance(app.screen, StartConfirm) and s.log == []
+        what = str(app.screen.query_one("#start-what").render())
+        assert "Ann (" in what and "Ben (" in what
+        await keys(pilot, "n")
+        assert app.screen is form and s.log == []
+        form.query_one("#ally").value = None
+        await keys(pilot, "ctrl+s", "y")
+        assert isinstance(app.screen, ArtTableScreen)
+        assert [p["name"] for p in s.log[0].command["players"]] == ["Ann", "Ben"]
+
+
+async def test_the_name_field_holds_what_the_rules_take() -> None:
+    from referee.games.art_project.rules.setup import MAX_NAME
+
+    s = Session(seed=SEED)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await choose_art(pilot, app)
+        await pick_mission(pilot, app, "test-board")
+        app.screen.query_one("#name-0").focus()
+        await keys(pilot, *typed("W" * (MAX_NAME + 4)), "enter", *typed("Ben"), "ctrl+s")
+        assert isinstance(app.screen, ArtTableScreen)  # no "at most 20 fit" refusal
+        assert s.log[0].command["players"][0]["name"] == "W" * MAX_NAME

@@ -193,3 +193,26 @@ async def test_at_80x24_the_box_panel_shows_the_oled_in_words_and_p_shows_the_pi
         assert str(oled.render()).startswith("Ann rolls [1]")  # game data, not markup
         await keys(pilot, "p")
         assert not oled.as_text and len(str(oled.render()).splitlines()) == 16  # braille
+
+
+class GrowingBox(FakeBox):
+    """A box whose screen opens a menu of eight items after a press (issue 24: the words
+    view kept the height of the screen before and cut the menu after its first items)."""
+
+    def view_text(self) -> str:
+        if not self.presses:
+            return "Round 1 A\nDraw: Ann owes 2."
+        return "Act\n" + "\n".join(("> " if i == 0 else "  ") + f"item {i}" for i in range(8))
+
+
+async def test_the_words_view_shows_every_option_of_a_menu_that_opens() -> None:
+    box = GrowingBox()
+    app = make_app(played(), box=box)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await keys(pilot, "r", "o")
+        oled = app.screen.query_one(OledView)
+        assert oled.as_text and oled.size.height == 2
+        await keys(pilot, "r")  # ROLL: the menu opens
+        await pilot.pause()
+        assert oled.size.height == 9  # the title and all eight items, not the first two
+        assert "item 7" in str(oled.render())

@@ -20,7 +20,6 @@ from tests.ui.conftest import SEED, keys
 from tests.ui.test_box_panel import FakeBox
 from tests.ui.test_duplicate_cards import to_the_obstacle
 from ui.app import make_app
-from ui.games.gallery_grippers import format as fmt
 from ui.games.gallery_grippers.info import UndoConfirm
 from ui.games.gallery_grippers.pending import ObstacleDialog, VerdictScreen
 from ui.games.gallery_grippers.table import TableScreen
@@ -81,7 +80,7 @@ async def test_a_resumed_game_that_cannot_be_drawn_keeps_the_table_in_its_game(
             assert [e.to_json() for e in session.log] == before  # the game is untouched
             await keys(pilot, "escape")
             assert not isinstance(app.screen, TroubleScreen)
-            for line in log_lines(session.log, fmt.describe)[:3]:  # the log is still there to read
+            for line in log_lines(session.log, session.ruleset)[:3]:  # the log is still there
                 assert line.split(" ", 1)[1] in shown_log(app)
             if not isinstance(app.screen, ObstacleDialog):
                 await keys(pilot, "o")  # the box's panel still opens
@@ -96,7 +95,7 @@ async def test_a_resumed_game_that_cannot_be_drawn_keeps_the_table_in_its_game(
             assert len(session.log) == len(before) + 1
             assert app.is_running and app.return_code is None
             await keys(pilot, "escape", "escape")  # the verdict (or a second notice)
-            assert log_lines(session.log, fmt.describe)[0].split(" ", 1)[1] in shown_log(app)
+            assert log_lines(session.log, session.ruleset)[0].split(" ", 1)[1] in shown_log(app)
 
             await keys(pilot, "ctrl+z")  # undo still asks and undoes
             assert isinstance(app.screen, UndoConfirm)

@@ -6,7 +6,6 @@ figures), typing only what the box merely records; the end is the same as headle
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from referee.session import Session
@@ -16,11 +15,13 @@ from tests.ui.conftest import keys, typed
 from ui.app import make_app
 from ui.base import Choices, Cycle
 from ui.games.gallerist.screens import (
+    Entry,
     EntryDialog,
     GameOverDialog,
     HelpScreen,
     ScoresScreen,
     StartDrawnDialog,
+    StateDialog,
     UndoDialog,
 )
 from ui.games.gallerist.setup import RULES, GalleristNewGameScreen, parse_bag
@@ -41,16 +42,25 @@ async def choose_gallerist(pilot: Any, app: Any) -> None:
 
 
 def _matches(value: Any, req: dict[str, Any]) -> bool:
+    """Whether a list item (a whole request, or an entry and what it asks) makes `req`."""
     if isinstance(value, dict):
         return value == req
-    return (value.request.items() <= req.items()
-            and set(req) - set(value.request) <= {f[0].partition(".")[0]
-                                                  for f in value.fields})
+    asked = {a.key.partition(".")[0] for a in value.asks}
+    if not (value.request.items() <= req.items() and set(req) - set(value.request) <= asked):
+        return False
+    for a in value.asks:  # a choice must offer the value wanted
+        if a.kind == "choice" and a.key in req and req[a.key] not in [v for _, v in a.options]:
+            return False
+        if a.kind == "choice" and a.key not in req:
+            return False
+        if a.kind == "number" and not a.optional and a.key not in req:
+            return False
+    return True
 
 
 async def pick(pilot: Any, app: Any, req: dict[str, Any]) -> bool:
-    """Pick `req` from the list by ↑↓ and Enter (an entry's figures typed in its dialog);
-    False if the list does not offer it."""
+    """Pick `req` from the list by ↑↓ and Enter (an entry's choices stepped to and figures
+    typed in its dialog); False if the list does not offer it."""
     actions = app.screen.query_one("#gal-actions", Choices)
     found = [i for i, v in enumerate(actions.values) if _matches(v, req)]
     if not found:
@@ -65,17 +75,17 @@ async def pick(pilot: Any, app: Any, req: dict[str, Any]) -> bool:
         return True
     dialog = app.screen
     assert isinstance(dialog, EntryDialog)
-    for i, (key, _, kind) in enumerate(entry.fields):
-        top, _, sub = key.partition(".")
+    for i, ask in enumerate(entry.asks):
+        top, _, sub = ask.key.partition(".")
         value = req.get(top)
         if sub and value is not None:
             value = value.get(sub)
-        if kind == "players":
-            for j, name in enumerate(entry.names):
+        if ask.kind == "players":
+            for j, (name, _) in enumerate(ask.options):
                 if name in (value or []):
                     dialog.query_one(f"#field-{i}-{j}", Cycle).focus()
                     await keys(pilot, "enter")
-        elif kind == "count":
+        elif ask.kind in ("number", "text"):
             dialog.query_one(f"#field-{i}").focus()
             await keys(pilot, *typed(str(value)) if value is not None else [])
         else:
@@ -93,7 +103,7 @@ async def test_a_whole_game_from_the_form_to_the_final_scoring_by_keys() -> None
     start = script[0]
     s = Session(seed=play.SEED)
     app = make_app(s)
-    listed = typed_lines = 0
+    listed = 0
     async with app.run_test(size=SMALL) as pilot:
         assert isinstance(app.screen, NewGameScreen)
         await choose_gallerist(pilot, app)
@@ -122,12 +132,9 @@ async def test_a_whole_game_from_the_form_to_the_final_scoring_by_keys() -> None
                 await keys(pilot, "ctrl+z")
                 assert isinstance(app.screen, UndoDialog)
                 await keys(pilot, "y")
-            elif await pick(pilot, app, req):
+            else:
+                assert await pick(pilot, app, req), f"the list does not offer {req}"
                 listed += 1
-            else:  # a record the box keeps as told: typed on the line
-                app.screen.query_one("#gal-command").focus()
-                await keys(pilot, *typed(json.dumps(req)), "enter")
-                typed_lines += 1
             assert len(s.log) == before + 1 or req["cmd"] == "undo", (
                 req, str(app.screen.query_one("#error").render()))
             nxt = str(app.screen_stack[0].query_one("#gal-next").render())
@@ -136,8 +143,8 @@ async def test_a_whole_game_from_the_form_to_the_final_scoring_by_keys() -> None
         assert isinstance(app.screen, GameOverDialog)
         words = str(app.screen.query_one("#gal-over-words").render())
         assert s.ruleset.state_json(s.state)["next"] in words
-    # every turn, kick-out, draw, score and the auction came from the list
-    assert listed > typed_lines > 0
+    # every step came from the list: not one protocol line typed
+    assert listed == len([r for r in script[1:] if r["cmd"] not in ("state", "undo")])
     headless = Session(seed=play.SEED)
     for req in script:
         if req["cmd"] != "state":
@@ -220,3 +227,96 @@ async def test_an_intermediate_scoring_is_entered_by_keys() -> None:
         logged = s.log[-1].command
         assert (logged["cmd"], logged["qualifying"], logged["benefit"]) == (
             "intermediate", ["Ben"], {"money": 2})
+
+
+async def test_typed_state_opens_the_state_and_the_focus_goes_back_to_the_list() -> None:
+    """`{"cmd": "state"}` typed at the console was "unknown cmd 'state'" while the refusal
+    listed state as allowed; it opens the state as the protocol sends it."""
+    s = Session(seed=play.SEED)
+    for req in make_games.game()[:6]:
+        play.ok(s, **req)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "r", "ctrl+t", *typed('{"cmd": "state"}'), "enter")
+        assert isinstance(app.screen, StateDialog)
+        said = str(app.screen.query_one("#gal-state-json").render())
+        assert '"phase": "play"' in said
+        await keys(pilot, "escape")
+        base = app.screen
+        assert isinstance(base, ScoresScreen)
+        assert base.focused is base.query_one("#gal-actions")
+        assert "Ann" in base.query_one("#gal-command").placeholder  # the game's own names
+
+
+async def test_a_dialog_says_its_limits_and_refusals_in_its_own_words() -> None:
+    """Money paid or received: the bounds follow the player chosen; a figure beyond them is
+    said with the dialog's label, nothing sent; within them, the log says it in words."""
+    s = Session(seed=play.SEED)
+    for req in make_games.game()[:6]:
+        play.ok(s, **req)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "r")
+        assert await pick(pilot, app, {"cmd": "money", "player": "Ann", "delta": 3})
+        assert "Ann receives 3 money (now 13)" in str(
+            app.screen.query_one("#gal-log").render())
+        lst = app.screen.query_one("#gal-actions", Choices)
+        at = next(i for i, v in enumerate(lst.values)
+                  if isinstance(v, Entry) and v.request["cmd"] == "money")
+        lst.focus()
+        lst.highlighted = at
+        await keys(pilot, "enter")
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        number = dialog.query_one("#field-1")
+        assert number.placeholder == "-13 to +986"  # Ann's 13 money
+        dialog.query_one("#field-0").focus()
+        await keys(pilot, "right")  # Ben: 10 money
+        assert number.placeholder == "-10 to +989"
+        number.focus()
+        await keys(pilot, *typed("-11"), "ctrl+s")
+        said = str(dialog.query_one("#error").render())
+        assert said == "✗ Money (+ received, − paid): from -10 to 989 here, not -11."
+        assert isinstance(app.screen, EntryDialog) and len(s.log) == 7
+        label = dialog.query_one(".gal-entry-label")
+        assert label.region.right <= number.region.x  # the label never runs into it
+
+
+async def test_the_form_gives_each_seat_a_colour_at_80x24() -> None:
+    """Each seat's colour is chosen beside its name, in view at 80x24; a seat left at
+    "any free" takes the first colour no seat chose; two seats on one colour are refused in
+    the form, and nothing starts."""
+    s = Session(seed=play.SEED)
+    app = make_app(s, game="gallerist")
+    async with app.run_test(size=SMALL) as pilot:
+        form = app.screen
+        assert isinstance(form, GalleristNewGameScreen)
+        for i in range(4):
+            cycle = form.query_one(f"#colour-{i}", Cycle)
+            region = cycle.region
+            assert region.width >= len("‹ purple ›") and region.right <= SMALL[0]
+            assert 0 < region.y < SMALL[1] - 2  # in view, above the key bar
+            assert str(cycle.render()) == "‹ any free ›"
+        await keys(pilot, *typed("Ann"), "tab")
+        assert form.focused is form.query_one("#colour-0")
+        await keys(pilot, "right", "right", "right")  # any free, yellow, green, purple
+        assert form.query_one("#colour-0", Cycle).value == "purple"
+        await keys(pilot, "tab", *typed("Ben"), "tab", "right", "right", "right")
+        assert form.query_one("#colour-1", Cycle).value == "purple"
+        form.query_one("#name-2").focus()
+        await keys(pilot, *typed("Cy"))
+        form.query_one("#bag").focus()
+        await keys(pilot, *typed("9"), "ctrl+s")
+        said = str(form.query_one("#error").render())
+        assert "Ann and Ben both chose purple" in said and s.log == []
+        form.query_one("#colour-1").focus()
+        await keys(pilot, "left")  # green
+        await keys(pilot, "ctrl+s")
+        assert isinstance(app.screen_stack[0], ScoresScreen), said
+        assert s.log[0].command["players"] == [
+            {"name": "Ann", "color": "purple"}, {"name": "Ben", "color": "green"}, "Cy"]
+        state = s.ruleset.state_json(s.state)
+        assert [(p["name"], p["color"]) for p in state["players"]] == [
+            ("Ann", "purple"), ("Ben", "green"), ("Cy", "yellow")]

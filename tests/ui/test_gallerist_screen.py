@@ -85,18 +85,20 @@ def test_score_rows_on_generated_states(pick: st.DataObject, players: int) -> No
                                                          for i in checklist]
         return
     assert len(rows) == len(state["players"])
-    assert [r[0] for r in rows] == [p["name"] for p in state["players"]]
+    assert [r[0] for r in rows] == [gal.short(p["name"]) for p in state["players"]]
     if state["scoring"] is None:
-        assert [r[1] for r in rows] == [str(p["money"]) for p in state["players"]]
+        assert [r[1] for r in rows] == [p["color"] for p in state["players"]]
+        assert [r[2] for r in rows] == [str(p["money"]) for p in state["players"]]
         return
     for row, p in zip(rows, state["scoring"]["players"], strict=True):
-        for cell, cat in zip(row[2:-1], gal.CATEGORIES, strict=True):
+        assert row[2] == str(p["money"])
+        for cell, cat in zip(row[3:], gal.CATEGORIES, strict=True):
             if p[cat] is None:
                 assert cell == OWED
             else:
                 assert cell.rstrip(ENTERED) == str(p[cat])
                 assert cell.endswith(ENTERED) == (cat in p["table"])
-        assert row[-1] == (OWED if p["total"] is None else str(p["total"]))
+        assert row[1] == (OWED if p["total"] is None else str(p["total"]))
 
 
 async def test_the_setup_checklist_is_walked_through() -> None:
@@ -134,7 +136,9 @@ async def test_the_scores_fill_in_live_as_the_table_types() -> None:
         await pilot.press(*'{"cmd": "money", "player": "Ben", "delta": 4}', "enter")
         await pilot.pause()
         assert session.state.player("Ben").money == 14
-        assert table.get_row_at(1)[1] == "14"
+        # an accepted typed line: the focus is back on the list (a refused one stays)
+        assert screen.focused is screen.query_one("#gal-actions")
+        assert table.get_row_at(1)[2] == "14"
         # final scoring: the table switches to the categories, owed ones as gaps
         # (sent from elsewhere, as the box or a script would: the screen follows the session)
         for req in make_games.game()[6:]:
@@ -143,17 +147,55 @@ async def test_the_scores_fill_in_live_as_the_table_types() -> None:
             play.ok(session, **req)
         await pilot.pause()
         assert "Final scoring" in str(screen.query_one("#gal-heading", Static).render())
-        assert table.get_row_at(1)[1] == "28"  # Ben's 24 and the 4 typed above
+        assert table.get_row_at(1)[2] == "28"  # Ben's 24 and the 4 typed above
+        command.focus()
         await pilot.press(*'{"cmd": "score", "player": "Ann", "category": "curator", '
                            '"money": 3}', "enter")
         await pilot.pause()
         row = table.get_row_at(0)
-        assert row[0] == "Ann" and row[2 + gal.CATEGORIES.index("curator")] == "3" + ENTERED
-        assert row[2 + gal.CATEGORIES.index("reputation")] == OWED and row[-1] == OWED
+        assert row[0] == "Ann" and row[3 + gal.CATEGORIES.index("curator")] == "3" + ENTERED
+        assert row[3 + gal.CATEGORIES.index("reputation")] == OWED and row[1] == OWED
         await pilot.press("ctrl+z")  # asks first (the ruleset's words), Y undoes
         await pilot.pause()
         assert "curator card" in str(app.screen.query_one("#undo-what", Static).render())
         await pilot.press("y")
         await pilot.pause()
-        assert table.get_row_at(0)[2 + gal.CATEGORIES.index("curator")] == OWED
+        assert table.get_row_at(0)[3 + gal.CATEGORIES.index("curator")] == OWED
         assert not app.failed
+
+
+def test_the_auction_pick_names_the_most_famous_artist_and_its_fame() -> None:
+    """The box prices the renowned work from the form's most famous artist: the list says
+    who that is, the fame and the value (the ruleset's `scoring.auction.renowned`)."""
+    session = Session(seed=play.SEED)
+    for req in make_games.game():
+        if req["cmd"] == "auction_pick":
+            break
+        if req["cmd"] != "state":
+            play.ok(session, **req)
+    labels = [c.label for c in gal.choices(session)]
+    assert ("Ben: auction, the renowned formA work (RedA, BlueA at fame 19: worth 15), "
+            "counted as sold") in labels
+
+
+async def test_the_players_colours_are_in_the_score_table_at_80x24() -> None:
+    """Four long names and their colours: the whole table fits 80 columns (no sideways
+    scrolling to find a player's money)."""
+    session = Session(seed=play.SEED)
+    play.ok(session, cmd="new_game", game="gallerist", catalog=play.FIXTURE, bag=9,
+            start_player="Dee", players=["Alexandrina-Maximiliana", "Bartholomew-Fitzgerald",
+                                         "Constantinopolous", {"name": "Dee", "color": "purple"}])
+    for item in [i["item"] for i in session.ruleset.state_json(session.state)["setup"]
+                 ["checklist"]]:
+        play.ok(session, cmd="check", item=item)
+    while session.state.phase == "setup":
+        due = session.ruleset.state_json(session.state)["pending"][0]["player"]
+        seat = session.state.names.index(due)
+        play.ok(session, cmd="place_start", player=due, location=play.PLACES[seat])
+    app = Table(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#gal-scores", DataTable)
+        assert [table.get_row_at(i)[1] for i in range(4)] == [
+            "yellow", "green", "orange", "purple"]
+        assert table.virtual_size.width <= table.region.width <= 80

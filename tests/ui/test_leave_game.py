@@ -42,7 +42,10 @@ async def test_the_eleven_keys_that_crashed_now_ask_and_keep_the_game(tmp_path: 
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         await keys(pilot, *typed("Ann"), "enter", *typed("Ben"), "ctrl+s", "ctrl+n", "f2",
-                   "down", "down", "enter", *typed("Ann"), "ctrl+s")
+                   "down", "down", "enter", *typed("Ann"))
+        assert isinstance(app.screen, GalleristNewGameScreen)
+        app.screen.query_one("#bag").value = "20"  # (the form's own check comes first)
+        await keys(pilot, "ctrl+s")
         assert app.is_running and app.return_code is None
         said = asked(app)
         assert "Gallery Grippers" in said and "Ann, Ben" in said and "abandoned" in said
@@ -75,9 +78,10 @@ async def test_an_art_game_is_left_only_after_yes() -> None:
         assert len(s.log) == 1 and s.log[0].command["players"][0]["name"] == "Cy"
 
 
-async def test_a_new_game_refused_after_yes_is_said_on_its_form_and_nothing_is_left() -> None:
-    """The Gallerist's form without a bag the catalog lacks: the table said yes, the rules
-    refuse the new game: the form says why, the game before goes on as it was."""
+async def test_a_form_the_rules_refuse_is_said_before_the_game_is_put_in_question() -> None:
+    """The Gallerist's form without a bag the catalog lacks: the form says why at once (the
+    rules' check), without asking to leave the game in progress, which goes on as it was;
+    with the bag typed, the table is asked (issue 25: the form first, then the question)."""
     s = Session(seed=SEED)
     assert s.handle({**START["gallerist"], "game": "gallerist"})["ok"]
     before = s.ruleset.state_json(s.state)
@@ -86,10 +90,13 @@ async def test_a_new_game_refused_after_yes_is_said_on_its_form_and_nothing_is_l
         await keys(pilot, "r", "ctrl+n")
         assert isinstance(app.screen, GalleristNewGameScreen)
         await keys(pilot, *typed("Cy"), "enter", *typed("Di"), "ctrl+s")
-        assert "The Gallerist" in asked(app)
-        await keys(pilot, "y")
-        assert isinstance(app.screen, GalleristNewGameScreen)
+        assert isinstance(app.screen, GalleristNewGameScreen)  # not asked
         assert "bag" in str(app.screen.query_one("#error").render())
+        assert s.ruleset.state_json(s.state) == before and s.unfinished
+        app.screen.query_one("#bag").value = "20"
+        await keys(pilot, "ctrl+s")
+        assert "The Gallerist" in asked(app)
+        await keys(pilot, "n")
         assert s.ruleset.state_json(s.state) == before and s.unfinished
 
 

@@ -155,3 +155,37 @@ def test_screenshots_match_the_references(size: str, tmp_path: Path) -> None:
         reference.write_bytes(shot.read_bytes())
         assert os.environ.get("REFEREE_UPDATE_REFERENCES"), f"wrote a new {reference}"
     assert _close_enough(shot, reference) < 6.0
+
+
+_TOP_LINE = ("(function(){var l=document.querySelector('ol.log');"
+             "for (var x of l.children) { if (x.offsetTop + x.offsetHeight > l.scrollTop)"
+             " return [x.getAttribute('data-seq'), x.offsetTop - l.scrollTop]; } })()")
+
+
+def test_the_log_keeps_the_readers_place_when_a_line_arrives() -> None:
+    """Issue 26: a reader scrolled down into the log (newest first) still sees the same line
+    at the same place after an update; one at the top sees the new line."""
+    async def main() -> None:
+        session = open_session(seed=SEED)
+        try:
+            for request in STREAM[:60]:
+                assert session.handle(request)["ok"]
+            async with serving(session) as srv, Browser() as browser:
+                await browser.viewport(360, 740, mobile=True)
+                await browser.open(srv.url())
+                await browser.evaluate("document.querySelector('ol.log').scrollTop = 150")
+                before = await browser.evaluate(_TOP_LINE)
+                version = await browser.evaluate("Number(document.body.dataset.version)")
+                assert session.handle(STREAM[60])["ok"]
+                await browser.version_after(version)
+                assert await browser.evaluate(_TOP_LINE) == before
+                await browser.evaluate("document.querySelector('ol.log').scrollTop = 0")
+                version = await browser.evaluate("Number(document.body.dataset.version)")
+                assert session.handle(STREAM[61])["ok"]
+                await browser.version_after(version)
+                top = await browser.evaluate(_TOP_LINE)
+                assert top[0] == str(len(session.log))  # the new line, in view
+        finally:
+            session.close()
+
+    asyncio.run(main())

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -83,7 +85,7 @@ def test_a_phone_gets_the_page_at_once_and_every_accepted_command() -> None:
     asyncio.run(main())
 
 
-def test_a_new_game_has_a_new_token_and_the_old_page_is_told() -> None:
+def test_a_new_game_has_a_new_token_and_the_old_page_keeps_its_game() -> None:
     async def main() -> None:
         session = Session()  # each game a fresh random seed, as at the table
         session.handle(STREAM[0])
@@ -95,13 +97,101 @@ def test_a_new_game_has_a_new_token_and_the_old_page_is_told() -> None:
                 await phone.next()
                 assert session.handle({"cmd": "new_game", "players": ["Zoe", "Yan"],
                                        "abandon": True})["ok"]
+                final = await phone.next()  # the old game's page as it ended
+                assert "Zoe" not in final["data"] and "1 command(s) so far" in final["data"]
                 while (got := await phone.next())["event"] != "gone":
                     pass
                 assert "new game" in got["data"]
-            assert (await http.get(old)).status == 404
+            # no file: the old address keeps this run's last look at its game
+            r = await http.get(old)
+            assert r.status == 200 and "no longer being played" in await r.text()
             assert srv.url() != old and (await http.get(srv.url())).status == 200
 
     asyncio.run(main())
+
+
+def _finished_game() -> list[dict[str, Any]]:
+    from tests.whole_app import Start
+
+    return Start("gallery-grippers", 10_000).requests()
+
+
+def test_each_game_keeps_its_page_and_proof_and_the_front_address_follows_the_game(
+        tmp_path: Path) -> None:
+    """Issue 26: a finished and an abandoned game each keep a working page with their dice
+    proof after new games start (and after a restart: the file has them); the box's front
+    address (the one before any game) always shows the game being played."""
+    path = tmp_path / "g.sqlite"
+
+    async def main() -> None:
+        session = open_session(db=path)
+        try:
+            async with serving(session) as srv, aiohttp.ClientSession() as http:
+                front = srv.front_url()
+                assert front == srv.url()  # before any game the two are one
+                for request in _finished_game():
+                    assert session.handle(request)["ok"], request
+                await _settled(srv)
+                finished = srv.url()
+                assert finished != front
+                assert session.handle({"cmd": "new_game", "players": ["Zoe", "Yan"]})["ok"]
+                assert session.handle({"cmd": "roll", "die": "d6"})["ok"]
+                await _settled(srv)
+                abandoned = srv.url()
+                assert abandoned != finished
+                assert session.handle({"cmd": "new_game", "players": ["Xia", "Wu"],
+                                       "abandon": True})["ok"]
+                await _settled(srv)
+                current = srv.url()
+                port = srv.port
+                await _check(http, finished, "over", winner=True)
+                await _check(http, abandoned, "abandoned")
+                shown = await (await http.get(front)).text()
+                assert "Xia" in shown and "no longer being played" not in shown
+                own = current.split(str(srv.port), 1)[1]
+                assert f'<a href="{own}">This game' in shown  # its own page, from the front
+                data = await (await http.get(front + "state.json")).json()
+                assert data["proof"]["seed"] is None  # the game being played keeps its secret
+                assert (await http.get(current)).status == 200
+        finally:
+            session.close()
+        again = open_session(db=path, notify=lambda _: None)  # a restart
+        try:
+            async with serving(again) as srv, aiohttp.ClientSession() as http:
+                def here(url: str) -> str:  # the same address on this run's port
+                    return f"http://{LOOPBACK}:{srv.port}" + url.split(str(port), 1)[1]
+
+                await _check(http, here(finished), "over", winner=True)
+                await _check(http, here(abandoned), "abandoned")
+                assert srv.url() == here(current)
+        finally:
+            again.close()
+
+    asyncio.run(main())
+
+
+async def _settled(srv: web_server.WebServer) -> None:
+    for _ in range(3):  # the refresh is queued on the loop
+        await asyncio.sleep(0)
+
+
+async def _check(http: aiohttp.ClientSession, url: str, status: str, *,
+                 winner: bool = False) -> None:
+    r = await http.get(url)
+    assert r.status == 200, url
+    text = await r.text()
+    assert "no longer being played" in text and "Check every roll: GOOD" in text
+    data = await (await http.get(url + "state.json")).json()
+    assert data["past"]["status"] == status
+    assert data["proof"]["seed"] and data["proof"]["check"] == "good"
+    if winner:
+        assert "Game over: " in text
+    else:
+        assert "Left unfinished" in text
+    async with http.get(url + "events") as resp:
+        phone = Events(resp)
+        assert (await phone.next())["data"] in text
+        assert (await phone.next())["event"] == "gone"
 
 
 def test_the_token_is_per_game_stable_and_hides_the_seed() -> None:
@@ -115,21 +205,29 @@ def test_the_token_is_per_game_stable_and_hides_the_seed() -> None:
 
 
 def test_a_flood_of_connections_does_not_stall_the_game() -> None:
-    """1,000 connections (half idle, half asking with bad tokens) while the game goes on:
-    every command is accepted and the phone with the good token sees each one."""
+    """1,000 connections from two strangers' addresses (half idle, half asking with bad
+    tokens) while the game goes on: every command is accepted and the phone with the good
+    token (its own address) sees each one; a stranger gets 404 or, past its address's share,
+    a closed connection."""
     async def main() -> None:
         session = Session(seed=SEED)
         session.handle(STREAM[0])
         async with serving(session) as srv, aiohttp.ClientSession() as http:
-            idle = [await asyncio.open_connection(LOOPBACK, srv.port) for _ in range(500)]
+            idle = [await asyncio.open_connection(LOOPBACK, srv.port,
+                                                  local_addr=("127.0.0.2", 0))
+                    for _ in range(500)]
 
             async def stranger(i: int) -> int:
-                reader, writer = await asyncio.open_connection(LOOPBACK, srv.port)
+                reader, writer = await asyncio.open_connection(
+                    LOOPBACK, srv.port, local_addr=("127.0.0.3", 0))
                 writer.write(f"GET /g/guess{i}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-                await writer.drain()
-                line = await asyncio.wait_for(reader.readline(), WAIT)
+                try:
+                    await writer.drain()
+                    line = await asyncio.wait_for(reader.readline(), WAIT)
+                except ConnectionError:
+                    line = b""
                 writer.close()
-                return int(line.split()[1])
+                return int(line.split()[1]) if line else 0
 
             strangers = asyncio.gather(*(stranger(i) for i in range(500)))
             async with http.get(srv.url() + "events") as resp:
@@ -139,11 +237,144 @@ def test_a_flood_of_connections_does_not_stall_the_game() -> None:
                     assert session.handle(request)["ok"]
                     got = await phone.next()
                     assert int(got["id"]) == srv.live.version
-            assert set(await strangers) == {404}
+            answers = await strangers
+            assert set(answers) <= {404, 0} and 404 in answers
             for _, writer in idle:
                 writer.close()
 
     asyncio.run(main())
+
+
+async def _closed(reader: asyncio.StreamReader) -> bool:
+    """Whether the server closed this connection (EOF or reset) before `WAIT`."""
+    try:
+        while await asyncio.wait_for(reader.read(4096), WAIT):
+            pass
+    except ConnectionError:
+        pass
+    return True
+
+
+def test_a_connection_that_never_asks_with_a_good_token_is_closed_in_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Silent, trickling a request head a line at a time, or asking with a wrong token: each
+    is closed (the first two at `HEAD_TIMEOUT`); a phone's stream stays."""
+    monkeypatch.setattr(web_server, "HEAD_TIMEOUT", 0.3)
+
+    async def main() -> None:
+        session = Session(seed=SEED)
+        async with serving(session) as srv, aiohttp.ClientSession() as http:
+            async with http.get(srv.url() + "events") as resp:
+                phone = Events(resp)
+                await phone.next()
+                silent, _ = await asyncio.open_connection(LOOPBACK, srv.port)
+                slow_r, slow_w = await asyncio.open_connection(LOOPBACK, srv.port)
+                slow_w.write(b"GET /g/" + srv.live.token.encode() + b"/ HTTP/1.1\r\n")
+
+                async def trickle() -> None:
+                    with contextlib.suppress(ConnectionError):
+                        while not slow_w.is_closing():
+                            slow_w.write(b"X-a: b\r\n")
+                            await slow_w.drain()
+                            await asyncio.sleep(0.05)  # the attacker's pace, not a wait
+                trickling = asyncio.create_task(trickle())
+                assert await _closed(silent)
+                assert await _closed(slow_r)
+                trickling.cancel()
+                wrong_r, wrong_w = await asyncio.open_connection(LOOPBACK, srv.port)
+                wrong_w.write(b"GET /g/WRONG/ HTTP/1.1\r\nHost: x\r\n\r\n")
+                assert (await wrong_r.readline()).split()[1] == b"404"
+                assert await _closed(wrong_r)
+                # the phone, trusted, was not closed: it still gets each command
+                assert session.handle(STREAM[0])["ok"]
+                assert int((await phone.next())["id"]) == srv.live.version
+            assert srv.gate is not None
+            for _ in range(1000):  # the closed ones have left the gate
+                if len(srv.gate.open) <= 1:
+                    break
+                await asyncio.sleep(0.01)
+            assert len(srv.gate.open) <= 1
+
+    asyncio.run(main())
+
+
+def test_connections_are_capped_per_address_and_in_all(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web_server, "PER_ADDRESS", 4)
+
+    async def main() -> None:
+        session = Session(seed=SEED)
+        async with serving(session) as srv, aiohttp.ClientSession() as http:
+            assert srv.gate is not None
+            srv.gate.cap = 6
+            mine = [await asyncio.open_connection(LOOPBACK, srv.port,
+                                                  local_addr=("127.0.0.2", 0))
+                    for _ in range(5)]
+            assert await _closed(mine[4][0])  # the fifth from one address: closed at once
+            others = [await asyncio.open_connection(LOOPBACK, srv.port,
+                                                    local_addr=("127.0.0.3", 0))
+                      for _ in range(3)]
+            # at the cap of 6 the oldest stranger made room for the newest
+            assert await _closed(mine[0][0])
+            # and a phone still gets the page (it made room too, and once in, it is kept)
+            r = await http.get(srv.url())
+            assert r.status == 200
+            for _, w in mine + others:
+                w.close()
+
+    asyncio.run(main())
+
+
+def test_a_phone_that_goes_frees_its_slot_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web_server, "MAX_CLIENTS", 2)
+    monkeypatch.setattr(web_server, "HEARTBEAT", 3600.0)  # no write to find it gone
+
+    async def main() -> None:
+        session = Session(seed=SEED)
+        async with serving(session) as srv, aiohttp.ClientSession() as http:
+            phones = [await http.get(srv.url() + "events") for _ in range(2)]
+            for p in phones:
+                await Events(p).next()
+            assert (await http.get(srv.url() + "events")).status == 503
+            phones[0].close()
+            for _ in range(1000):
+                if len(srv.live.clients) < 2:
+                    break
+                await asyncio.sleep(0.01)
+            again = await http.get(srv.url() + "events")
+            assert again.status == 200
+            again.close()
+            phones[1].close()
+
+    asyncio.run(main())
+
+
+def test_no_answer_names_the_server_and_a_bad_request_has_the_headers() -> None:
+    async def main() -> None:
+        session = Session(seed=SEED)
+        async with serving(session) as srv, aiohttp.ClientSession() as http:
+            for url in (srv.url(), srv.url() + "state.json", srv.url() + "nope"):
+                r = await http.get(url)
+                assert "Server" not in r.headers, url
+            reader, writer = await asyncio.open_connection(LOOPBACK, srv.port)
+            writer.write(b"G\x01T / HTTP/1.1\r\nHost: x\r\n\r\n")
+            head = (await asyncio.wait_for(reader.read(65536), WAIT)).decode("latin-1")
+            writer.close()
+            assert head.split()[1] == "400"
+            lines = {ln.split(":", 1)[0].lower(): ln.split(":", 1)[1].strip()
+                     for ln in head.split("\r\n\r\n")[0].split("\r\n")[1:]}
+            assert "server" not in lines
+            for name, value in web_server.HEADERS.items():
+                assert lines[name.lower()] == value, name
+
+    asyncio.run(main())
+
+
+def test_the_connection_cap_fits_the_file_limit() -> None:
+    reserve = web_server.FD_RESERVE + 2 * web_server.ACCEPT_BATCH
+    assert web_server.connection_cap(512) == 512 - reserve
+    assert web_server.connection_cap(1 << 20) == web_server.MAX_CONNECTIONS
+    assert web_server.connection_cap(64) == 8
 
 
 def test_more_phones_than_the_limit_get_503(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ group ``tableside_referee.oled_screens`` (pyproject.toml); every figure is the r
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -15,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from device.traydice import Waiting
 from device.view import BoxView, Cursor, Item, OledScreens, fit, short_hex, wrap
 from referee.dice import Roll
-from referee.games.art_project import commands as c
 from referee.ruleset import NeedDice, Undo
 
 if TYPE_CHECKING:
@@ -28,21 +28,17 @@ def _shown(ctrl: BoxController) -> dict[str, Any]:
     return ctrl.session.ruleset.state_json(ctrl.session.state)
 
 
-def _legal(ctrl: BoxController, cmd: str) -> list[dict[str, Any]]:
-    found = ctrl.session.ruleset.legal_actions(ctrl.session.state, None)
-    return [r for r in found if r["cmd"] == cmd]
-
-
 def mode(ctrl: BoxController) -> str:
     """The screen the state calls for: the verdict of a battle just fought (until a press),
-    the open battle, the team's choice (on the console), the end, or the phase."""
+    the open battle, the team's choice, the end, a step the table is in (the actions, a
+    command's fields, a card's sections), or the phase."""
     ui, s = ctrl.ui, ctrl.session.state
     if ui.ack is not None:
         if ctrl._entry(ui.ack) is not None:
             return "verdict"
         ui.ack = None
-    if s.phase == "no_game":
-        return "none"
+    if ctrl.session.ruleset.id != "art-project" or s.phase == "no_game":
+        return "new"  # (no game of it yet: its new-game screen)
     if s.over:
         return "over"
     if s.battle is not None:
@@ -52,15 +48,101 @@ def mode(ctrl: BoxController) -> str:
     return ui.step or "phase"
 
 
+# ---- the actions: every one the ruleset lists, grouped by command ---------------------------
+
+GROUPS = {"choose": "Decide", "draw": "Draw", "extra_draw": "Extra draw (paid)",
+          "play_card": "Play a card", "place_agents": "Place agents", "move": "Move",
+          "unlock_ally": "Unlock an ally die", "give_clue": "Give a clue card",
+          "battle": "Battle", "end_phase": "End the phase"}
+IN_BATTLE = ("reroll", "weapon", "concede")  # the open battle's own screen offers these
+FIELD_WORDS = {"player": "who", "leader": "leader", "to": "where", "city": "where",
+               "health": "health", "pay": "pay with", "card": "which card",
+               "dice": "which dice", "choice": "which", "from": "from whom",
+               "agents": "agents", "ally": "which pawn", "carry": "carry?", "final": "final?"}
+
+
+def _legal(ctrl: BoxController, cmd: str | None = None) -> list[dict[str, Any]]:
+    found = ctrl.session.ruleset.legal_actions(ctrl.session.state, None)
+    return [r for r in found if cmd is None or r["cmd"] == cmd]
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def label(field: str, value: Any) -> str:
+    """A value of a request's field in a few words (a menu item)."""
+    if value is None or value is False:
+        return {"health": "no health", "ally": "own pawn", "carry": "no artwork",
+                "final": "not final"}.get(field, "none")
+    if field == "health":
+        if isinstance(value, dict):
+            return ", ".join(f"{n} pays {k} health" for n, k in value.items())
+        return f"pay {value} health"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    if value is True:
+        return {"ally": "the ally pawn", "carry": "carry artwork", "final": "final card"}.get(
+            field, field)
+    return {"to": f"to {value}", "leader": f"led by {value}", "pay": f"pay {value}",
+            "card": f"card {value}", "from": f"from {value}"}.get(field, str(value))
+
+
+def groups(ctrl: BoxController) -> list[Item]:
+    """The commands the ruleset allows now, one item each (in the order of `GROUPS`)."""
+    cmds = list(dict.fromkeys(r["cmd"] for r in _legal(ctrl) if r["cmd"] not in IN_BATTLE))
+    order = list(GROUPS)
+    cmds.sort(key=lambda c_: order.index(c_) if c_ in order else len(order))
+    return [(GROUPS.get(cmd, cmd.replace("_", " ")), cmd) for cmd in cmds]
+
+
+def candidates(ctrl: BoxController) -> list[dict[str, Any]]:
+    """The legal requests of the command being chosen that fit the fields chosen so far."""
+    form = ctrl.ui.form
+    chosen: dict[str, str] = form.get("chosen", {})
+    return [r for r in _legal(ctrl, form.get("cmd"))
+            if all(_key(r.get(f)) == v for f, v in chosen.items())]
+
+
+def next_field(requests: Sequence[dict[str, Any]]) -> str | None:
+    """The first field whose value still differs among `requests` (None: they are one)."""
+    fields = list(dict.fromkeys(f for r in requests for f in r if f != "cmd"))
+    for f in fields:
+        if len({_key(r.get(f)) for r in requests}) > 1:
+            return f
+    return None
+
+
+def pick_items(ctrl: BoxController) -> list[Item]:
+    """The values the next field may take: each from a legal request, each once."""
+    found = candidates(ctrl)
+    f = next_field(found)
+    if f is None:
+        return []
+    values = list({_key(r.get(f)): r.get(f) for r in found}.items())
+    return [(fit(label(f, v), 20), (f, k)) for k, v in values]
+
+
+def _playing(ctrl: BoxController) -> bool:
+    """An A.R.T. game is on and not over (the box may show these screens before one, or
+    over another game's table while a new game of this one is set up)."""
+    s = ctrl.session.state
+    return (ctrl.session.ruleset.id == "art-project" and s.phase != "no_game"
+            and not s.over)
+
+
 def menu(ctrl: BoxController) -> list[Item]:
     s = ctrl.session.state
     out: list[Item] = []
-    if s.phase != "no_game" and not s.over and s.battle is None and not s.pending:
-        if _legal(ctrl, "battle"):
-            out.append(("Battle...", "battles"))
+    if _playing(ctrl) and s.battle is None and not s.pending:
+        out.append(("Actions...", "acts"))
         if _legal(ctrl, "end_phase"):
             out.append(("End phase", "end"))
-    out.append(("Undo...", "undo"))
+    if _playing(ctrl):
+        out.append(("Undo...", "undo"))
+    out.append(("New game", "new"))
     return out
 
 
@@ -70,20 +152,147 @@ def items(mode: str, state: Any, ui: Cursor, menu: Sequence[Item] = (),
         return list(menu)
     if ctrl is None:
         return []
-    if mode == "battles":
-        return [(fit(f"{r['city']}: {r['leader']}", 19), r) for r in _legal(ctrl, "battle")]
+    if mode == "acts":
+        return groups(ctrl)
+    if mode == "pick":
+        return pick_items(ctrl)
+    if mode == "card":
+        return card_items(ctrl)
+    if mode == "new":
+        return new_items(ctrl)
     if mode == "choice":
         return [(fit(str(r["choice"]), 19), r) for r in _legal(ctrl, "choose")]
     if mode == "battle":
-        out: list[Item] = [(fit(f"Reroll {r['card']}", 12), r) for r in _legal(ctrl, "reroll")]
-        out += [(fit(f"Weapon {r['player']}", 12), r) for r in _legal(ctrl, "weapon")]
-        out.append(("Concede", {"cmd": "concede"}))
+        out: list[Item] = []
+        for r in _legal(ctrl):
+            if r["cmd"] == "reroll":
+                out.append((fit(f"Reroll {r['card']}: {label('dice', r['dice'])}", 20), r))
+            elif r["cmd"] == "weapon":
+                pay = f" ({label('health', r['health'])})" if r.get("health") else ""
+                out.append((fit(f"Weapon {r['player']}{pay}", 20), r))
+            elif r["cmd"] == "concede":
+                out.append(("Concede", r))
         return out
     return []
 
 
 def _items(ctrl: BoxController, mode: str) -> list[Item]:
-    return items(mode, ctrl.session.state, ctrl.ui, menu(ctrl), ctrl)
+    if mode == "menu":
+        return ctrl._menu()  # (with the controller's own items: the phone page)
+    return items(mode, ctrl.session.state, ctrl.ui, (), ctrl)
+
+
+# ---- a mission card, section by section (ART-14) --------------------------------------------
+
+SECTIONS = ("Spend", "Agents", "Gain", "Clues")
+RESOURCES = ("fuel", "radio", "weapon")
+MOST = {"spend": 6, "agents": 9, "gain": 6, "health": 6, "clues": 2}  # a count wraps to 0
+
+
+def card_items(ctrl: BoxController) -> list[Item]:
+    """The card's section being entered: a count per thing it may show (ROLL adds one), then
+    on to the next section (the last: play the card)."""
+    form = ctrl.ui.form
+    card: dict[str, dict[str, int]] = form.setdefault("card", {k: {} for k in MOST})
+    section = form.get("section", 0)
+    s = ctrl.session.state
+    if section == 0:
+        keys = [("spend", r) for r in RESOURCES]
+    elif section == 1:
+        keys = [("agents", x.name) for x in s.mission.cities]
+    elif section == 2:
+        keys = [("gain", r) for r in RESOURCES] + [("health", p.name) for p in s.players]
+    else:
+        keys = [("clues", sym) for sym in s.catalog.symbols]
+    out: list[Item] = []
+    for part, what in keys:
+        n = card[part].get(what, 0)
+        word = f"health {what}" if part == "health" else what
+        out.append((fit(f"{word} {n}", 20), (part, what)))
+    last = section == len(SECTIONS) - 1
+    out.append(("Play the card" if last else f"{SECTIONS[section + 1]} >",
+                ("send",) if last else ("next",)))
+    return out
+
+
+def card_request(ctrl: BoxController) -> dict[str, Any]:
+    """The play_card request the sections entered so far make (only what the card shows)."""
+    form = ctrl.ui.form
+    card = form.get("card", {k: {} for k in MOST})
+    request: dict[str, Any] = dict(form["request"])
+    for part in ("spend", "agents"):
+        if any(card[part].values()):
+            request[part] = {k: n for k, n in card[part].items() if n}
+    gain: dict[str, Any] = {k: n for k, n in card["gain"].items() if n}
+    if any(card["health"].values()):
+        gain["health"] = {k: n for k, n in card["health"].items() if n}
+    if gain:
+        request["gain"] = gain
+    clues = [sym for sym, n in card["clues"].items() for _ in range(n)]
+    if clues:
+        request["clues"] = clues
+    return request
+
+
+# ---- a new game from the box: players from [box], mission and difficulty by menu ------------
+
+STAGES = ("players", "mission", "difficulty", "ally")
+
+
+def _catalog(ctrl: BoxController) -> Any:
+    from referee.games.art_project import RULESET
+
+    return ctrl.session.catalog_for(RULESET)
+
+
+def new_items(ctrl: BoxController) -> list[Item]:
+    form = ctrl.ui.form
+    stage = form.get("stage", 0)
+    cat = _catalog(ctrl)
+    if stage == 1:  # the missions whose board the catalog holds whole (others: the console)
+        return [(fit((m.name or m.id).split(" (")[0], 20), m.id) for m in cat.missions.values()
+                if not m.missing()]
+    if stage == 2:
+        from referee.games.art_project.state import DIFFICULTY_HEALTH
+
+        return [(d, d) for d in DIFFICULTY_HEALTH]
+    if stage == 3:
+        return [(col, col) for col in cat.colours[1:]]
+    return []
+
+
+def _players(ctrl: BoxController) -> int:
+    return int(ctrl.ui.form.get("players", min(max(ctrl.ui.players, 1), 4)))
+
+
+def new_view(ctrl: BoxController) -> BoxView:
+    form = ctrl.ui.form
+    stage = form.get("stage", 0)
+    n = _players(ctrl)
+    if stage == 0:
+        names = ctrl.player_names(n)
+        return BoxView("new", title="The A.R.T. Project", big=str(n), source="players",
+                       lines=("New game", fit(", ".join(names), 12), "MENU:game"),
+                       hint="NEXT:+1 ROLL:go on")
+    found = new_items(ctrl)
+    title = {1: "Which mission?", 2: "Difficulty?", 3: "Ally pawn colour?"}[stage]
+    return BoxView("new", title=title, menu=tuple(x for x, _ in found),
+                   cursor=ctrl.ui.index % max(1, len(found)), hint="ROLL:ok BACK:back")
+
+
+def new_game(ctrl: BoxController) -> None:
+    """Start the game the table chose (leaving an unfinished one: it said so first)."""
+    from referee.games.art_project import RULESET
+
+    form = ctrl.ui.form
+    n = _players(ctrl)
+    request: dict[str, Any] = {
+        "cmd": "new_game", "players": [{"name": x} for x in ctrl.player_names(n)],
+        "mission": form["mission"], "difficulty": form["difficulty"]}
+    if n == 1:
+        request["ally"] = form["ally"]
+    ctrl._apply(RULESET.parse(request), ruleset=RULESET, abandon=ctrl.session.unfinished)
+    ctrl.ui.overlay, ctrl.ui.form = None, {}
 
 
 def sums(v: dict[str, Any]) -> tuple[str, ...]:
@@ -94,28 +303,35 @@ def sums(v: dict[str, Any]) -> tuple[str, ...]:
 
 def view(ctrl: BoxController, mode: str) -> BoxView:
     ui = ctrl.ui
+    if mode == "new":
+        return new_view(ctrl)
     s = _shown(ctrl)
-    labels = tuple(label for label, _ in _items(ctrl, mode))
+    labels = tuple(x for x, _ in _items(ctrl, mode))
+    cursor = (ui.oindex if mode == "menu" else ui.index) % max(1, len(labels))
     if mode == "tray" and ctrl.dice.waiting is not None:
         w = ctrl.dice.waiting
         return BoxView("tray", title=f"Battle: roll {w.die}", big=w.die, source="tray",
-                       lines=(fit(f"die for {w.player}"), "Roll in the tray."),
+                       lines=(fit(f"die for {w.id or w.player}"), "Roll in the tray."),
                        hint="BACK:box rolls")
     if mode == "menu":
-        return BoxView("menu", title="Menu", menu=labels, cursor=ui.oindex % max(1, len(labels)),
+        return BoxView("menu", title="Menu", menu=labels, cursor=cursor,
                        hint="NEXT:move ROLL:ok")
     if mode == "confirm":
+        from referee.words import undo_dice_lines
+
         words = ctrl.session.undo_words()
-        return BoxView("confirm", title="Undo?", lines=wrap(words or "nothing to undo", lines=3),
-                       hint="ROLL:undo BACK:no")
-    if mode == "none":
-        return BoxView("none", title="The A.R.T. Project",
-                       lines=wrap("Start a game on the console.", lines=2))
+        target = ctrl.session.undo_target()
+        dice = undo_dice_lines(target.events) if target is not None else ()
+        return BoxView("confirm", title="Undo?", hint="ROLL:undo BACK:no",
+                       lines=(*wrap(words or "nothing to undo", lines=4 - len(dice)), *dice))
+    if mode == "confirm_new":
+        return BoxView("confirm", title="New game?", lines=("This game ends", "unfinished."),
+                       hint="ROLL:yes BACK:no")
     if mode == "over":
         result = s.get("result") or {}
         return BoxView("over", title="Game over", lines=(
             fit(f"The team {result.get('outcome', '')}"), fit(str(result.get("reason", ""))),
-            "seed (check dice):", short_hex(s.get("seed"), 8)))
+            "seed (check dice):", short_hex(s.get("seed"), 8)), hint="ROLL:new game")
     title = fit(f"R{s['round']} {s['phase']}" + (" final" if s.get("final_round") else ""))
     if mode == "verdict":
         entry = ctrl._entry(ui.ack)
@@ -130,21 +346,32 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
     if mode == "battle":
         v = s["battle"]
         return BoxView("battle", title=fit(f"Battle {v['city']}"), lines=sums(v),
-                       menu=labels, cursor=ui.index % max(1, len(labels)),
-                       hint="NEXT:move ROLL:ok")
-    if mode == "battles":
-        return BoxView("battles", title="Battle where?", menu=labels,
-                       cursor=ui.index % max(1, len(labels)), hint="ROLL:roll BACK:back")
+                       menu=labels, cursor=cursor, hint="NEXT:move ROLL:ok")
     if mode == "choice":
         return BoxView("choice", title=title, lines=wrap(s["next"], lines=2), menu=labels,
-                       cursor=ui.index % max(1, len(labels)), hint="NEXT:move ROLL:ok")
+                       cursor=cursor, hint="NEXT:move ROLL:ok")
+    if mode == "acts":
+        return BoxView("acts", title=fit(f"{title}: do what?"), menu=labels, cursor=cursor,
+                       hint="ROLL:ok BACK:back")
+    if mode == "pick":
+        form = ui.form
+        f = next_field(candidates(ctrl)) or ""
+        head = GROUPS.get(form.get("cmd", ""), "").split(" (")[0]
+        return BoxView("pick", title=fit(f"{head}: {FIELD_WORDS.get(f, f)}?"), menu=labels,
+                       cursor=cursor, hint="ROLL:ok BACK:back")
+    if mode == "card":
+        section = ui.form.get("section", 0)
+        who = ui.form.get("request", {}).get("player", "")
+        return BoxView("card", title=fit(f"{who} {section + 1}/4 {SECTIONS[section]}"),
+                       menu=labels, cursor=cursor, hint="ROLL:+1/ok BACK:back")
     return BoxView("phase", title=title, lines=wrap(s["next"], lines=4),
-                   hint="MENU:actions")
+                   hint="ROLL:act MENU:more")
 
 
 def idle(state: Any) -> BoxView:
-    where = "Game over" if state.over else (
-        "The A.R.T. Project" if state.phase == "no_game" else f"Round {state.round} {state.phase}")
+    if getattr(state, "mission", None) is None:  # no game of it (yet): its name
+        return BoxView("idle", lines=("The A.R.T. Project",), hint="any key: wake")
+    where = "Game over" if state.over else f"Round {state.round} {state.phase}"
     return BoxView("idle", lines=(fit(where), f"dice {short_hex(state.commitment, 5)}"),
                    hint="any key: wake")
 
@@ -159,9 +386,11 @@ def battle_dice(ctrl: BoxController, request: dict[str, Any]) -> list[str]:
 
 def roll_battle(ctrl: BoxController, request: dict[str, Any]) -> None:
     """ROLL on a battle (or a reroll): the tray's dice one after the other when a tray is
-    connected, else the box's; the verdict is shown until the next press."""
+    connected, else the box's; the verdict is shown until the next press. A die an undo left
+    on the table (the box's or the tray's) is not asked of the tray: the session reuses it."""
     parsed = ctrl.session.ruleset.parse(request)
-    ids = battle_dice(ctrl, request)
+    kept = ctrl.dice.kept_ids(parsed)
+    ids = [d for d in battle_dice(ctrl, request) if d not in kept]
     got: dict[str, Roll] = {}
 
     def make(roll: Roll | None, last: str) -> Any:
@@ -176,33 +405,183 @@ def roll_battle(ctrl: BoxController, request: dict[str, Any]) -> None:
             return waiting(i + 1) if i + 1 < len(ids) else None
 
         return Waiting(str(request.get("leader") or die), "d6",
-                       lambda r: make(r, die), ("battle",), ack=True, then=then)
+                       lambda r: make(r, die), ("battle",), ack=True, then=then, id=die)
 
     if not ids or not ctrl.dice.wait_for(waiting(0)):
         ctrl._apply(parsed, ack=True)
 
 
+def _cycle(ctrl: BoxController, mode: str, step: int, overlay: bool = False) -> None:
+    size = max(1, len(_items(ctrl, mode)))
+    if overlay:
+        ctrl.ui.oindex = (ctrl.ui.oindex + step) % size
+    else:
+        ctrl.ui.index = (ctrl.ui.index + step) % size
+
+
+def _chosen(ctrl: BoxController, mode: str) -> Any:
+    found = _items(ctrl, mode)
+    return found[ctrl.ui.index % len(found)][1] if found else None
+
+
+def send(ctrl: BoxController, request: dict[str, Any]) -> None:
+    """A request the ruleset listed (its fields all chosen): battles roll their dice (the
+    tray's or the box's), a card asks for its sections, anything else is applied and said."""
+    ui = ctrl.ui
+    if request["cmd"] in ("battle", "reroll"):
+        ui.step, ui.index, ui.form = None, 0, {}
+        roll_battle(ctrl, request)
+        return
+    if request["cmd"] == "play_card":
+        ui.step, ui.index = "card", 0
+        ui.form = {"request": request, "section": 0, "card": {k: {} for k in MOST}}
+        return
+    apply(ctrl, request, ack=request["cmd"] == "weapon")
+
+
+def apply(ctrl: BoxController, request: dict[str, Any], ack: bool = False) -> None:
+    from referee.words import step_words
+
+    outcome = ctrl._apply(ctrl.session.ruleset.parse(request), ack=ack)
+    ctrl.ui.step, ctrl.ui.index, ctrl.ui.form = None, 0, {}
+    if not ack:
+        ctrl._say(step_words(ctrl.session.ruleset, outcome.entry.command, outcome.entry.events))
+
+
+def _acts(ctrl: BoxController, action: str) -> None:
+    ui = ctrl.ui
+    if action == "back":
+        ui.step, ui.index = None, 0
+    elif action == "next":
+        _cycle(ctrl, "acts", 1)
+    elif action in GO:
+        cmd = _chosen(ctrl, "acts")
+        if cmd is None:
+            return
+        ui.step, ui.index, ui.form = "pick", 0, {"cmd": cmd, "chosen": {}}
+        _settle_pick(ctrl)
+
+
+def _settle_pick(ctrl: BoxController) -> None:
+    """When the fields chosen leave one request: send it."""
+    found = candidates(ctrl)
+    if found and next_field(found) is None:
+        send(ctrl, found[0])
+    elif not found:  # (the state changed under the menu: start again)
+        ctrl.ui.step, ctrl.ui.index, ctrl.ui.form = "acts", 0, {}
+
+
+def _pick(ctrl: BoxController, action: str) -> None:
+    ui = ctrl.ui
+    chosen: dict[str, str] = ui.form.setdefault("chosen", {})
+    if action == "back":
+        if chosen:
+            chosen.pop(list(chosen)[-1])
+            if next_field(candidates(ctrl)) is None:  # (a field with one value: back again)
+                chosen.clear()
+        if not chosen:
+            ui.step, ui.form = "acts", {}
+        ui.index = 0
+    elif action == "next":
+        _cycle(ctrl, "pick", 1)
+    elif action in GO:
+        picked = _chosen(ctrl, "pick")
+        if picked is None:
+            return
+        f, key = picked
+        chosen[f] = key
+        ui.index = 0
+        _settle_pick(ctrl)
+
+
+def _card(ctrl: BoxController, action: str) -> None:
+    ui = ctrl.ui
+    form = ui.form
+    if action == "back":
+        if form.get("section", 0) == 0:
+            ui.step, ui.index, ui.form = "acts", 0, {}
+        else:
+            form["section"] -= 1
+            ui.index = 0
+    elif action == "next":
+        _cycle(ctrl, "card", 1)
+    elif action in GO:
+        what = _chosen(ctrl, "card")
+        if what == ("next",):
+            form["section"] += 1
+            ui.index = 0
+        elif what == ("send",):
+            apply(ctrl, card_request(ctrl))
+        elif what is not None:
+            part, key = what
+            counts = form["card"][part]
+            counts[key] = (counts.get(key, 0) + 1) % (MOST[part] + 1)
+
+
+def _new(ctrl: BoxController, action: str) -> None:
+    ui = ctrl.ui
+    form = ui.form
+    stage = form.get("stage", 0)
+    if action == "menu":  # the menu: New game (the chooser), the phone page
+        ui.overlay, ui.oindex = "menu", 0
+        return
+    if stage == 0:
+        n = _players(ctrl)
+        if action in ("next", "back"):
+            form["players"] = (n - 1 + (1 if action == "next" else -1)) % 4 + 1
+        elif action in GO:
+            form["players"], form["stage"], ui.index = n, 1, 0
+        return
+    if action == "back":
+        form["stage"], ui.index = stage - 1, 0
+    elif action == "next":
+        _cycle(ctrl, "new", 1)
+    elif action in GO:
+        picked = _chosen(ctrl, "new")
+        if picked is None:
+            return
+        form[STAGES[stage]] = picked
+        ui.index = 0
+        if stage == 2 and _players(ctrl) == 1:
+            form["stage"] = 3
+        elif stage == 1:
+            form["stage"] = 2
+        else:
+            new_game(ctrl)
+
+
 def handle(ctrl: BoxController, mode: str, action: str) -> None:
     ui = ctrl.ui
-    if action == "undo" and mode != "confirm":
+    if mode == "new":
+        _new(ctrl, action)
+        return
+    if action == "undo" and mode not in ("confirm", "over"):
         ui.overlay, ui.oindex = "confirm", 0
         return
     if action == "menu":
-        ui.overlay = None if ui.overlay in ("menu", "confirm") else "menu"
-        ui.oindex, ui.step = 0, None
+        ui.overlay = None if ui.overlay in ("menu", "confirm", "confirm_new") else "menu"
+        ui.oindex = 0
         return
     step = {"next": 1, "back": -1}.get(action)
     if mode == "menu":
-        found = _items(ctrl, mode)
         if step is not None:
-            ui.oindex = (ui.oindex + step) % max(1, len(found))
-        elif action in GO and found:
+            _cycle(ctrl, "menu", step, overlay=True)
+            return
+        found = _items(ctrl, mode)
+        if action in GO and found:
             what = found[ui.oindex % len(found)][1]
-            ui.overlay = "confirm" if what == "undo" else None
-            if what == "battles":
-                ui.step, ui.index = "battles", 0
+            ui.overlay = None
+            if what == "undo":
+                ui.overlay = "confirm"
+            elif what == "acts":
+                ui.step, ui.index, ui.form = "acts", 0, {}
             elif what == "end":
-                ctrl._apply(c.EndPhase())
+                apply(ctrl, {"cmd": "end_phase"})
+            elif what == "new":
+                if ctrl.session.unfinished:
+                    ui.overlay = "confirm_new"
+                else:
+                    ctrl.choose_game()
         return
     if mode == "confirm":
         if action in GO:
@@ -210,6 +589,16 @@ def handle(ctrl: BoxController, mode: str, action: str) -> None:
             ctrl._apply(Undo())
         elif action == "back":
             ui.overlay = None
+        return
+    if mode == "confirm_new":
+        if action in GO:
+            ctrl.choose_game()
+        elif action == "back":
+            ui.overlay = None
+        return
+    if mode == "over":
+        if action in GO:
+            ctrl.choose_game()
         return
     if mode == "tray" and action == "back":
         waiting = ctrl.dice.give_up()
@@ -219,35 +608,25 @@ def handle(ctrl: BoxController, mode: str, action: str) -> None:
     if mode == "verdict" and action in (*GO, "back"):
         ui.ack = None
         return
-    if mode == "choice":  # the team's decision: the ruleset's legal choose requests
-        found = _items(ctrl, mode)
+    if mode in ("choice", "battle"):  # the team's decision, the open battle: as listed
         if step is not None:
-            ui.index = (ui.index + step) % max(1, len(found))
-        elif action in GO and found:
-            request = found[ui.index % len(found)][1]
+            _cycle(ctrl, mode, step)
+            return
+        request = _chosen(ctrl, mode) if action in GO else None
+        if request is not None:
             ui.index = 0
-            ctrl._apply(ctrl.session.ruleset.parse(request))
+            send(ctrl, request)
         return
-    if mode in ("battles", "battle"):
-        found = _items(ctrl, mode)
-        if mode == "battles" and action == "back" and step is not None:
-            ui.step = None
-            return
-        if step is not None:
-            ui.index = (ui.index + step) % max(1, len(found))
-            return
-        if action in GO and found:
-            request = found[ui.index % len(found)][1]
-            ui.step, ui.index = None, 0
-            if request["cmd"] in ("battle", "reroll"):
-                roll_battle(ctrl, request)
-            else:
-                ctrl._apply(ctrl.session.ruleset.parse(request), ack=request["cmd"] == "weapon")
+    handler = {"acts": _acts, "pick": _pick, "card": _card}.get(mode)
+    if handler is not None:
+        handler(ctrl, action)
         return
-    if mode == "phase" and action in GO and _legal(ctrl, "battle"):
-        ui.step, ui.index = "battles", 0
+    if mode == "phase" and action in GO:
+        ui.step, ui.index, ui.form = "acts", 0, {}
+    elif ui.overlay is not None and mode == ui.overlay:  # another game's overlay: put away
+        ui.overlay = None
 
 
 OLED = OledScreens(cursor=Cursor, mode=mode, menu=menu,
                    items=lambda mode_, state, ui, menu_=(): [], view=view, idle=idle,
-                   handle=handle)
+                   handle=handle, starts=True)

@@ -61,9 +61,11 @@ def _chosen(box: BoxController, mode: str) -> object:
 # ---- Gallery Grippers' flows started from the box ---------------------------------------
 def start_game(box: BoxController, abandon: bool = False) -> None:
     """A new game of the box's player count, names and house rules, every hand dealt."""
+    from referee.games.gallery_grippers import RULESET
+
     names = box.player_names(box.ui.players)
     box._apply(c.NewGame(players=tuple(c.PlayerSpec(x) for x in names),
-                         rules=box.house_rules, abandon=abandon))
+                         rules=box.house_rules, abandon=abandon), ruleset=RULESET)
     box.ui.overlay = None
     deal_all(box)
 
@@ -131,7 +133,7 @@ def _new(box: BoxController, action: str) -> None:
 
 def _over(box: BoxController, action: str) -> None:
     if action in GO:
-        box.ui.overlay = "new"
+        box.choose_game()
 
 
 def _status(box: BoxController, action: str) -> None:
@@ -162,7 +164,10 @@ def _menu(box: BoxController, action: str) -> None:
         ui.overlay = "confirm"
     elif choice == "new":
         playing = box.session.unfinished
-        ui.overlay = "confirm_new" if playing else "new"
+        if playing:
+            ui.overlay = "confirm_new"
+        else:
+            box.choose_game()
 
 
 def _confirm(box: BoxController, action: str) -> None:
@@ -175,7 +180,7 @@ def _confirm(box: BoxController, action: str) -> None:
 
 def _confirm_new(box: BoxController, action: str) -> None:
     if action in GO:
-        box.ui.overlay = "new"
+        box.choose_game()
     elif action == "back":
         box.ui.overlay = None
 

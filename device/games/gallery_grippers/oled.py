@@ -64,11 +64,11 @@ def menu(ctrl: BoxController) -> list[Item]:
 def view(ctrl: BoxController, mode: str) -> BoxView:
     """The view of screen ``mode``."""
     s, ui = ctrl.session.state, ctrl.ui
+    if mode == "new":  # (also over another game's table: a new game of this one)
+        return sc.new_view(ui, ctrl._names)
     p = s.current_player
     menu = ctrl._items(mode)
     labels = tuple(label for label, _ in menu)
-    if mode == "new":
-        return sc.new_view(ui, ctrl._names)
     if mode == "tray" and ctrl.dice.waiting is not None:
         w = ctrl.dice.waiting
         return BoxView("tray", title=f"{w.player}: roll {w.die}", big=w.die,
@@ -142,4 +142,4 @@ def _handle(ctrl: Any, mode: str, action: str) -> None:
 
 
 OLED = OledScreens(cursor=Cursor, mode=mode, menu=menu, items=sc.items, view=view,
-                   idle=sc.idle_view, handle=_handle)
+                   idle=sc.idle_view, handle=_handle, starts=True)

@@ -180,10 +180,11 @@ def undo_lines(step: LogEntry | None) -> tuple[str, ...]:
     undo = q.undo_preview(step)
     if undo is None:
         return ("nothing to undo",)
+    from referee.words import undo_dice_lines
+
     lines = [fit(f"{undo.what} {undo.player or ''}".strip()), fit(undo.detail)]
-    if undo.dice_stay:
-        lines.append("dice stay: kept")
-    return tuple(line for line in lines if line)
+    lines = [line for line in lines if line][:2]
+    return (*lines, *undo_dice_lines(undo.step.events))[:4]
 
 
 STATUS_CHARS = 16  # a players-page row, a gap, then its three strike pips
@@ -206,7 +207,7 @@ def status_view(state: GameState, page: int) -> BoxView:
 def new_view(ui: Cursor, names: Sequence[str] | None) -> BoxView:
     shown = names[: ui.players] if names else [f"P{i + 1}" for i in range(ui.players)]
     return BoxView("new", title="Gallery Grippers", big=str(ui.players), source="players",
-                   lines=("New game", *(fit(", ".join(shown), 12),)),
+                   lines=("New game", *(fit(", ".join(shown), 12),), "MENU:game"),
                    hint="NEXT:+1 ROLL:start")
 
 

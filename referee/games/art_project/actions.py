@@ -27,9 +27,9 @@ def _names(names: Sequence[str]) -> str:
 
 
 def next_step(s: ArtState) -> str:
-    """One line: what the table must do now, naming whom it waits on (ART-9)."""
+    """One line in words: what the table must do now, naming whom it waits on (ART-9)."""
     if s.phase == "no_game":
-        return "Start a game: new_game with players, mission and difficulty."
+        return "Start a game: name the players, then choose the mission and the difficulty."
     if s.over:
         return (f"The game is over: the team {'won' if s.outcome == 'won' else 'lost'} - "
                 f"{_REASONS.get(s.reason or '', s.reason)}.")
@@ -43,7 +43,7 @@ def next_step(s: ArtState) -> str:
                 "effect_health": "who pays the health",
                 "clue_set": f"which clue cards make the {p.symbol} set"}.get(
                     p.decision, p.decision.replace("_", " "))
-        return f"The team chooses {what}: {' or '.join(p.options)} (choose)."
+        return f"The team chooses {what}: {' or '.join(p.options)}."
     b = s.battle
     if b is not None:
         return (f"Battle in {b.city}: {b.strength} against {b.agents_strength}. "
@@ -55,27 +55,41 @@ def next_step(s: ArtState) -> str:
         due = [p.name for p in s.players if p.hand and p.played < s.plays_due()]
         if due:
             return (f"{_names(due)} still owe{'s' if len(due) == 1 else ''} a mission card "
-                    "(play_card).")
-        return "Every card is played: end_phase closes the mission phase."
+                    "to play.")
+        return "Every card is played: end the phase to close the mission phase."
     if s.phase == "B":
         stuck = [p.name for p in s.players if p.must_leave and p.city in s.lost]
         if s.ally is not None and s.ally.must_leave and s.ally.city in s.lost:
             stuck.append(f"the ally pawn ({s.ally.color})")
         if stuck:
-            return f"{_names(stuck)} must leave a lost city (move), then end_phase."
-        return ("Movement: move pawns (fuel per road), then end_phase: artwork is collected "
-                "where a pawn stands with no agent.")
+            return f"{_names(stuck)} must leave a lost city before the phase ends."
+        return ("Movement: move pawns (a fuel per road, or a health token when the van has "
+                "none), then end the phase: artwork is collected where a pawn stands with no "
+                "agent.")
     if s.phase == "C":
         cities = [x.name for x in s.mission.cities if x.name not in s.fought  # type: ignore[union-attr]
                   and s.agents.get(x.name, 0) and any(p.city == x.name for p in s.players)]
         if cities:
-            return f"Battles may be fought in {_names(cities)} (battle), or end_phase."
-        return "No battle to fight: end_phase."
-    cost = s.ally_cost
+            return f"Battles may be fought in {_names(cities)}; or end the phase."
+        return "No battle to fight: end the phase."
     nxt = {"A/B": "movement", "B/C": "battles", "C/D": "the end of the round",
            "D/A": "the next round"}[s.phase]
-    return (f"Between phases: unlock an ally die for {cost} radio (unlock_ally), or "
-            f"end_phase for {nxt}.")
+    if not _unlockable(s):
+        return f"Between phases: end the phase for {nxt}."
+    short = s.van.get("radio", 0) < (s.ally_cost or 0)
+    return (f"Between phases: unlock an ally die for {s.ally_cost} radio"
+            + (" (health tokens pay for the radio the van lacks)" if short else "")
+            + f", or end the phase for {nxt}.")
+
+
+def _unlockable(s: ArtState) -> bool:
+    """Whether an ally die may be unlocked now in any way (the rules are asked)."""
+    req: Request = {"cmd": "unlock_ally"}
+    refusal = _accepted(s, req)
+    if refusal is None:
+        return True
+    return refusal.code == "not_enough_radio" and any(
+        _accepted(s, r) is None for r in _health_paid(s, req))
 
 
 def state_json(s: ArtState) -> dict[str, Any]:
@@ -126,13 +140,18 @@ def _candidates(s: ArtState) -> Iterator[Request]:
     for pend in s.pending:
         for option in pend.options:
             yield {"cmd": "choose", "choice": option}
+    rio = s.mission is not None and s.mission.board == "rio"
     for n in names:
         yield {"cmd": "draw", "player": n}
         for pay in ("fuel", "radio", "weapon", "health"):
             yield {"cmd": "extra_draw", "player": n, "pay": pay}
         yield {"cmd": "play_card", "player": n}
         for city in s.mission.cities if s.mission else ():
-            yield {"cmd": "move", "player": n, "to": city.name}
+            for ally in (False, True) if s.ally is not None else (False,):
+                for carry in (False, True) if rio else (False,):
+                    yield {"cmd": "move", "player": n, "to": city.name,
+                           **({"ally": True} if ally else {}),
+                           **({"carry": True} if carry else {})}
             yield {"cmd": "battle", "city": city.name, "leader": n}
         yield {"cmd": "weapon", "player": n}
     if s.battle is not None:
@@ -154,17 +173,53 @@ def _candidates(s: ArtState) -> Iterator[Request]:
                 yield {"cmd": "give_clue", "from": x.player, "to": taker, "card": x.id}
 
 
+def _splits(total: int, names: Sequence[str]) -> Iterator[dict[str, int]]:
+    """Every way `names` can share `total` health tokens (who pays how many)."""
+    if not names:
+        return
+    if len(names) == 1:
+        yield {names[0]: total}
+        return
+    for n in range(total, -1, -1):
+        for rest in _splits(total - n, names[1:]):
+            yield {k: v for k, v in {names[0]: n, **rest}.items() if v}
+
+
+def _health_paid(s: ArtState, req: Request) -> Iterator[Request]:
+    """The request with each health payment that could stand in for a token the van lacks
+    (the GOLDEN RULE, ART-7): for a move or a weapon the player pays; an ally die is the
+    team's spend, shared any way among the players. `decide` judges every one."""
+    if req["cmd"] in ("move", "weapon"):
+        for n in (1, 2):  # a step costs at most 2 fuel (Scandinavia's red thread)
+            yield {**req, "health": n}
+    elif req["cmd"] == "unlock_ally" and s.ally_cost:
+        names = [p.name for p in s.players if p.health]
+        for total in range(1, s.ally_cost + 1):
+            for split in _splits(total, names):
+                yield {**req, "health": split}
+
+
+def _accepted(s: ArtState, req: Request) -> Refusal | None:
+    try:
+        decide(s, parse_command(req))
+    except Refusal as refusal:
+        return refusal
+    return None
+
+
 def legal_actions(s: ArtState, player: str | None) -> list[Request]:
-    """Requests `decide` accepts now (as it stands: health is never offered)."""
+    """Requests `decide` accepts now, health payments included: where the van lacks the
+    fuel, radio or weapon an action costs, each way health may pay for it (ART-7)."""
     out = []
     for req in _candidates(s):
         if player is not None and req.get("player", req.get("leader")) not in (player, None):
             continue
-        try:
-            decide(s, parse_command(req))
-        except Refusal:
-            continue
-        out.append(req)
+        refusal = _accepted(s, req)
+        if refusal is None:
+            out.append(req)
+        elif refusal.code in ("not_enough_fuel", "not_enough_radio",
+                                              "not_enough_weapon"):
+            out.extend(r for r in _health_paid(s, req) if _accepted(s, r) is None)
     return out
 
 
@@ -174,8 +229,8 @@ def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
     what = {"draw": "the draw", "extra_draw": "the paid extra draw",
             "play_card": "the mission card", "move": f"the move to {command.get('to')}",
             "unlock_ally": "the ally die unlocked", "battle": f"the battle in "
-            f"{command.get('city')} (its dice stay on the table)",
-            "reroll": f"the reroll with {command.get('card')} (its dice stay on the table)",
+            f"{command.get('city')}",
+            "reroll": f"the reroll with {command.get('card')}",
             "weapon": "the weapon added", "concede": "the concession",
             "end_phase": "the end of the phase", "give_clue": "the clue card given",
             "choose": f"the choice of {command.get('choice')}", "new_game": "the new game",

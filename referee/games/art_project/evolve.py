@@ -226,7 +226,8 @@ _EVOLVE: dict[str, Callable[[S, Event], S]] = {
     "game_over": _over,
     "seed_revealed": lambda s, e: replace(s, seed=e["seed"]),
 }
-_NO_CHANGE = frozenset({"roll", "kept_dropped", "uncover_blocked", "warning", "effect"})
+_NO_CHANGE = frozenset({"roll", "kept_dropped", "die_corrected", "uncover_blocked", "warning",
+                        "effect"})
 
 
 def evolve(state: ArtState, event: Event) -> ArtState:

@@ -8,7 +8,8 @@ from typing import Any
 
 from referee.dice import Roll
 from referee.errors import BadRequest
-from referee.games.art_project import actions, table
+from referee.games.art_project import actions, table, words
+from referee.games.art_project import board as _board
 from referee.games.art_project import catalog as _catalog
 from referee.games.art_project import commands as c
 from referee.games.art_project import settings as _settings
@@ -32,6 +33,7 @@ from referee.ruleset import (
     Figure,
     GameFunctions,
     GameRuleset,
+    Panel,
     Result,
     Rolled,
     Seat,
@@ -153,6 +155,14 @@ class ArtProject(GameRuleset[ArtState, c.Command, ArtCatalog]):
 
     def verdict(self, events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
         return table.verdict(events)
+
+    # ---- a logged step in words, for every front end (ruleset.DescribesSteps) -------------
+    def step_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
+        return words.step_words(command, events)
+
+    # ---- the board for a front end that knows no game (ruleset.DescribesBoard) -----------
+    def board(self, state: ArtState) -> list[Panel]:
+        return _board.board(state)
 
 
 RULESET = ArtProject()

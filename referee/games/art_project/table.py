@@ -39,6 +39,12 @@ def table(s: ArtState) -> list[Seat]:
 
 
 def verdict(events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
+    conceded = [e for e in events if e.get("type") == "battle_conceded"]
+    if conceded:
+        c = conceded[-1]
+        return (f"Battle in {c['city']}, led by {c['leader']}: conceded (ART-22)",
+                [Figure("verdict", "conceded"),
+                 Figure("cost", f"{c['leader']} loses 1 health")])
     found = [e for e in events if e.get("type") == "battle"]
     if not found:
         return None

@@ -7,14 +7,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from referee.errors import Refusal
+from referee.games.gallerist.catalog import CELEBRITY_FAME
 from referee.games.gallerist.commands import parse_command
 from referee.games.gallerist.rules import decide
 from referee.games.gallerist.rules.clock import EXECUTIVE, KICKOUT_KINDS
+from referee.games.gallerist.rules.common import MAX_INFLUENCE, MAX_MONEY
 from referee.games.gallerist.rules.scoring import (
     CATEGORY_WORDS,
     figures,
     next_pick,
     owed,
+    renowned_artists,
     renowned_fame,
     scoring_json,
 )
@@ -47,11 +50,14 @@ def _pending_words(s: State, p: Pending) -> str:
         return (f"The {p.stack} tickets ran out: intermediate scoring, {how} ({tiles}), who "
                 "qualifies and the benefit (intermediate).")
     if p.decision == "kickout":
+        same = sum(q.decision == "kickout" and q.player == p.player and q.piece == p.piece
+                   and q.location == p.location for q in s.queue)
+        piece = f"{p.piece}, 1 of {same} still to go" if same > 1 else f"{p.piece}"
         if s.in_final_round:
-            return (f"{p.player}'s {p.piece} was kicked out of {p.location}; no kicked-out "
+            return (f"{p.player}'s {piece} was kicked out of {p.location}; no kicked-out "
                     "actions in the final round: say whether a desk is free (kickout_action "
                     "pass with desk).")
-        return (f"{p.player} was kicked out of {p.location} ({p.piece}): a kicked-out action "
+        return (f"{p.player} was kicked out of {p.location} ({piece}): a kicked-out action "
                 "(location, paid in influence, or executive), or pass (kickout_action).")
     return f"{p.player or 'The table'}: {p.decision}."
 
@@ -123,7 +129,9 @@ def _pending_json(s: State) -> list[dict[str, Any]]:
             out.append({"player": pick, "decision": "auction_pick",
                         "options": [f for f in s.catalog.forms if f not in taken]})
         for p in s.players:
-            cats = [c for c, (v, _, _) in figures(s, p).items() if v is None and c != "auction"]
+            # (a card's money waits for the player's own auction pick: it may count there)
+            cats = [c for c, (v, _, _) in figures(s, p).items() if v is None and c != "auction"
+                    and not (c in ("curator", "dealer") and pick == p.name)]
             if cats:
                 out.append({"player": p.name, "decision": "score", "options": cats})
         return out
@@ -151,7 +159,7 @@ def state_json(s: State) -> dict[str, Any]:
         "turn": {"moved": s.turn.moved, "location_action": s.turn.location_action,
                  "executive": s.turn.executive, "ended": s.turn.ended},
         "players": [{
-            "name": p.name, "money": p.money, "influence": p.influence,
+            "name": p.name, "color": p.color, "money": p.money, "influence": p.influence,
             "gallerist": p.gallerist,
             "assistants": {"queue": p.queue, "desks": p.desks,
                            "locations": {x: p.locations.count(x)
@@ -176,6 +184,25 @@ def state_json(s: State) -> dict[str, Any]:
     }
 
 
+def _accepts(s: State, req: Request) -> bool:
+    try:
+        decide(s, parse_command(req))
+    except Refusal:
+        return False
+    return True
+
+
+def actor(s: State) -> str | None:
+    """Who the table records things for now: the kicked-out player whose action is due, else
+    the player whose turn it is (None while an intermediate scoring waits, or in setup)."""
+    if s.phase != "play":
+        return None
+    if s.queue:
+        q = s.queue[0]
+        return q.player if q.decision == "kickout" else None
+    return s.current
+
+
 def _candidates(s: State) -> Iterator[Request]:
     names = list(s.names)
     if s.phase == "setup":
@@ -185,6 +212,8 @@ def _candidates(s: State) -> Iterator[Request]:
         for item, _, _ in s.checklist:
             yield {"cmd": "check", "item": item}
         yield {"cmd": "draw_visitor"}  # a box draw from the bag (when it is known by colour)
+        for a in s.catalog.artists:  # an artist whose tile prints its fame
+            yield {"cmd": "discover", "artist": a.name}
         return
     if s.phase == "play":
         if s.queue:
@@ -192,12 +221,10 @@ def _candidates(s: State) -> Iterator[Request]:
             if q.decision == "kickout" and q.player is not None:
                 for kind in KICKOUT_KINDS:
                     yield {"cmd": "kickout_action", "player": q.player, "kind": kind}
-                    for desk in (True, False):
-                        yield {"cmd": "kickout_action", "player": q.player, "kind": kind,
-                               "desk": desk}
-            elif q.decision == "intermediate":
-                for tile in unscored_tiles(s):
-                    yield {"cmd": "intermediate", "tile": tile, "qualifying": []}
+                    if q.piece == "assistant":  # (a kicked-out gallerist goes home: no desk)
+                        for desk in (True, False):
+                            yield {"cmd": "kickout_action", "player": q.player, "kind": kind,
+                                   "desk": desk}
         cur = s.current
         if cur is not None:
             for x in s.catalog.locations:
@@ -209,6 +236,10 @@ def _candidates(s: State) -> Iterator[Request]:
             for colour in s.tickets:
                 yield {"cmd": "take_ticket", "player": cur, "colour": colour}
             yield {"cmd": "draw_visitor", "player": cur}
+        who = actor(s)
+        for a in s.catalog.artists:  # an artist whose tile prints its fame
+            yield {"cmd": "discover", "artist": a.name,
+                   **({} if who is None else {"player": who})}
         for n in names:
             yield {"cmd": "hire", "player": n}
         return
@@ -226,18 +257,303 @@ def _candidates(s: State) -> Iterator[Request]:
 
 
 def legal_actions(s: State, player: str | None) -> list[Request]:
-    """Requests `decide` accepts now (fields the table must supply, like an entered amount,
-    are not guessed: those commands are not offered)."""
+    """Requests `decide` accepts now, whole. A step that needs a figure only the table knows
+    (an amount of money, a score) or a choice among many (which artist, which colour) is
+    not guessed here: `entries` describes it, with the choices and bounds it accepts."""
     out = []
     for req in _candidates(s):
         if player is not None and req.get("player") not in (player, None):
             continue
-        try:
-            decide(s, parse_command(req))
-        except Refusal:
-            continue
-        out.append(req)
+        if _accepts(s, req):
+            out.append(req)
     return out
+
+
+# ---- entries: the steps that need the table's figures or choices ------------------------
+Entry = dict[str, Any]  # {"label", "request", "asks": [ask, ...]}
+Ask = dict[str, Any]
+YES_NO: list[tuple[str, Any]] = [("yes", True), ("no", False)]
+
+
+def _choice(key: str, label: str, options: Sequence[tuple[str, Any]]) -> Ask:
+    return {"key": key, "label": label, "kind": "choice",
+            "options": [[w, v] for w, v in options]}
+
+
+def _number(key: str, label: str, low: int, high: int, *, optional: bool = False,
+            by: str | None = None, bounds: Mapping[str, tuple[int, int]] | None = None) -> Ask:
+    """A whole number from `low` to `high`; with `by`, the bounds depend on the value chosen
+    in that field (`bounds`: value -> (low, high))."""
+    ask: Ask = {"key": key, "label": label, "kind": "number", "low": low, "high": high,
+                "optional": optional}
+    if by is not None and bounds is not None:
+        ask["by"] = by
+        ask["bounds"] = {k: [lo, hi] for k, (lo, hi) in bounds.items()}
+    return ask
+
+
+def _entry(label: str, request: Request, *asks: Ask, about: str = "",
+           waits: bool = False) -> Entry:
+    """`about`: what the table needs to see beside it; `waits`: a decision the clock waits
+    on (listed first)."""
+    return {"label": label, "request": request, "asks": list(asks), "about": about,
+            "waits": waits}
+
+
+def _renowned_words(s: State, form: str) -> str:
+    fame = renowned_fame(s, form)
+    if fame is None:
+        return f"No {form} artist's fame is known: the table prices the work."
+    return (f"The most famous {form} artist: {_names(renowned_artists(s, form)) or '?'}, "
+            f"fame {fame}" + ("" if s.catalog.sale_value else
+                              " (the catalog has no sale values)") + ".")
+
+
+def _with(req: Request, who: str | None) -> Request:
+    return req if who is None else {**req, "player": who}
+
+
+def _money_room(s: State, name: str) -> int:
+    return MAX_MONEY - s.player(name).money
+
+
+def _record_entries(s: State, who: str | None) -> Iterator[Entry]:
+    """What the table records for `who` (the turn's player, or a kicked-out one): moves
+    leaving an assistant, the market, artists and works, visitors."""
+    cat = s.catalog
+    if who is not None and s.phase == "play":
+        p = s.player(who)
+        if who == s.current and not s.turn.ended and not s.turn.moved and p.gallerist not in (
+                GALLERY, KICKED, None):
+            tos = [x for x in cat.locations
+                   if _accepts(s, {"cmd": "move", "player": who, "to": x})]
+            leaves = ([("an assistant from a desk", "desk")] if p.desks else []) + [
+                (f"the assistant from {x}", x) for x in dict.fromkeys(p.locations)]
+            leaves = [o for o in leaves if tos and _accepts(
+                s, {"cmd": "move", "player": who, "to": tos[0], "leave_assistant": o[1]})]
+            if tos and leaves:
+                yield _entry(f"{who}: move, leaving an assistant on {p.gallerist}…",
+                             {"cmd": "move", "player": who},
+                             _choice("to", "Move to", [(x, x) for x in tos]),
+                             _choice("leave_assistant", f"Left on {p.gallerist}", leaves))
+        assert s.setup is not None
+        cols = [(f"column {c}", c) for c in (1, 2, 3) if _accepts(
+            s, {"cmd": "market", "player": who, "column": c, "row": "upper"})]
+        if cols:
+            yield _entry(f"{who}: an assistant to the market's upper rows…",
+                         {"cmd": "market", "player": who, "row": "upper"},
+                         _choice("column", "Column", cols))
+        cols = [(f"column {c}", c) for c in (1, 2, 3) if _accepts(
+            s, {"cmd": "market", "player": who, "column": c, "row": "lower", "cost": 0})]
+        if cols:
+            yield _entry(f"{who}: an assistant to the market's lower rows (paid)…",
+                         {"cmd": "market", "player": who, "row": "lower"},
+                         _choice("column", "Column", cols),
+                         _number("cost", "It cost (money)", 0, min(p.money, MAX_MONEY)))
+    unprinted = [(a.name, a.name) for a in cat.artists if a.fame is None and _accepts(
+        s, _with({"cmd": "discover", "artist": a.name, "fame": 0}, who))]
+    if unprinted:
+        yield _entry((f"{who}: " if who else "") + "discover an artist (turn the tile)…",
+                     _with({"cmd": "discover"}, who),
+                     _choice("artist", "Artist", unprinted),
+                     _number("fame", "Fame on the tile", 0, CELEBRITY_FAME - 1))
+    if who is None or s.phase != "play":
+        return
+    p = s.player(who)
+    names = [(a.name, a.name) for a in cat.artists
+             if _accepts(s, {"cmd": "commission", "player": who, "artist": a.name})]
+    if names:
+        yield _entry(f"{who}: commission a work (a signature token)…",
+                     {"cmd": "commission", "player": who},
+                     _choice("artist", "Artist", names))
+    fames = {a.name: s.artist(a.name).fame for a in cat.artists
+             if _accepts(s, {"cmd": "fame", "artist": a.name, "by": who, "steps": 1})}
+    if fames:
+        # (steps past the celebrity space stop there: any number of them is taken)
+        yield _entry(f"{who}: an artist's fame goes up…", {"cmd": "fame", "by": who},
+                     _choice("artist", "Artist", [(f"{n} (fame {f})", n)
+                                                  for n, f in fames.items()]),
+                     _number("steps", "Steps up", 1, CELEBRITY_FAME))
+    names = [(a.name, a.name) for a in cat.artists
+             if _accepts(s, {"cmd": "acquire", "player": who, "artist": a.name})]
+    if names:
+        yield _entry(f"{who}: acquire a work…", {"cmd": "acquire", "player": who},
+                     _choice("artist", "Artist", names),
+                     _number("cost", "It cost (money)", 0, min(p.money, MAX_MONEY)))
+    works = list(dict.fromkeys(w.artist for w in p.exhibited))
+    priced = [(f"{n} (sells for {v})", n) for n in works
+              if (v := _sale_value(s, n)) is not None
+              and _accepts(s, {"cmd": "sell", "player": who, "artist": n})]
+    if priced:
+        yield _entry(f"{who}: sell a work…", {"cmd": "sell", "player": who},
+                     _choice("artist", "Artist", priced))
+    unpriced = [(n, n) for n in works if _sale_value(s, n) is None and _accepts(
+        s, {"cmd": "sell", "player": who, "artist": n, "money": 0})]
+    if unpriced:
+        yield _entry(f"{who}: sell a work (say what it brought)…",
+                     {"cmd": "sell", "player": who}, _choice("artist", "Artist", unpriced),
+                     _number("money", "It brought (money)", 0, _money_room(s, who)))
+    for to, label in (("gallery", "a visitor into the gallery"),
+                      ("out", "a visitor out of the gallery")):
+        colours = [(c, c) for c in cat.colours if _accepts(
+            s, {"cmd": "visitor", "player": who, "colour": c, "to": to})]
+        if colours:
+            yield _entry(f"{who}: {label}…", {"cmd": "visitor", "player": who, "to": to},
+                         _choice("colour", "Colour", colours))
+
+
+def _sale_value(s: State, artist: str) -> int | None:
+    fame = s.artist(artist).fame
+    return None if fame is None else s.catalog.value_at(fame)
+
+
+def _any_player_entries(s: State) -> Iterator[Entry]:
+    """Money and influence, for any player; a visitor the table drew by hand."""
+    who = actor(s)
+    colours = [(c, c) for c in s.catalog.colours
+               if _accepts(s, _with({"cmd": "draw_visitor", "colour": c}, who))]
+    if colours:  # (a bag known by colour: the colours still in it)
+        yield _entry("A visitor drawn from the bag by hand…",
+                     _with({"cmd": "draw_visitor"}, who), _choice("colour", "Colour", colours))
+    if s.phase != "play":
+        return
+    order = [n for n in ((who,) if who else ()) + s.names if n]
+    order = list(dict.fromkeys(order))  # the acting player first: the choice starts there
+    room = {n: (-s.player(n).money, _money_room(s, n)) for n in order}
+    if any(_accepts(s, {"cmd": "money", "player": n, "delta": 0}) for n in order):
+        yield _entry("Money paid or received…", {"cmd": "money"},
+                     _choice("player", "Player", [(n, n) for n in order]),
+                     _number("delta", "Money (+ received, − paid)", -MAX_MONEY, MAX_MONEY,
+                             by="player", bounds=room))
+    spend = [n for n in order if s.player(n).influence > 0 and _accepts(
+        s, {"cmd": "influence", "player": n, "reason": "spend",
+            "to": s.player(n).influence - 1})]
+    if spend:
+        yield _entry("Influence spent (the marker goes down)…",
+                     {"cmd": "influence", "reason": "spend"},
+                     _choice("player", "Player", [(f"{n} (on {s.player(n).influence})", n)
+                                                  for n in spend]),
+                     _number("to", "Marker moves to", 0, MAX_INFLUENCE, by="player",
+                             bounds={n: (0, s.player(n).influence - 1) for n in spend}))
+    gain = [n for n in order if s.player(n).influence < MAX_INFLUENCE and _accepts(
+        s, {"cmd": "influence", "player": n, "reason": "gain",
+            "to": s.player(n).influence + 1})]
+    if gain:
+        yield _entry("Influence gained (the marker goes up)…",
+                     {"cmd": "influence", "reason": "gain"},
+                     _choice("player", "Player", [(f"{n} (on {s.player(n).influence})", n)
+                                                  for n in gain]),
+                     _number("to", "Marker moves to", 0, MAX_INFLUENCE, by="player",
+                             bounds={n: (s.player(n).influence + 1, MAX_INFLUENCE)
+                                     for n in gain}))
+
+
+def _decision_entries(s: State) -> Iterator[Entry]:
+    """The decisions the clock waits on that need the table's figures."""
+    if s.phase == "play" and s.queue:
+        q = s.queue[0]
+        if q.decision == "intermediate":
+            most = max(p.money for p in s.players)
+            top = max(p.influence for p in s.players)
+            for tile in unscored_tiles(s):
+                if not _accepts(s, {"cmd": "intermediate", "tile": tile, "qualifying": []}):
+                    continue
+                yield _entry(f"Intermediate scoring: goal tile {tile}…",
+                             {"cmd": "intermediate", "tile": tile},
+                             {"key": "qualifying", "label": "Who qualifies",
+                              "kind": "players", "options": [[n, n] for n in s.names]},
+                             _number("benefit.money", "Money to each", 0, MAX_MONEY - most,
+                                     optional=True),
+                             _number("benefit.influence", "Influence to each", 0,
+                                     MAX_INFLUENCE - top, optional=True),
+                             about=(f"The {q.stack} tickets ran out. Ties all get the "
+                                    "benefit in full (GAL-14)."), waits=True)
+        elif q.decision == "kickout" and q.player is not None and not s.catalog.fame_icons:
+            p = s.player(q.player)
+            high = p.influence if s.rules.previous_icon == "at_or_below" else p.influence - 1
+            req: Request = {"cmd": "kickout_action", "player": p.name, "kind": "location"}
+            desk = q.piece == "assistant" and s.catalog.desks is None
+            trial = {**req, "influence": max(high, 0), **({"desk": True} if desk else {})}
+            if high >= 0 and _accepts(s, trial):
+                yield _entry(f"{p.name} (kicked out): a location action, paid in influence…",
+                             req, _number("influence", f"Influence marker moves to (it is on "
+                                          f"{p.influence})", 0, high),
+                             *([_choice("desk", "A free desk for the assistant", YES_NO)]
+                               if desk else []),
+                             about=(f"{p.name}'s {q.piece} was kicked out of {q.location}; "
+                                    "the catalog has no fame icons, so the table says where "
+                                    "the marker goes."), waits=True)
+    if s.phase != "final_scoring":
+        return
+    pick = next_pick(s)
+    if pick is not None:
+        for form in s.catalog.forms:
+            trial = {"cmd": "auction_pick", "player": pick, "easel": form,
+                     "counts_as": "exhibited", "value": 0}
+            if _accepts(s, {k: v for k, v in trial.items() if k != "value"}):
+                continue  # priced by the box: a whole legal action
+            if _accepts(s, trial):
+                yield _entry(f"{pick}: auction, the renowned {form} work…",
+                             {"cmd": "auction_pick", "player": pick, "easel": form},
+                             _number("value", "Its value (money)", 0, MAX_MONEY),
+                             _choice("counts_as", "Counts as", [("exhibited", "exhibited"),
+                                                                ("sold", "sold")]),
+                             about=_renowned_words(s, form), waits=True)
+    for item in _pending_json(s):
+        if item["decision"] != "score":
+            continue
+        who = item["player"]
+        terms = figures(s, s.player(who))
+        for cat in item["options"]:
+            req = {"cmd": "score", "player": who, "category": cat}
+            if _accepts(s, {**req, "money": 0}):
+                yield _entry(f"{who}: enter the {CATEGORY_WORDS.get(cat, cat)} money…", req,
+                             _number("money", "Money", 0, MAX_MONEY),
+                             about=_score_about(cat, terms[cat][2]), waits=True)
+
+
+def _score_about(category: str, terms: Any) -> str:
+    """What an entered category rests on: the works that count for a card, the tiles."""
+    if category in ("curator", "dealer"):
+        kind = "exhibited" if category == "curator" else "sold"
+        works = ", ".join(map(str, terms)) or "none"
+        return f"The works that count ({kind}): {works}."
+    if category == "reputation":
+        return f"Reputation tiles: {', '.join(map(str, terms)) or 'none recorded'}."
+    if category == "exhibited":
+        return "Exhibited: " + (", ".join(
+            f"{w['artist']} (fame {w['fame']})" for w in terms) or "none") + "."
+    if category == "influence" and isinstance(terms, Mapping):
+        return f"The influence marker is on {terms.get('position')}."
+    return ""
+
+
+def _setup_entries(s: State) -> Iterator[Entry]:
+    """A starting place with the reputation tile taken from it (its label, as the table
+    calls it: the catalog names no tiles)."""
+    if s.phase != "setup":
+        return
+    due = next((n for n in placement_order(s) if s.player(n).gallerist is None), None)
+    if due is None:
+        return
+    free = [(x, x) for x in s.catalog.start_locations
+            if _accepts(s, {"cmd": "place_start", "player": due, "location": x})]
+    if free:
+        yield _entry(f"{due}: start on a location, naming the reputation tile taken…",
+                     {"cmd": "place_start", "player": due},
+                     _choice("location", "Starting location", free),
+                     {"key": "tile", "label": "Reputation tile (its label)", "kind": "text",
+                      "optional": True})
+
+
+def entries(s: State) -> list[Entry]:
+    """The steps that need the table's figures or choices, each with what it asks: every
+    choice offered and every number within its bounds is accepted by `decide` (a property
+    test holds this over reachable states). The decisions waited on come first."""
+    if s.phase in ("no_game", "over"):
+        return []
+    return [*_decision_entries(s), *_setup_entries(s), *_record_entries(s, actor(s)),
+            *_any_player_entries(s)]
 
 
 def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:

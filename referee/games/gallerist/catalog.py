@@ -21,9 +21,14 @@ from referee.tomlfile import locate_line, read_text_file, toml_loads
 MAX_NAME = 40
 MAX_COUNT = 10_000  # visitors in a bag, desks, positions: far beyond any edition
 COLOURS = ("red", "blue")  # an artist's colour (GAL-2)
+SEATS = 4  # The Gallerist seats 1 to 4 players (GAL-1)
+# The players' colours when a catalog names none. The player-aid page does not name them:
+# neutral labels (none of them a visitor's or an artist's colour), one per seat.
+PLAYER_COLOURS = ("yellow", "green", "purple", "orange")
 CELEBRITY_FAME = 19  # GAL-11
 _TOP = ("name", "version", "locations", "desks", "ticket_colours", "visitor_colours",
-        "collector", "bag", "fame_icons", "sale_value", "influence_money", "artists")
+        "collector", "bag", "fame_icons", "sale_value", "influence_money", "artists",
+        "player_colours")
 _REQUIRED = ("locations", "ticket_colours", "artists")
 
 
@@ -51,6 +56,7 @@ class Catalog:
     influence_money: tuple[tuple[int, int], ...] = ()  # (from influence, money) (GAL-23)
     name: str = "The Gallerist"
     source: str = "<built-in>"
+    player_colours: tuple[str, ...] = PLAYER_COLOURS  # one per seat at least (GAL-1)
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -81,6 +87,7 @@ class Catalog:
             "name": self.name, "locations": list(self.locations),
             "ticket_colours": list(self.ticket_colours),
             "visitor_colours": list(self.visitor_colours), "collector": self.collector,
+            "player_colours": list(self.player_colours),
             "artists": [{"name": a.name, "form": a.form, "colour": a.colour, "fame": a.fame}
                         for a in self.artists],
             "fame_icons": list(self.fame_icons),
@@ -187,7 +194,10 @@ def catalog_from_data(data: Mapping[str, Any], source: str, text: str = "") -> C
     fame_icons = tuple(r.count(v, f"fame_icons[{i}]") for i, v in enumerate(icons))
     if list(fame_icons) != sorted(set(fame_icons)):
         raise r.error("positions must go up, each once", "fame_icons")
+    seats = r.names(data.get("player_colours", list(PLAYER_COLOURS)), "player_colours",
+                    at_least=SEATS)
     return Catalog(
+        player_colours=seats,
         locations=locations, ticket_colours=tickets, artists=artists, visitor_colours=visitors,
         collector=collector, desks=desks, bag=bag, fame_icons=fame_icons,
         sale_value=r.steps(data.get("sale_value", []), "sale_value", "fame", "value"),

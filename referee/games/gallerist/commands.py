@@ -18,7 +18,8 @@ from referee.errors import BadRequest, CatalogError
 from referee.games.gallerist.catalog import load_catalog
 from referee.inputs import RequestProblem, check_request, nfc, show
 
-# field kinds: text, int, count (whole >= 0), bool, names (list of text), players, rules,
+# field kinds: text, int, count (whole >= 0), bool, names (list of text), players (each a name,
+# or {"name", "color"} when a colour is chosen; see `seats`), rules,
 # benefit, bag, text_or_list
 Fields = dict[str, tuple[str, bool]]  # field: (kind, required)
 
@@ -75,6 +76,11 @@ class Command:
         return self.args.get(key, default)
 
 
+def seats(players: Any) -> list[tuple[str, str | None]]:
+    """new_game's `players` field as (name, chosen colour or None) per seat."""
+    return [(p["name"], p["color"]) if isinstance(p, Mapping) else (p, None) for p in players]
+
+
 def _int(value: object, where: str, low: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadRequest(f"{where} must be a whole number, not {show(value)}")
@@ -103,13 +109,19 @@ def _value(kind: str, value: object, where: str) -> Any:
     if kind in ("names", "players"):
         if not isinstance(value, list):
             raise BadRequest(f"{where} must be a list of names, not {show(value)}")
-        out = []
+        out: list[Any] = []
         for i, v in enumerate(value):
             if kind == "players" and isinstance(v, dict):
-                if set(v) - {"name"} or "name" not in v:
-                    raise BadRequest(f"{where}[{i}] must be {{\"name\": ...}} (a seat has only "
-                                     "a name in The Gallerist)")
-                v = v["name"]
+                if set(v) - {"name", "color"} or "name" not in v:
+                    raise BadRequest(f"{where}[{i}] must be a name or {{\"name\", "
+                                     "[\"color\"]}")
+                name = _text(v["name"], f"{where}[{i}].name")
+                if v.get("color") is None:
+                    out.append(name)  # (kept as a plain name: logged as it always was)
+                else:
+                    out.append(MappingProxyType(
+                        {"name": name, "color": _text(v["color"], f"{where}[{i}].color")}))
+                continue
             out.append(_text(v, f"{where}[{i}]"))
         return tuple(out)
     if kind == "rules":

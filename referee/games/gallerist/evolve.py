@@ -59,7 +59,7 @@ def _started(s: State, e: Event) -> State:
     setup = Setup(**e["setup"])
     return State(
         catalog=catalog, rules=GalleristRules(**e["rules"]), phase="setup",
-        players=tuple(Player(p["name"]) for p in e["players"]),
+        players=tuple(Player(p["name"], color=p.get("color")) for p in e["players"]),
         start_player=e["start_player"], first_player=e["start_player"], setup=setup,
         checklist=tuple((i["item"], i["words"], False) for i in e["checklist"]),
         tickets=frozen(dict.fromkeys(catalog.ticket_colours, setup.tickets_per_colour)),
@@ -302,5 +302,5 @@ def _seed(s: State, e: Event) -> State:
     return replace(s, seed=e["seed"])
 
 
-for _kind in ("roll", "kept_dropped", "note"):
+for _kind in ("roll", "kept_dropped", "die_corrected", "note"):
     _HANDLERS[_kind] = lambda s, e: s

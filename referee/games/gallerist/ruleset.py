@@ -12,11 +12,13 @@ from referee.games.gallerist import catalog as _catalog
 from referee.games.gallerist import commands as c
 from referee.games.gallerist import settings as _settings
 from referee.games.gallerist import state as _state
+from referee.games.gallerist import table as _table
+from referee.games.gallerist import words as _words
 from referee.games.gallerist.catalog import Catalog, catalog_from_json, load_catalog
 from referee.games.gallerist.evolve import evolve, fold
 from referee.games.gallerist.rules import decide
 from referee.games.gallerist.rules.records import BAG_DIE, bag_list
-from referee.games.gallerist.rules.scoring import total
+from referee.games.gallerist.rules.scoring import TIEBREAKS, total
 from referee.games.gallerist.settings import load_settings
 from referee.games.gallerist.state import State
 from referee.ruleset import (
@@ -24,16 +26,32 @@ from referee.ruleset import (
     BgStatsScore,
     DieRequest,
     Event,
+    Figure,
     GameFunctions,
     GameRuleset,
+    Panel,
     Result,
     Rolled,
+    Seat,
 )
 from referee.snapshot import Codec, classes_of
 
 _SNAPSHOT = Codec(classes_of(_state, _catalog, _settings))
 _ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
 BAG = "bag"  # the pile a box draw of a visitor picks from
+BGG_ID = 125153  # The Gallerist on BoardGameGeek
+
+
+def places(state: State, winners: Sequence[str]) -> dict[str, int]:
+    """Places at the end: the winners first, then by total and the tiebreakers in their
+    order (GAL-24: works acquired, visitors, assistants in play); players equal on all of
+    them share a place (1, 2, 2, 4). Before the end: by total (owed counts as 0)."""
+    def key(p: Any) -> tuple[int, ...]:
+        return (p.name not in winners, -(total(state, p) or 0),
+                *(-int(f(state, p)) for _, f in TIEBREAKS))
+
+    ranked = sorted(state.players, key=key)
+    return {p.name: 1 + sum(key(q) < key(p) for q in ranked) for p in ranked}
 
 
 class Gallerist(GameRuleset[State, c.Command, Catalog]):
@@ -86,6 +104,15 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
             raise ValueError("the snapshot is not a state of this game")
         return state
 
+    # ---- words and entries -----------------------------------------------------------------
+    def step_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
+        """A logged step in words (`referee.ruleset.DescribesSteps`)."""
+        return _words.step_words(command, events)
+
+    def entries(self, state: State) -> list[actions.Entry]:
+        """The steps that need the table's figures or choices (`actions.entries`)."""
+        return actions.entries(state)
+
     # ---- reading the state --------------------------------------------------------------
     def result(self, state: State) -> Result | None:
         if not state.over or state.result is None:
@@ -95,17 +122,18 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
                       reason=str(r["reason"]), rule=r.get("rule"))
 
     def bgstats(self, state: State) -> BgStats:
+        """The play: each player's total, the winners, and places that follow the result,
+        tiebreakers included (a player who lost a tie on money is 2nd, not 1st)."""
         winners = list((state.result or {}).get("winners") or [])
         totals = {p.name: total(state, p) for p in state.players}
-        ranked = sorted({t for t in totals.values() if t is not None}, reverse=True)
+        place = places(state, winners)
         return BgStats(
             name=self.name, cooperative=False, highest_wins=True,
             about=f"{len(state.players)} players", rounds=state.round,
-            notes=[actions.next_step(state)],
+            notes=[actions.next_step(state)], bgg_id=BGG_ID,
             scores=[BgStatsScore(name=p.name, score=str(totals[p.name] or ""),
                                  winner=p.name in winners, start=p.name == state.first_player,
-                                 rank=(ranked.index(t) + 1) if (t := totals[p.name]) is not None
-                                 else len(state.players), role=None)
+                                 rank=place[p.name], role=None)
                     for p in state.players])
 
     # ---- dice: the start-player draw and the bag ----------------------------------------
@@ -157,6 +185,16 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
     def holds(self, state: State, deck: str, card: str, from_discards: bool) -> bool:
         bag = state.bag
         return deck == BAG and isinstance(bag, Mapping) and bag.get(card, 0) > 0
+
+    # ---- the table for a front end that knows no game (ruleset.DescribesTable, -Board) ----
+    def table(self, state: State) -> list[Seat]:
+        return _table.table(state)
+
+    def verdict(self, events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
+        return _table.verdict(events)
+
+    def board(self, state: State) -> list[Panel]:
+        return _table.board(state)
 
 
 RULESET = Gallerist()

@@ -61,6 +61,7 @@ class Player:
     visitors: Mapping[str, int] = field(default_factory=lambda: EMPTY)
     tiles: tuple[str, ...] = ()  # reputation tiles (labels)
     signatures: tuple[str, ...] = ()  # artists whose signature is on the commission space
+    color: str | None = None  # the player's colour (None: a game stored before colours)
 
     @property
     def in_play(self) -> int:

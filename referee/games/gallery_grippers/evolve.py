@@ -280,6 +280,7 @@ HANDLERS: dict[str, Handler] = {
     # events that record what happened without changing the state
     "roll": _no_change, "turn_order_rolled": _no_change, "caught": _no_change,
     "reentered": _no_change, "no_cards_to_draw": _no_change, "kept_dropped": _no_change,
+    "die_corrected": _no_change,
 }
 
 

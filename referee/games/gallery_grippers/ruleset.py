@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from referee.dice import DIE_SIDES, Roll, die_value
-from referee.games.gallery_grippers import actions, records, table
+from referee.games.gallery_grippers import actions, records, table, words
 from referee.games.gallery_grippers import catalog as _catalog
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers import settings as _settings
@@ -59,6 +59,11 @@ class GalleryGrippers(GameRuleset[GameState, c.Command, Catalog]):
         command_json=c.command_to_json, decide=decide, evolve=evolve, fold=fold,
         state_json=state_to_json, next_step=actions.next_step,
         legal_actions=actions.legal_actions, undo_words=actions.undo_words)
+
+    # ---- words (referee.ruleset.DescribesSteps) ------------------------------------------
+    def step_words(self, command: Mapping[str, Any], events: Sequence[Event]) -> str:
+        """A logged step in words, for every front end (`referee.words.step_words`)."""
+        return words.step_words(command, events)
 
     # ---- commands -----------------------------------------------------------------------
     def starts_game(self, command: object) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.games.gallery_grippers.state import ACTIVE, GameState
+from referee.games.gallery_grippers.words import tile_name
 from referee.ruleset import Event, Figure, Seat
 
 
@@ -26,8 +27,8 @@ def table(s: GameState) -> list[Seat]:
             Figure("money", _money(p.money)),
             Figure("art", art),
             Figure("where", p.where or "outside"),
-            Figure("hand", f"{len(p.specialists)} specialist(s), "
-                           f"{len(p.attributes)} attribute(s)"),
+            Figure("specialists", ", ".join(p.specialists) or "none"),
+            Figure("attributes", ", ".join(p.attributes) or "none"),
         )))
     return out
 
@@ -49,5 +50,5 @@ def verdict(events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
         terms.append(Figure("art carried", f"-{e['art_deduction']}"))
     terms += [Figure("total", str(e["total"])), Figure("needs at least", str(e["target"])),
               Figure("verdict", "bypassed" if e["success"] else "failed")]
-    tile = f" at the {e['tile']}" if e.get("tile") else ""
+    tile = f" at the {tile_name(e['tile'])}" if e.get("tile") else ""
     return f"{e['player']}'s bypass{tile} ({e.get('rule') or 'GG-8'})", terms

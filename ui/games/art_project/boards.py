@@ -21,15 +21,26 @@ from textual.containers import Vertical
 from textual.widgets import Input, Static
 
 from referee.errors import CatalogError
-from referee.games.art_project.catalog import ArtCatalog, Mission, load_catalog
+from referee.games.art_project.catalog import (
+    DIRECTIONS,
+    EFFECTS,
+    THREADS,
+    ArtCatalog,
+    Mission,
+    load_catalog,
+)
 from ui import format as fmt
 from ui.base import Dialog, KeyBar
 
 
-def boards_dir() -> Path:
-    """Where entered boards are kept: $REFEREE_BOARDS, else beside the game file."""
+def boards_dir(session: Any = None) -> Path:
+    """Where entered boards are kept: $REFEREE_BOARDS, else beside the session's game file
+    (``--db``), else beside the default game file (a session kept in memory)."""
     if os.environ.get("REFEREE_BOARDS"):
         return Path(os.environ["REFEREE_BOARDS"]).expanduser()
+    game_file = getattr(getattr(session, "store", None), "path", None)
+    if isinstance(game_file, Path):
+        return game_file.parent / "boards"
     from referee.app import default_db_path
 
     return default_db_path().parent / "boards"
@@ -39,18 +50,18 @@ def _safe(mission: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in mission) or "board"
 
 
-def board_file(mission: str) -> Path | None:
+def board_file(mission: str, session: Any = None) -> Path | None:
     """The kept board file of `mission`, if the table entered one."""
-    path = boards_dir() / f"{_safe(mission)}.toml"
+    path = boards_dir(session) / f"{_safe(mission)}.toml"
     return path if path.is_file() else None
 
 
-def catalog_with_boards() -> ArtCatalog:
+def catalog_with_boards(session: Any = None) -> ArtCatalog:
     """The built-in catalog, with each mission the table entered taken from its file."""
     base = load_catalog(None)
     missions: dict[str, Mission] = dict(base.missions)
     for mission_id in list(missions):
-        path = board_file(mission_id)
+        path = board_file(mission_id, session)
         if path is None:
             continue
         try:
@@ -84,8 +95,89 @@ def parse_cities(text: str) -> list[dict[str, str]]:
     return out
 
 
+def spelled(names: list[str], typed: str) -> str:
+    """`typed` as one of `names` spells it, matched without regard to case (else as typed:
+    the catalog reader names what is wrong)."""
+    return next((n for n in names if n.casefold() == typed.strip().casefold()), typed.strip())
+
+
+# What a road may say after its colon, per board (ART-29, ART-31, ART-33).
+ROAD_MARKS = {"egypt": ("dir", DIRECTIONS), "scandinavia": ("thread", THREADS),
+              "rio": ("free", ("free",))}
+
+
+def parse_roads(text: str, names: list[str], board: str) -> list[Any]:
+    """``A-B, A-C:mark, ...`` (a mark only where the board has one: Egypt's way from A to B
+    north/south/level, Scandinavia's red/beige thread, Rio's free road) as catalog roads. A
+    city name may hold a hyphen: the road is split where both ends are the board's cities."""
+    out: list[Any] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        road, colon, mark = part.partition(":")
+        ends = _ends(road, names)
+        if ends is None:
+            raise ValueError(f"write a road as City-City with two of the cities above "
+                             f"(not {part!r})")
+        if not colon:
+            out.append(list(ends))
+            continue
+        field, allowed = ROAD_MARKS.get(board, ("", ()))
+        mark = mark.strip().casefold()
+        if mark not in allowed:
+            raise ValueError(f"{part!r}: this board's roads take "
+                             + (" or ".join(f":{a}" for a in allowed) if allowed
+                                else "no mark") + " after the colon")
+        out.append({"a": ends[0], "b": ends[1], field: True if field == "free" else mark})
+    return out
+
+
+def _ends(road: str, names: list[str]) -> tuple[str, str] | None:
+    for i, ch in enumerate(road):
+        if ch != "-":
+            continue
+        a, b = road[:i].strip(), road[i + 1:].strip()
+        known = {n.casefold() for n in names}
+        if a.casefold() in known and b.casefold() in known:
+            return spelled(names, a), spelled(names, b)
+    return None
+
+
+def parse_effects(text: str, cities: list[dict[str, str]]) -> None:
+    """Scandinavia's ``City=effect, ...`` (ART-31) set on the entered cities."""
+    names = [c["name"] for c in cities]
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, eq, effect = part.partition("=")
+        effect = effect.strip().casefold()
+        if not eq or effect not in EFFECTS:
+            raise ValueError(f"write City=effect, the effect one of {', '.join(EFFECTS)} "
+                             f"(not {part!r})")
+        city = spelled(names, name)
+        found = next((c for c in cities if c["name"] == city), None)
+        if found is None:
+            raise ValueError(f"{name.strip()!r} is not one of the cities above")
+        found["effect"] = effect
+
+
+def parse_space(text: str, rio: bool) -> dict[str, Any]:
+    """A track space as printed: ``threat ally-cost`` (Rio: then its district's symbol)."""
+    parts = text.replace(",", " ").split()
+    want = 3 if rio else 2
+    if len(parts) not in (2, want) or not all(p.isdigit() for p in parts[:2]):
+        raise ValueError("type its threat and its ally cost as printed, e.g. 10 1"
+                         + (", then the district's symbol if it names one" if rio else ""))
+    space: dict[str, Any] = {"threat": int(parts[0]), "ally_cost": int(parts[1])}
+    if len(parts) == 3:
+        space["symbol"] = parts[2]
+    return space
+
+
 def board_toml(base: ArtCatalog, mission: Mission, cities: list[dict[str, str]], start: str,
-               track: list[dict[str, Any]]) -> str:
+               track: list[dict[str, Any]], roads: list[Any] | None = None) -> str:
     """A catalog file holding the entered board (strings written as JSON, valid TOML)."""
     q = json.dumps
 
@@ -100,6 +192,10 @@ def board_toml(base: ArtCatalog, mission: Mission, cities: list[dict[str, str]],
     lines.append("cities = [")
     lines += [f"    {table(c)}," for c in cities]
     lines.append("]")
+    if roads:
+        lines.append("roads = [")
+        lines += [f"    {q(r) if isinstance(r, list) else table(r)}," for r in roads]
+        lines.append("]")
     lines.append("track = [")
     lines += [f"    {table(s)}," for s in track]
     lines.append("]")
@@ -113,6 +209,7 @@ class BoardEntryScreen(Dialog[None]):
         *Dialog.BINDINGS,
         Binding("ctrl+s", "save", "Keep the board", priority=True),
         Binding("ctrl+r", "remove", "Remove last space"),
+        Binding("enter", "entered", show=False, priority=True),
     ]
 
     def __init__(self, mission: str) -> None:
@@ -121,29 +218,50 @@ class BoardEntryScreen(Dialog[None]):
         self.track: list[dict[str, Any]] = []
 
     @property
-    def rio(self) -> bool:
+    def board(self) -> str | None:
         m = load_catalog(None).missions.get(self.mission)
-        return m is not None and m.board == "rio"
+        return None if m is None else m.board
+
+    @property
+    def rio(self) -> bool:
+        return self.board == "rio"
+
+    def _roads_label(self) -> str:
+        mark = {"egypt": ", :north/:south/:level from the first city",
+                "scandinavia": ", :red or :beige thread",
+                "rio": ", :free costs no fuel"}.get(self.board or "", "")
+        return f"Roads: City-City{mark}, ... (blank: a trusted map)"
+
+    def _roads_example(self) -> str:
+        return {"egypt": "Cairo-Giza:south, Giza-Luxor:level",
+                "scandinavia": "Oslo-Bergen:red, Oslo-Malmo:beige",
+                "rio": "Centro-Lapa:free, Centro-Leblon"}.get(self.board or "",
+                                                              "Tokyo-Kyoto, Kyoto-Osaka")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="board-entry"):
             yield Static(f"[b]Enter the board of {fmt.escape(self.mission)}[/b] "
                          "from the printed board", classes="dialog-title")
-            yield Static("Cities (Name=symbol, ...; Egypt adds @north or @south):",
+            yield Static("Cities: Name=symbol, ... (Egypt: Name=symbol@north or @south)",
                          classes="form-label")
             yield Input(placeholder="Tokyo, Kyoto=painting, Osaka=film", id="cities",
                         compact=True)
-            yield Static("Start city (the flag):", classes="form-label")
+            yield Static("Start city (the flag)", classes="form-label")
             yield Input(placeholder="Tokyo", id="start", compact=True)
+            yield Static(self._roads_label(), classes="form-label")
+            yield Input(placeholder=self._roads_example(), id="roads", compact=True)
+            if self.board == "scandinavia":
+                yield Static("Effects: City=effect, ... (" + ", ".join(EFFECTS) + ")",
+                             classes="form-label")
+                yield Input(placeholder="Bergen=lose_resources, Malmo=agents", id="effects",
+                            compact=True)
             yield Static("", id="space-label", classes="form-label")
-            yield Input(placeholder="threat", id="threat", restrict=r"[0-9]*", compact=True)
-            yield Input(placeholder="ally cost (radio)", id="ally-cost", restrict=r"[0-9]*",
-                        compact=True)
-            if self.rio:
-                yield Input(placeholder="district symbol", id="space-symbol", compact=True)
+            yield Input(placeholder="threat ally-cost district" if self.rio
+                        else "threat ally-cost", id="space", compact=True)
             yield Static("", id="track-so-far", markup=False)
-            yield Static("Enter after the ally cost adds the space. Ctrl+S keeps the board.",
-                         classes="hint")
+            yield Static("Enter adds the space (its threat, then the radio an ally die costs"
+                         + (", then its district)" if self.rio else ")")
+                         + ". Ctrl+S keeps the board.", classes="hint")
             yield self.error_line()
         yield KeyBar()
 
@@ -159,35 +277,31 @@ class BoardEntryScreen(Dialog[None]):
                           for i, s in enumerate(self.track))
         self.query_one("#track-so-far", Static).update(shown or "No space entered yet.")
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        order = ["cities", "start", "threat", "ally-cost", "space-symbol"]
-        wid = event.input.id or ""
-        last = "space-symbol" if self.rio else "ally-cost"
-        if wid == last:
-            self._add_space()
+    def action_entered(self) -> None:
+        """Enter: the next field, or in the track's field the space typed. A priority binding
+        runs as the app reads the key, ahead of the keys typed before it that the field has
+        not taken yet: the next field gets the focus at once (so the keys typed behind the
+        Enter go there), and the space is read once the field has taken the keys before it
+        (and before any typed after it)."""
+        field = self.field_entered("")
+        if field.id == "space":
+            field.call_later(self._add_space, field)
             return
-        following = order[order.index(wid) + 1]
+        order = ["cities", "start", "roads",
+                 *(["effects"] if self.board == "scandinavia" else []), "space"]
+        following = order[order.index(field.id or "cities") + 1]
         self.set_focus(self.query_one(f"#{following}", Input))
 
-    def _add_space(self) -> None:
-        threat = self.query_one("#threat", Input).value.strip()
-        cost = self.query_one("#ally-cost", Input).value.strip()
-        if not threat.isdigit() or not cost.isdigit():
-            self.say_error("✗ A space needs its threat and its ally cost, as printed.")
+    def _add_space(self, field: Input) -> None:
+        try:
+            space = parse_space(field.value, self.rio)
+        except ValueError as err:
+            self.say_error(f"✗ Track space {len(self.track) + 1}: {err}")
             return
-        space: dict[str, Any] = {"threat": int(threat), "ally_cost": int(cost)}
-        if self.rio:
-            symbol = self.query_one("#space-symbol", Input).value.strip()
-            if symbol:
-                space["symbol"] = symbol
-            self.query_one("#space-symbol", Input).value = ""
         self.track.append(space)
-        self.query_one("#threat", Input).value = ""
-        self.query_one("#ally-cost", Input).value = ""
+        field.value = ""
         self.refused(None)
         self._show_track()
-        self.set_focus(self.query_one("#threat", Input))
 
     def action_remove(self) -> None:
         if self.track:
@@ -208,12 +322,24 @@ class BoardEntryScreen(Dialog[None]):
         except ValueError as err:
             self.say_error(f"✗ Cities: {err}")
             return
-        start = self.query_one("#start", Input).value.strip()
+        names = [c["name"] for c in cities]
+        start = spelled(names, self.query_one("#start", Input).value)
+        try:
+            roads = parse_roads(self.query_one("#roads", Input).value, names, mission.board)
+        except ValueError as err:
+            self.say_error(f"✗ Roads: {err}")
+            return
+        if self.board == "scandinavia":
+            try:
+                parse_effects(self.query_one("#effects", Input).value, cities)
+            except ValueError as err:
+                self.say_error(f"✗ Effects: {err}")
+                return
         if not self.track:
             self.say_error("✗ Enter the track, space by space, before keeping the board.")
             return
-        text = board_toml(base, mission, cities, start, self.track)
-        folder = boards_dir()
+        text = board_toml(base, mission, cities, start, self.track, roads)
+        folder = boards_dir(self.referee.session)
         folder.mkdir(parents=True, exist_ok=True)
         final = folder / f"{_safe(self.mission)}.toml"
         trial = final.with_suffix(".toml.new")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -20,7 +21,6 @@ from ui import format as fmt
 from ui.base import (
     AFTER_THE_END,
     Choices,
-    Cycle,
     Dialog,
     KeyBar,
     PendingDialog,
@@ -41,33 +41,44 @@ TITLES = {
 # protocol's (code, not game data), and so are the widget ids built from them.
 FIELDS: dict[str, tuple[tuple[str, str, str, str], ...]] = {
     "play_card": (
-        ("agents", "Agents placed, in the card's order", "pairs", "Film=2 Book=1"),
-        ("spend", "Optional spends", "pairs", "fuel=1 radio=1"),
-        ("gain", "Gains (health to a player: health=Ann:1)", "gain", "fuel=1 health=1"),
-        ("clues", "Clue symbols the card keeps (at most 2)", "words", "film book"),
+        ("spend", "1. The card's cost (the van pays; health for what it lacks)", "pairs",
+         "fuel=1 radio=1"),
+        ("agents", "2. Agents placed, in the card's order", "pairs", "Film=2 Book=1"),
+        ("gain", "3. Gains (health to a player: health=Ann:1)", "gain", "fuel=1 health=1"),
+        ("clues", "4. Clue symbols the card keeps (at most 2)", "words", "film book"),
     ),
-    "move": (("health", "Health paid for missing fuel", "int", "0"),),
     "battle": (("rolls", "Dice on the table (blank: the box rolls)", "pairs", "Ann=4"),),
-    "unlock_ally": (("health", "Health paid for missing radio", "pairs", "Ann=1"),),
-    "weapon": (("health", "Health paid for a missing weapon", "int", "0"),),
     "place_agents": (("agents", "Or by district (blank: as listed)", "pairs", "Lapa=1 Centro=1"),),
 }
 
 
+def _health_words(health: Any, player: str = "") -> str:
+    """Who pays what in health, as a label's tail (empty when none is paid)."""
+    paid = health if isinstance(health, dict) else ({player: health} if health else {})
+    if not paid:
+        return ""
+    return ", paid with " + " and ".join(
+        f"{n} health from {who}" for who, n in paid.items()) + " (ART-7)"
+
+
 def label(request: dict[str, Any]) -> str:
-    """A legal action in words."""
+    """A legal action in words: who, what, and who pays any health for it."""
     cmd = str(request["cmd"])
     who = request.get("player", "")
+    health = _health_words(request.get("health"), str(who))
+    pawn = "the ally pawn" if request.get("ally") else who
     words: dict[str, str] = {
         "draw": f"{who} draws a card",
-        "extra_draw": f"{who} draws an extra card, paying {request.get('pay')}",
+        "extra_draw": f"{who} draws an extra card, paying 1 {request.get('pay')}",
         "play_card": f"{who} plays a mission card",
-        "move": f"{who} moves to {request.get('to')}",
+        "move": (f"{who} moves {pawn} to {request.get('to')}" if request.get("ally")
+                 else f"{who} moves to {request.get('to')}")
+                + (" with the artwork" if request.get("carry") else "") + health,
         "battle": f"Battle in {request.get('city')}, led by {request.get('leader')}",
-        "weapon": f"{who} adds a weapon (+2)",
+        "weapon": f"{who} adds a weapon (+2)" + health,
         "reroll": f"Reroll with clue card {request.get('card')}",
         "concede": "Concede the battle",
-        "unlock_ally": "Unlock an ally die",
+        "unlock_ally": "Unlock an ally die" + health,
         "end_phase": "End the phase",
         "choose": f"Choose {request.get('choice')}",
         "place_agents": f"{who} places setup agents: " + ", ".join(
@@ -107,6 +118,13 @@ def parse_field(kind: str, text: str) -> Any:
             raise ValueError(f"{key}: a whole number, please (not {value!r})")
         out[key] = int(value)
     return out
+
+
+def canonical(names: list[str], typed: dict[str, Any]) -> dict[str, Any]:
+    """`typed`'s keys as the board spells them, matched without regard to case (a key that
+    matches no name is left as typed: the ruleset says what is wrong with it)."""
+    spelled = {n.casefold(): n for n in names}
+    return {spelled.get(k.casefold(), k): v for k, v in typed.items()}
 
 
 def dice_of(session: Any, request: dict[str, Any]) -> list[str]:
@@ -161,18 +179,9 @@ class RequestForm(Dialog[None]):
                 ids = dice_of(session, self.request)
                 yield Static("Dice rolled: " + (fmt.escape(" ".join(ids)) or "none"),
                              id="form-dice")
-            for field, text, _, example in FIELDS[cmd]:
+            for field, text, _, example in self.fields():
                 yield Static(text, classes="form-label")
                 yield Input(placeholder=example, id=f"field-{field}", compact=True)
-            if cmd == "move":
-                state = session.state
-                if state.ally is not None:
-                    yield Static("Who moves", classes="form-label")
-                    yield Cycle([("the player's pawn", False), ("the ally pawn", True)],
-                                False, id="field-ally")
-                if state.mission is not None and state.mission.board == "rio":
-                    yield Static("Carry the artwork along", classes="form-label")
-                    yield Cycle([("no", False), ("yes", True)], False, id="field-carry")
             yield Static("Blank fields are left out. Ctrl+S sends, Escape goes back.",
                          classes="hint")
             yield self.error_line()
@@ -192,7 +201,7 @@ class RequestForm(Dialog[None]):
 
     def _send(self) -> None:
         request = dict(self.request)
-        for name, text, kind, _ in FIELDS[request["cmd"]]:
+        for name, text, kind, _ in self.fields():
             typed = self.query_one(f"#field-{name}", Input).value
             if not typed.strip():
                 continue
@@ -201,12 +210,35 @@ class RequestForm(Dialog[None]):
             except ValueError as err:
                 self.say_error(f"✗ {text}: {err}")
                 return
-        for flag in ("ally", "carry"):
-            found = self.query(f"#field-{flag}")
-            if found and found.first(Cycle).value:
-                request[flag] = True
+            if name == "agents":
+                request[name] = canonical(self._cities(), request[name])
+            elif name == "rolls":
+                request[name] = canonical(dice_of(self.referee.session, self.request),
+                                          request[name])
+            elif name == "participants":
+                names = [p.name for p in self.referee.session.state.players]
+                request[name] = list(canonical(names, dict.fromkeys(request[name])))
         if self.send_request(request):
             self.dismiss(None)
+
+    def fields(self) -> tuple[tuple[str, str, str, str], ...]:
+        """The form's fields: the command's, and who fights when the house rule
+        battle_participants = "declared" has the team name them (ART-19)."""
+        own = FIELDS[self.request["cmd"]]
+        rules = self.referee.session.state.rules
+        if self.request["cmd"] == "battle" and rules.battle_participants == "declared":
+            return (*own, ("participants", "Who fights beside the leader (blank: everyone "
+                           "in the city)", "words", "Ben Cy"))
+        return own
+
+
+    def _cities(self) -> list[str]:
+        mission = self.referee.session.state.mission
+        if mission is None:
+            return []
+        symbols = list(self.referee.session.state.catalog.symbols)  # Polynesia: by symbol
+        return [*(symbols if mission.board == "polynesia" else []),
+                *(c.name for c in mission.cities)]  # (a city's own spelling wins)
 
 
 class ChooseDialog(PendingDialog):
@@ -290,13 +322,16 @@ class BattleDialog(PendingDialog):
         self.referee.open(RerollForm())
 
     def action_weapon(self) -> None:
-        found = legal(self.referee.session, "weapon")
-        if not found:
-            self.notify("No weapon can be added now (the van has none: a player may pay "
-                        "health).", severity="warning")
+        if not legal(self.referee.session, "weapon"):
+            self.notify("No weapon can be added now: " + shown(self.referee.session)["next"],
+                        severity="warning", markup=False)
+            return
         self.referee.open(WeaponForm())
 
     def action_concede(self) -> None:
+        if not legal(self.referee.session, "concede"):
+            self.notify("The battle cannot be conceded now.", severity="warning")
+            return
         self.send_request({"cmd": "concede"})
 
 
@@ -319,8 +354,10 @@ class RerollForm(Dialog[None]):
                              f"({chain[c]['player']})" if c in chain else c, c)
                             for c in cards], id="reroll-card")
             yield Static("Dice to reroll (Space marks)", classes="form-label")
-            yield SelectionList[str](*[(f"{k} (now {n})", k) for k, n in dice],
+            self.dice = dice
+            yield SelectionList[str](*[(self._prompt(k, n, False), k) for k, n in dice],
                                      id="reroll-dice")
+            yield Static("Marked: none", id="reroll-marked", markup=False)
             yield Static("Values on the table (blank: the box rolls)", classes="form-label")
             yield Input(placeholder="Ann=4", id="field-rolls", compact=True)
             yield self.error_line()
@@ -332,14 +369,31 @@ class RerollForm(Dialog[None]):
     def action_send(self) -> None:
         self.after_typing(self._send)
 
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]
+                                           ) -> None:
+        dice_list = self.query_one("#reroll-dice", SelectionList)
+        marked = list(dice_list.selected)
+        for i, (k, n) in enumerate(self.dice):  # marked in words, not only in colour
+            dice_list.replace_option_prompt_at_index(i, self._prompt(k, n, k in marked))
+        self.query_one("#reroll-marked", Static).update(
+            "Marked: " + (", ".join(f"✓ {d}" for d in marked) or "none"))
+
+    @staticmethod
+    def _prompt(die: str, value: int, marked: bool) -> Text:
+        return Text(f"{'✓ reroll' if marked else '  keep  '}  {die} (now {value})")
+
     def _send(self) -> None:
         card = self.query_one("#reroll-card", Choices).highlighted_value
         dice = list(self.query_one("#reroll-dice", SelectionList).selected)
+        if not dice:
+            self.say_error("✗ Mark the dice to reroll first: Tab to the dice, Space marks "
+                           "one (a card rerolls one die per symbol).")
+            return
         request: dict[str, Any] = {"cmd": "reroll", "card": card, "dice": dice}
         typed = self.query_one("#field-rolls", Input).value
         if typed.strip():
             try:
-                request["rolls"] = parse_field("pairs", typed)
+                request["rolls"] = canonical(dice, parse_field("pairs", typed))
             except ValueError as err:
                 self.say_error(f"✗ {err}")
                 return
@@ -348,44 +402,26 @@ class RerollForm(Dialog[None]):
 
 
 class WeaponForm(Dialog[None]):
-    """A weapon for the battle (+2): who adds it, and any health paid for it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *Dialog.BINDINGS, Binding("ctrl+s", "send", "Send", priority=True),
-    ]
+    """A weapon for the battle (+2): the ruleset's legal weapons (a participant each, with the
+    health paid when the van has none); Enter adds the one highlighted."""
 
     def compose(self) -> ComposeResult:
-        # Who may add one now (the ruleset's legal weapons); with none, any player may
-        # name the health paid for it, and the ruleset says whether that stands.
-        session = self.referee.session
-        names = [str(r["player"]) for r in legal(session, "weapon")] or [
-            p.name for p in session.state.players]
+        found = legal(self.referee.session, "weapon")
         with Vertical(classes="dialog", id="weapon-form"):
-            yield Static("[b]Add a weapon[/b] (+2 to the team)", classes="dialog-title")
-            yield Choices(*[(n, n) for n in names], id="weapon-player")
-            yield Static("Health paid when the van has no weapon (0 or 1)",
-                         classes="form-label")
-            yield Input(placeholder="0", id="field-health", compact=True)
+            yield Static("[b]Add a weapon[/b] (+2 to the team): who adds it",
+                         classes="dialog-title")
+            yield Choices(*[(label(r), r) for r in found], id="weapon-player")
+            yield Static("↑↓ picks, Enter adds the weapon, Escape goes back.", classes="hint")
             yield self.error_line()
         yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#weapon-player", Choices).focus()
 
-    def action_send(self) -> None:
-        self.after_typing(self._send)
-
-    def _send(self) -> None:
-        who = self.query_one("#weapon-player", Choices).highlighted_value
-        request: dict[str, Any] = {"cmd": "weapon", "player": who}
-        typed = self.query_one("#field-health", Input).value
-        if typed.strip():
-            try:
-                request["health"] = parse_field("int", typed)
-            except ValueError as err:
-                self.say_error(f"✗ {err}")
-                return
-        if self.send_request(request):
+    def on_option_list_option_selected(self, event: Choices.OptionSelected) -> None:
+        event.stop()
+        request = self.query_one("#weapon-player", Choices).value_at(event.option_index)
+        if request is not None and self.send_request(request):
             self.dismiss(None)
 
 
@@ -396,15 +432,18 @@ class VerdictScreen(Dialog[None]):
         Binding("enter", "cancel", "OK", priority=True), *Dialog.BINDINGS,
     ]
 
-    def __init__(self, verdict: dict[str, Any], conceded: bool) -> None:
+    def __init__(self, verdict: dict[str, Any], conceded: bool,
+                 collected: bool = False) -> None:
         super().__init__()
         self.verdict = verdict
         self.conceded = conceded
+        self.collected = collected  # the step moved the city's artwork to the track
 
     def compose(self) -> ComposeResult:
         v = self.verdict
         head = ("conceded: the leader loses a health token (ART-23)" if self.conceded
-                else "won: the agents go to the reserve, the artwork to the track")
+                else "won: the agents go to the reserve"
+                + (", the artwork to the track (ART-22)" if self.collected else " (ART-22)"))
         with Vertical(classes="dialog", id="verdict"):
             yield Static(f"[b]Battle in {fmt.escape(v['city'])}[/b] {head}",
                          classes="dialog-title")
@@ -415,7 +454,7 @@ class VerdictScreen(Dialog[None]):
 class ArtUndoConfirm(RulesetUndoConfirm):
     """Undo, saying that the battle dice stay."""
 
-    HINT = "Battle dice stay on the table: undo never rerolls (ART-36)."
+    HINT = None  # what happens to the step's dice: the core's words (referee.words), ART-36
 
 
 class ArtGameOverScreen(Dialog[None]):

@@ -30,8 +30,9 @@ rule), and the box says who paid what.
    van has no fuel, radio or weapon left) for one more draw. Then each player plays one card
    (two in solo) and enters what it shows: the cost, the agents and where they go, what it
    gives, its clue symbols. Three matching clues in the chain uncover an artwork.
-2. **B — Movement** (ART-16, 17). A step along a road costs one fuel from the van. Nobody
-   enters or crosses a lost city. When the phase ends, artwork is collected wherever a pawn
+2. **B — Movement** (ART-16, 17). A step along a road costs one fuel from the van; with no
+   fuel left, the player moving pays a health token instead. Nobody enters or crosses a lost
+   city. When the phase ends, artwork is collected wherever a pawn
    stands and no agent does.
 3. **C — Battle** (ART-19..23). One battle at a time, at most one per city per round.
    - The team's strength: the leader's die, the unlocked ally dice, each other player's die
@@ -44,7 +45,8 @@ rule), and the box says who paid what.
    the round of the final card and the track is not full, the team has lost.
 
 Between two phases (A/B, B/C, C/D) radio tokens unlock an ally die, at the cost shown by the
-track's next free space (ART-18).
+track's next free space (ART-18); health tokens, from whoever the team chooses, pay for the
+radio the van lacks. Every list of actions shows who would pay what.
 
 ## Winning and losing
 - **Won** when the last space of the artwork track is filled (ART-26).
@@ -62,8 +64,10 @@ KEYS = """\
 - Everywhere: **F1** this aid · **Ctrl+Z** undo (it says first what it takes back; not after
   the end: the result stands) · **Ctrl+Q** quit · **Esc** closes a dialog (a decision the
   rules hold open closes only when answered, or undone).
-- In a battle: **R** reroll · **W** weapon · **C** concede; both sums are shown term by
-  term.
+- In a battle: **R** reroll (Space marks a die) · **W** weapon · **C** concede; both sums
+  are shown term by term.
+- The log under the table says what happened, newest first; an undone step is struck
+  through. On the map, ✦ marks a city's artwork and LOST a lost city.
 """
 
 

@@ -50,7 +50,9 @@ def _announce(entry: LogEntry) -> list[Callable[[], Screen[Any]]]:
 
     last = verdicts[-1]
     conceded = any(e["type"] == "battle_conceded" for e in entry.events)
-    return [lambda: VerdictScreen(last, conceded)]
+    collected = any(e["type"] == "collected" and e["city"] == last["city"]
+                    for e in entry.events)
+    return [lambda: VerdictScreen(last, conceded, collected)]
 
 
 def _game_over() -> Screen[Any]:

@@ -8,11 +8,14 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static
 
+from referee.errors import Refusal
+from referee.games.art_project.rules.setup import MAX_NAME
 from referee.games.art_project.state import DIFFICULTY_HEALTH
-from ui.base import BaseScreen, Cycle, KeyBar, TextButton
+from ui import format as fmt
+from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton
 from ui.games.art_project.boards import board_file, catalog_with_boards
 
 SEATS = 6  # ART-1: 1-6 players
@@ -33,7 +36,7 @@ class ArtNewGameScreen(BaseScreen):
     ]
 
     def compose(self) -> ComposeResult:
-        catalog = catalog_with_boards()
+        catalog = catalog_with_boards(self.referee.session)
         colours = list(catalog.colours)
         missions = [(self._mission_label(m), m.id) for m in catalog.missions.values()]
         yield Static("Tableside Referee — The A.R.T. Project: new game", classes="title-bar")
@@ -52,7 +55,7 @@ class ArtNewGameScreen(BaseScreen):
             for i in range(SEATS):
                 yield Horizontal(
                     Label(f"{i + 1}.", classes="seat-number"),
-                    Input(placeholder="name", max_length=24, id=f"name-{i}",
+                    Input(placeholder="name", max_length=MAX_NAME, id=f"name-{i}",
                           classes="name-input", compact=True),
                     Cycle([(c, c) for c in colours], colours[i % len(colours)],
                           id=f"colour-{i}", classes="colour-cycle"),
@@ -63,31 +66,47 @@ class ArtNewGameScreen(BaseScreen):
             yield self.error_line()
         yield KeyBar()
 
-    @staticmethod
-    def _mission_label(m: Any) -> str:
+    def _mission_label(self, m: Any) -> str:
         missing = m.missing()
-        kept = board_file(m.id)
+        kept = board_file(m.id, self.referee.session)
         if missing and kept is None:
             return f"{m.id} (board to enter)"
         return str(m.id)
 
+    unsure = False  # a refusal was said: the next start first says what it would start
+
     def on_mount(self) -> None:
         self._note()
+
+    def refused(self, refusal: Refusal | None) -> None:
+        if refusal is not None:
+            self.unsure = True
+        super().refused(refusal)
+
+    def say_error(self, text: str) -> None:
+        self.unsure = True
+        super().say_error(text)
 
     def on_cycle_changed(self, event: Cycle.Changed) -> None:
         if event.cycle.id == "mission":
             self._note()
 
     def _note(self) -> None:
-        mission = self.query_one("#mission", Cycle).value
-        catalog = catalog_with_boards()
+        cycle = self.query_one("#mission", Cycle)
+        mission = cycle.value
+        catalog = catalog_with_boards(self.referee.session)
+        labels = [(self._mission_label(m), m.id) for m in catalog.missions.values()]
+        if labels != cycle.choices:  # a board entered just now: its label says so at once
+            cycle.choices = labels
+            cycle.value = mission
         m = catalog.missions.get(mission)
+        kept = board_file(mission, self.referee.session)
         note = ""
-        if m is not None and m.missing() and board_file(mission) is None:
+        if m is not None and m.missing() and kept is None:
             note = (f"The catalog has no board for {mission} (missing: "
                     f"{', '.join(m.missing())}): Ctrl+B enters it from the printed board.")
-        elif board_file(mission) is not None:
-            note = f"The board entered for {mission} is used ({board_file(mission)})."
+        elif kept is not None:
+            note = f"The board entered for {mission} is used ({kept})."
         self.query_one("#board-note", Static).update(note)
 
     def action_step(self, field: str) -> None:
@@ -111,7 +130,8 @@ class ArtNewGameScreen(BaseScreen):
 
     def _entered_board(self, _: object) -> None:
         self._note()
-        if board_file(str(self.query_one("#mission", Cycle).value)) is not None:
+        mission = str(self.query_one("#mission", Cycle).value)
+        if board_file(mission, self.referee.session) is not None:
             self._start()
 
     def on_text_button_pressed(self, event: TextButton.Pressed) -> None:
@@ -143,7 +163,7 @@ class ArtNewGameScreen(BaseScreen):
         ally = self.query_one("#ally", Cycle).value
         if ally is not None:
             request["ally"] = ally
-        kept = board_file(mission)
+        kept = board_file(mission, self.referee.session)
         if kept is not None:
             request["catalog"] = str(kept)
         return request
@@ -154,11 +174,57 @@ class ArtNewGameScreen(BaseScreen):
             self.say_error("✗ Name at least one player (ART-1).")
             self.query_one("#name-0", Input).focus()
             return
-        mission = catalog_with_boards().missions.get(request["mission"])
+        mission = catalog_with_boards(self.referee.session).missions.get(request["mission"])
         if mission is not None and mission.missing() and "catalog" not in request:
             # First use of a mission without its board: the table enters it, then it starts.
             from ui.games.art_project.boards import BoardEntryScreen
 
             self.referee.open(BoardEntryScreen(request["mission"]), self._entered_board)
             return
+        if self.unsure:  # after a refusal: the table sees what would start, and says yes
+            self.referee.open(StartConfirm(request), self._confirmed)
+            return
         self.start_new_game(GAME, request)
+
+    def _confirmed(self, start: bool | None) -> None:
+        if start:
+            self.unsure = False
+            self.refused(None)
+            self.start_new_game(GAME, self.request())
+
+
+def what_starts(request: dict[str, Any]) -> str:
+    """A new_game request in words: mission, difficulty, each player and colour, solo's ally."""
+    players = ", ".join(f"{p['name']} ({p['color']})" for p in request["players"])
+    solo = (f"; solo, the ally pawn {request['ally']}" if request.get("ally") else "")
+    return (f"{request['mission']} ({request['difficulty']}) for "
+            f"{len(request['players'])} player{'s' if len(request['players']) != 1 else ''}: "
+            f"{players}{solo}.")
+
+
+class StartConfirm(Dialog[bool]):
+    """After a refusal, the form's next start says what it would start and asks first: keys
+    typed after the refusal may have gone to another field than the one meant."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "start", "Start it"),
+        Binding("n", "cancel", "Back to the form"),
+        Binding("escape", "cancel", "Back to the form", show=False),
+    ]
+
+    def __init__(self, request: dict[str, Any]) -> None:
+        super().__init__()
+        self.request = request
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="start-confirm"):
+            yield Static("[b]Start this game?[/b]", classes="dialog-title")
+            yield Static(fmt.escape(what_starts(self.request)), id="start-what")
+            yield Static("[b]Y[/b] starts it · [b]N[/b] goes back to the form")
+        yield KeyBar(own_only=True)
+
+    def action_start(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

@@ -4,19 +4,27 @@ each kind of action (what each offers is the ruleset's legal actions)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.reactive import reactive
 from textual.widgets import Static
 
+from referee.session import LogEntry
+from referee.words import step_words
 from ui import format as fmt
 from ui.base import BaseScreen, KeyBar
 from ui.games.art_project.common import legal, shown
 
 PHASES = ("A", "A/B", "B", "B/C", "C", "C/D", "D/A")
 RESOURCES = ("fuel", "radio", "weapon")
+WHAT = {"draw": "draw", "extra_draw": "extra draw", "play_card": "mission card to play",
+        "move": "move", "battle": "battle", "unlock_ally": "ally die to unlock",
+        "place_agents": "setup agents to place", "give_clue": "clue card to give"}
 
 
 def phase_line(s: dict[str, Any]) -> str:
@@ -69,15 +77,41 @@ def map_text(s: dict[str, Any], cities: list[tuple[str, str | None]]) -> str:
     if s.get("ally"):
         pawns.setdefault(s["ally"]["city"], []).append(f"ally({s['ally']['color']})")
     art = set(s["artwork"]["cities"])
-    rows = [f"[b]{'City':<12}{'ag':>3} art pawns[/b]"]
+    rows = [f"[b]{'City':<12}{'ag':>3} {'':4}✦ pawns[/b]"]
     for name, symbol in cities:
         lost = name in s["lost"]
-        flag = "LOST" if lost else ("  ✦ " if name in art else "    ")
+        flag = ("LOST" if lost else "    ") + ("✦ " if name in art else "  ")
         who = ", ".join(pawns.get(name, []))
         line = f"{fmt.escape(name[:12]):<12}{agents.get(name, 0):>3} {flag}{fmt.escape(who)}"
         rows.append(f"[dim]{line}[/dim]" if lost else line)
         del symbol
     return "\n".join(rows)
+
+
+class ArtLog(Static):
+    """What happened, newest first, in the ruleset's words (`referee.words.step_words`, the
+    same words the phone page shows); an undone step struck through and marked."""
+
+    entries: reactive[tuple[tuple[int, bool, str], ...]] = reactive((), layout=True)
+
+    @staticmethod
+    def lines_for(ruleset: Any, log: Sequence[LogEntry],
+                  limit: int = 60) -> tuple[tuple[int, bool, str], ...]:
+        return tuple((e.seq, e.undone, step_words(ruleset, e.command, e.events))
+                     for e in reversed(log[-limit:]))
+
+    def render(self) -> Text:
+        text = Text()
+        for seq, undone, line in self.entries:
+            if text:
+                text.append("\n")
+            text.append(f"{seq:>3} ", style="dim")
+            if undone:
+                text.append(line, style="strike dim")
+                text.append(" (undone)", style="italic")
+            else:
+                text.append(line)
+        return text or Text("Nothing has happened yet.", style="dim")
 
 
 class ArtTableScreen(BaseScreen):
@@ -109,6 +143,8 @@ class ArtTableScreen(BaseScreen):
             yield Static("", id="art-team")
             with VerticalScroll(id="art-map-scroll"):
                 yield Static("", id="art-map")
+        with VerticalScroll(id="art-log-scroll"):
+            yield ArtLog(id="art-log")
         yield self.error_line()
         yield KeyBar()
 
@@ -129,13 +165,14 @@ class ArtTableScreen(BaseScreen):
         self.query_one("#art-next", Static).update(f"Next: {s['next']}")
         self.query_one("#art-team", Static).update(team_text(s))
         self.query_one("#art-map", Static).update(map_text(s, cities))
+        self.query_one(ArtLog).entries = ArtLog.lines_for(session.ruleset, session.log)
 
     def action_actions(self, cmd: str | None) -> None:
         from ui.games.art_project.dialogs import ActionsDialog
 
         self.refused(None)
         if not legal(self.referee.session, cmd):
-            what = "nothing" if cmd is None else f"no {cmd.replace('_', ' ')}"
+            what = "nothing" if cmd is None else f"no {WHAT.get(cmd, cmd)}"
             self.notify(f"The rules allow {what} now. {shown(self.referee.session)['next']}",
                         severity="warning", markup=False)
             return
@@ -154,6 +191,12 @@ class ArtTableScreen(BaseScreen):
             self.referee.open(form)
 
     def action_end_phase(self) -> None:
+        """E: the end of the phase, when the rules allow it now (else why not, and `next`)."""
+        self.refused(None)
+        if not legal(self.referee.session, "end_phase"):
+            self.notify("The phase cannot end now. " + shown(self.referee.session)["next"],
+                        severity="warning", markup=False)
+            return
         self.send_request({"cmd": "end_phase"})
 
     def action_game_over(self) -> None:

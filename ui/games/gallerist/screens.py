@@ -7,11 +7,13 @@ marked as computed by the box or entered by the table (GAL-25), the owed ones as
 totals once nothing is owed. Every figure is the ruleset's (`state_json`); the screen words
 them and works no rule out again.
 
-Under the table, the list of what may be done now: the ruleset's legal actions (Enter sends
-one), and for the decisions that need a figure only the table knows (a score, an auction
-value, who qualifies for an intermediate scoring, where a kicked-out influence marker goes)
-an entry dialog that asks for it. What the box only records (money, works, visitors, the
-market...) is typed as a protocol line in the field below the list (Ctrl+T; F1 lists them).
+Under the table, the list of what may be done now beside the log of what was done (newest
+first, in the ruleset's words, `referee.words.step_words`): the ruleset's legal actions
+(Enter sends one) and its entries, the steps that need the table's choices or figures (a
+score, an auction value, who qualifies for an intermediate scoring, money, a work bought,
+an artist's fame, a market placement...), each a dialog whose choices and bounds are the
+ruleset's. A protocol line can still be typed in the field below the list (Ctrl+T; F1 lists
+the commands): the expert's escape hatch.
 """
 
 from __future__ import annotations
@@ -21,16 +23,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 
-from referee.errors import BadRequest
+from referee.errors import BadRequest, Refusal
 from referee.games.gallerist.commands import SCHEMA
-from referee.games.gallerist.rules.scoring import CATEGORY_WORDS
+from referee.ruleset import Reveal
 from referee.session import LogEntry, Session
+from referee.words import step_words
+from ui import format as fmt
 from ui.base import (
     AFTER_THE_END,
     BaseScreen,
@@ -65,22 +70,32 @@ def score_rows(state: dict[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, 
                 for i in state["setup"]["checklist"]]
         return head, rows
     if scoring is None:
-        head = ("Player", "Money", "Influence", "Works", "Sold", "Visitors", "Assistants")
-        rows = [(p["name"], str(p["money"]), str(p["influence"]), str(len(p["exhibited"])),
+        head = ("Player", "Colour", "Money", "Influence", "Works", "Sold", "Visitors",
+                "Assistants")
+        rows = [(short(p["name"]), p.get("color") or "", str(p["money"]), str(p["influence"]),
+                 str(len(p["exhibited"])),
                  str(len(p["sold"])), str(sum(p["visitors"].values())),
                  str(p["assistants"]["in_play"])) for p in players]
         return head, rows
-    head = ("Player", "Money", *HEADS, "Total")
+    head = ("Player", "Total", "Money", *HEADS)  # the total next to the name: in view
     rows = []
     for p in scoring["players"]:
-        cells = [p["name"], str(p["money"])]
+        cells = [short(p["name"]), OWED if p["total"] is None else str(p["total"]),
+                 str(p["money"])]
         for cat in CATEGORIES:
             value = p[cat]
             cells.append(OWED if value is None else
                          f"{value}{ENTERED if cat in p['table'] else ''}")
-        cells.append(OWED if p["total"] is None else str(p["total"]))
         rows.append(tuple(cells))
     return head, rows
+
+
+NAME_CELL = 14
+
+
+def short(name: str) -> str:
+    """A name in a table cell: whole up to `NAME_CELL` characters, else cut with …."""
+    return name if len(name) <= NAME_CELL else name[: NAME_CELL - 1] + "…"
 
 
 def heading(state: dict[str, Any]) -> str:
@@ -97,18 +112,80 @@ def heading(state: dict[str, Any]) -> str:
     return f"Round {state.get('round')}{final} — {after}{state.get('current')}'s turn"
 
 
+# ---- what is on the table, always in view ----------------------------------------------------
+def _count(value: Any) -> str:
+    if isinstance(value, dict):
+        return f"{sum(value.values())} (" + ", ".join(f"{k} {v}" for k, v in value.items()) + ")"
+    return "not counted" if value is None else str(value)
+
+
+def info_lines(state: dict[str, Any]) -> list[str]:
+    """The box office, the bag, the celebrities and each artist (face down, fame,
+    celebrity), from the protocol's state (pure: tested on generated states)."""
+    if state.get("phase") in (None, "no_game"):
+        return []
+    tickets = " ".join(f"{k} {v}" for k, v in (state.get("tickets") or {}).items())
+    first = (f"Tickets {tickets} · Bag {_count(state.get('bag'))} · "
+             f"Celebrities {state.get('celebrities', 0)}")
+    if state.get("end_triggered"):
+        first += f" · last round {state.get('final_round')}"
+    arts = []
+    for name, a in (state.get("artists") or {}).items():
+        look = ("celebrity" if a["celebrity"] else f"fame {a['fame']}" if a["discovered"]
+                else "face down")
+        arts.append(f"{name} {look}")
+    return [first, "Artists: " + ", ".join(arts)]
+
+
 # ---- what may be done now --------------------------------------------------------------------
 @dataclass(frozen=True)
+class Ask:
+    """One thing an entry asks for (the ruleset's `entries`): a choice among `options`
+    (words, value), who of the players (`players`: yes/no each), or a whole number from `low`
+    to `high` (by the value chosen in field `by`, when `bounds` has it); `optional`: blank
+    leaves it out. A dotted key (``benefit.money``) goes into an object."""
+
+    key: str
+    label: str
+    kind: str  # number | choice | players | text (a label, optional)
+    options: tuple[tuple[str, Any], ...] = ()
+    low: int = 0
+    high: int = 0
+    optional: bool = False
+    by: str | None = None
+    bounds: tuple[tuple[Any, int, int], ...] = ()
+
+    def limits(self, chosen: Any = None) -> tuple[int, int]:
+        for value, low, high in self.bounds:
+            if value == chosen:
+                return low, high
+        return self.low, self.high
+
+    @classmethod
+    def from_json(cls, ask: dict[str, Any]) -> Ask:
+        return cls(ask["key"], ask["label"], ask["kind"],
+                   tuple((str(w), v) for w, v in ask.get("options") or ()),
+                   int(ask.get("low", 0)), int(ask.get("high", 0)),
+                   bool(ask.get("optional")), ask.get("by"),
+                   tuple((k, lo, hi) for k, (lo, hi) in (ask.get("bounds") or {}).items()))
+
+
+@dataclass(frozen=True)
 class Entry:
-    """A decision that needs figures only the table knows: the request so far and the fields
-    to ask for (key, label, kind); a dotted key (``benefit.money``) goes into an object.
-    Kinds: count (whole, 0 or more), players (who qualifies: yes/no per player),
-    counts_as (exhibited or sold), desk (not said / yes / no)."""
+    """A step that needs the table's figures or choices (the ruleset's `entries`): the
+    request so far, what to ask, and what to show beside it (the works that count...)."""
 
     label: str
     request: dict[str, Any]
-    fields: tuple[tuple[str, str, str], ...] = field(default_factory=tuple)
-    names: tuple[str, ...] = ()  # the players, in seat order, for a "players" field
+    asks: tuple[Ask, ...] = field(default_factory=tuple)
+    about: str = ""
+    waits: bool = False  # a decision the clock waits on: listed first
+
+    @classmethod
+    def from_json(cls, entry: dict[str, Any]) -> Entry:
+        return cls(entry["label"], dict(entry["request"]),
+                   tuple(Ask.from_json(a) for a in entry["asks"]), entry.get("about", ""),
+                   bool(entry.get("waits")))
 
 
 def shown(session: Session) -> dict[str, Any]:
@@ -136,6 +213,8 @@ def request_words(req: dict[str, Any]) -> str:
         return f"{who + ': ' if who else ''}the box draws a visitor from the bag"
     if cmd == "hire":
         return f"{who}: hire an assistant"
+    if cmd == "discover":
+        return f"{who + ': ' if who else ''}discover {req['artist']} (its tile's fame)"
     if cmd == "kickout_action":
         desk = req.get("desk")
         where = ("" if desk is None else "; the assistant goes to a free desk" if desk
@@ -148,84 +227,89 @@ def request_words(req: dict[str, Any]) -> str:
     return json.dumps(req, ensure_ascii=False)
 
 
+def entries_of(session: Session) -> list[Entry]:
+    find = getattr(session.ruleset, "entries", None)
+    return [] if find is None else [Entry.from_json(e) for e in find(session.state)]
+
+
 def choices(session: Session) -> list[Choice]:
-    """What may be done now: the ruleset's legal actions (a request, sent as it is) and the
-    entries its pending decisions need figures for (an `Entry`). Pure of the screen: tested
-    on generated states."""
+    """What may be done now: the decisions waited on that need figures (an `Entry`), the
+    ruleset's legal actions (a request, sent as it is), then the records that need the
+    table's choices or figures (an `Entry`). Every one is the ruleset's: pure of the
+    screen, tested on generated states."""
     state = shown(session)
     legal = session.ruleset.legal_actions(session.state, None)
-    out: list[Choice] = []
-    now = {p["name"]: p["influence"] for p in state.get("players") or []}
-    # the kicked-out piece the clock waits on now (the queue's head; later ones wait)
-    head = next((p for p in state.get("pending") or []
-                 if p.get("decision") in ("kickout", "intermediate")), None)
-    gallerists = ({head.get("player")} if head is not None and head["decision"] == "kickout"
-                  and head.get("piece") == "gallerist" else set())
     steps = {i["item"]: i["words"] for i in (state.get("setup") or {}).get("checklist") or []}
+    out: list[Choice] = []
     for req in legal:
-        if (req["cmd"] == "kickout_action" and "desk" in req
-                and req["player"] in gallerists):
-            continue  # (a desk is for an assistant; a kicked-out gallerist goes home)
         if req["cmd"] == "check" and req["item"] in steps:
             out.append(Choice(f"Done: {req['item']} — {steps[req['item']]}", req))
-        elif req["cmd"] == "intermediate":  # who qualifies and the benefit: asked
-            out.append(Choice(f"Intermediate scoring: goal tile {req['tile']}…", Entry(
-                f"Intermediate scoring, goal tile {req['tile']}",
-                {"cmd": "intermediate", "tile": req["tile"]},
-                (("qualifying", "Who qualifies", "players"),
-                 ("benefit.money", "Money to each", "count"),
-                 ("benefit.influence", "Influence to each", "count")),
-                tuple(p["name"] for p in state.get("players") or []))))
+        elif req["cmd"] == "auction_pick":
+            known = ((state.get("scoring") or {}).get("auction") or {}).get(
+                "renowned", {}).get(req["easel"]) or {}
+            by = ", ".join(known.get("artists") or [])
+            out.append(Choice(f"{req['player']}: auction, the renowned {req['easel']} work "
+                              f"({by} at fame {known.get('fame')}: worth "
+                              f"{known.get('value')}), counted as {req['counts_as']}", req))
+        elif req["cmd"] == "draw_visitor" and not isinstance(state.get("bag"), dict):
+            who = req.get("player")  # (a bag known by count only: the box cannot draw)
+            out.append(Choice(f"{who + ': ' if who else ''}a visitor drawn from the bag "
+                              "(its colour not said)", req))
         else:
             out.append(Choice(request_words(req), req))
-    asked: list[Choice] = []  # the entries the decisions waited on need: listed first
-    for p in state.get("pending") or []:
-        who, decision = p.get("player"), p.get("decision")
-        if decision == "score":
-            for cat in p["options"]:
-                words = CATEGORY_WORDS.get(cat, cat)
-                asked.append(Choice(f"{who}: enter the {words} money…", Entry(
-                    f"{who}: {words}", {"cmd": "score", "player": who, "category": cat},
-                    (("money", "Money", "count"),))))
-        elif decision == "auction_pick":
-            offered = {r.get("easel") for r in legal if r["cmd"] == "auction_pick"}
-            for form in p["options"]:
-                if form not in offered:
-                    asked.append(Choice(f"{who}: auction, the renowned {form} work…", Entry(
-                        f"{who}: the renowned {form} work",
-                        {"cmd": "auction_pick", "player": who, "easel": form},
-                        (("value", "Its value (money)", "count"),
-                         ("counts_as", "Counts as", "counts_as")))))
-        elif decision == "kickout" and "location" in p["options"] and p is head and not any(
-                r["cmd"] == "kickout_action" and r["kind"] == "location"
-                and r["player"] == who for r in legal):
-            asked.append(Choice(f"{who} (kicked out): location, paid in influence…", Entry(
-                f"{who}: kicked-out location action",
-                {"cmd": "kickout_action", "player": who, "kind": "location"},
-                (("influence", f"Influence marker moves to (now {now.get(who)})", "count"),
-                 *(() if who in gallerists else
-                   (("desk", "A free desk for the assistant", "desk"),))))))
-    return asked + out
+    found = entries_of(session)
+    first = [Choice(e.label, e) for e in found if e.waits]
+    rest = [Choice(e.label, e) for e in found if not e.waits]
+    return first + out + rest
+
+
+def log_lines(session: Session, limit: int = 60) -> list[tuple[bool, str]]:
+    """The game's log in words, newest first: (undone?, words) (`referee.words`)."""
+    return [(e.undone, step_words(session.ruleset, e.command, e.events))
+            for e in reversed(session.log[-limit:])]
+
+
+class PlainCycle(Cycle):
+    """A `Cycle` whose choices are game data (names): shown as written, never as markup."""
+
+    def render(self) -> Text:  # type: ignore[override]
+        return Text(f"‹ {self.choices[self.index][0]} ›")
+
+
+class StateDialog(Dialog[None]):
+    """A typed ``{"cmd": "state"}``: the protocol's state, as the headless protocol gives it."""
+
+    def compose(self) -> ComposeResult:
+        text = json.dumps(shown(self.referee.session), ensure_ascii=False, indent=1)
+        with Vertical(classes="dialog", id="gal-state"):
+            yield Static("The state (as the protocol sends it)", classes="dialog-title")
+            with VerticalScroll():
+                yield Static(text, markup=False, id="gal-state-json")
+            yield Static("Escape closes.", classes="hint")
+        yield KeyBar()
 
 
 class ScoresScreen(BaseScreen):
-    """The table of scores, the `next` line, what may be done now, and a typed line."""
+    """The table of scores, what is on the table, the `next` line, what may be done now
+    beside the log, and a typed line."""
 
     AUTO_FOCUS = "#gal-actions"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "app.undo", "Undo"),
         Binding("ctrl+t", "typed", "Type a command"),
         Binding("ctrl+n", "app.new_game", "New game"),
+        Binding("o", "app.box", "Box"),
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static("Tableside Referee — The Gallerist", classes="title-bar")
-        yield Static("", id="gal-heading", classes="screen-title", markup=False)
+        yield Static("", id="gal-heading", classes="title-bar", markup=False)
         yield DataTable(id="gal-scores", cursor_type="none", zebra_stripes=True)
+        yield Static("", id="gal-info", markup=False)
         yield Static("", id="gal-next", markup=False)
-        yield Choices(id="gal-actions")
-        yield Input(placeholder='or ^T: type a record, e.g. {"cmd": "money", "player": "Ann", '
-                    '"delta": 3}', id="gal-command", compact=True)
+        with Horizontal(id="gal-lower"):
+            yield Choices(id="gal-actions", compact=True)
+            yield Static("", id="gal-log", markup=False)
+        yield Input(placeholder="", id="gal-command", compact=True)
         yield self.error_line()
         yield KeyBar()
 
@@ -235,14 +319,30 @@ class ScoresScreen(BaseScreen):
     def show(self) -> None:
         session = self.referee.session
         state = shown(session)
-        self.query_one("#gal-heading", Static).update(heading(state))
+        self.query_one("#gal-heading", Static).update(f"The Gallerist — {heading(state)}")
         self.query_one("#gal-next", Static).update(f"next: {state.get('next') or ''}")
+        self.query_one("#gal-info", Static).update("\n".join(info_lines(state)))
         table = self.query_one("#gal-scores", DataTable)
         head, rows = score_rows(state)
         table.clear(columns=True)
         table.add_columns(*head)
         for row in rows:
             table.add_row(*row)
+        log = Text()
+        for undone, line in log_lines(session):
+            if log:
+                log.append("\n")
+            log.append("• ", style="dim")
+            log.append(line, style="strike dim" if undone else "")
+            if undone:
+                log.append(" (undone)", style="italic")
+        self.query_one("#gal-log", Static).update(log or Text("(nothing recorded yet)",
+                                                               style="dim"))
+        names = [p["name"] for p in state.get("players") or []]
+        who = state.get("current") or (names[0] if names else "Ann")
+        self.query_one("#gal-command", Input).placeholder = (
+            f'^T: type a protocol line, e.g. {{"cmd": "money", "player": '
+            f'{json.dumps(who, ensure_ascii=False)}, "delta": 3}}')
         actions = self.query_one("#gal-actions", Choices)
         before = actions.highlighted_value
         actions.set_choices(choices(session))
@@ -267,6 +367,17 @@ class ScoresScreen(BaseScreen):
             return
         try:
             request = json.loads(text)
+            control = request.get("cmd") if isinstance(request, dict) else None
+            if control in ("state", "undo", "reveal"):
+                message.input.value = ""
+                self.query_one("#gal-actions", Choices).focus()
+                if control == "state":
+                    self.referee.open(StateDialog())
+                elif control == "undo":
+                    self.referee.action_undo()
+                else:
+                    self.send(Reveal())
+                return
             command = self.referee.session.ruleset.parse(request)
         except json.JSONDecodeError as err:
             self.say_error(f"✗ Not a protocol line: {err.msg} (column {err.colno}); a line "
@@ -277,11 +388,13 @@ class ScoresScreen(BaseScreen):
             return
         if self.send(command):
             message.input.value = ""
+            self.query_one("#gal-actions", Choices).focus()  # back to the list
 
 
 class EntryDialog(Dialog[bool]):
-    """Asks for the figures an `Entry` needs, then sends it (a refusal is said inline and the
-    dialog stays open). Field ids are field-<n> (and field-<n>-<seat>), never game data."""
+    """Asks for what an `Entry` needs, then sends it (a refusal is said inline, in the
+    dialog's words, and the dialog stays open). Field ids are field-<n> (and
+    field-<n>-<seat>), never game data."""
 
     AUTO_FOCUS = "#field-0"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -292,37 +405,62 @@ class EntryDialog(Dialog[bool]):
     def __init__(self, entry: Entry) -> None:
         super().__init__()
         self.entry = entry
-        self.names = list(entry.names)
+        self.players = {i: [str(v) for _, v in a.options]
+                        for i, a in enumerate(entry.asks) if a.kind == "players"}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="gal-entry"):
-            yield Static(self.entry.label, classes="dialog-title", markup=False)
+            yield Static(self.entry.label.rstrip("…"), classes="dialog-title", markup=False)
+            if self.entry.about:
+                yield Static(self.entry.about, id="gal-entry-about", markup=False)
             with VerticalScroll(id="gal-entry-fields"):
-                for i, (_, label, kind) in enumerate(self.entry.fields):
-                    if kind == "players":
-                        yield Static(f"{label}:", markup=False)
-                        for seat, name in enumerate(self.names):
-                            with Horizontal(classes="art-form-row"):
-                                yield Label(f"  {name}", classes="art-form-label",
+                for i, ask in enumerate(self.entry.asks):
+                    if ask.kind == "players":
+                        yield Static(f"{ask.label}:", markup=False)
+                        for seat, (name, _) in enumerate(ask.options):
+                            with Horizontal(classes="gal-entry-row"):
+                                yield Label(f"  {name}", classes="gal-entry-label",
                                             markup=False)
                                 yield Cycle([("no", False), ("yes", True)], False,
                                             id=f"field-{i}-{seat}")
                         continue
-                    with Horizontal(classes="art-form-row"):
-                        yield Label(label, classes="gal-rule-label", markup=False)
-                        if kind == "count":
-                            yield Input(placeholder="0 or more", id=f"field-{i}",
+                    with Horizontal(classes="gal-entry-row"):
+                        yield Label(ask.label, classes="gal-entry-label", markup=False)
+                        if ask.kind == "number":
+                            yield Input(placeholder=self.placeholder(i), id=f"field-{i}",
                                         type="integer", compact=True, classes="gal-number")
-                        elif kind == "counts_as":
-                            yield Cycle([("exhibited", "exhibited"), ("sold", "sold")],
-                                        "exhibited", id=f"field-{i}")
-                        else:  # desk
-                            yield Cycle([("not said", None), ("yes", True), ("no", False)],
-                                        None, id=f"field-{i}")
+                        elif ask.kind == "text":
+                            yield Input(placeholder="or blank", id=f"field-{i}",
+                                        max_length=40, compact=True, classes="gal-number")
+                        else:
+                            yield PlainCycle(list(ask.options), ask.options[0][1],
+                                             id=f"field-{i}")
             with Horizontal(classes="buttons"):
                 yield TextButton("Send \\[^S]", id="send", primary=True)
             yield self.error_line()
         yield KeyBar()
+
+    def chosen(self, key: str | None) -> Any:
+        """The value chosen in the field `key` (a choice), None if there is none."""
+        for i, ask in enumerate(self.entry.asks):
+            if ask.key == key and ask.kind == "choice":
+                found = self.query(f"#field-{i}")
+                if found:
+                    return found.first(Cycle).value
+                return ask.options[0][1]
+        return None
+
+    def placeholder(self, i: int) -> str:
+        ask = self.entry.asks[i]
+        low, high = ask.limits(self.chosen(ask.by) if ask.by else None)
+        span = f"{low:+} to {high:+}" if low < 0 else f"{low} to {high}"
+        return span + (", or blank" if ask.optional else "")
+
+    def on_cycle_changed(self, event: Cycle.Changed) -> None:
+        """A number's bounds follow the choice they depend on (a player's money...)."""
+        for i, ask in enumerate(self.entry.asks):
+            if ask.kind == "number" and ask.by is not None:
+                self.query_one(f"#field-{i}", Input).placeholder = self.placeholder(i)
 
     def on_mount(self) -> None:
         first = self.query("#field-0, #field-0-0")
@@ -345,30 +483,54 @@ class EntryDialog(Dialog[bool]):
         self.after_typing(self._send)
 
     def request(self) -> dict[str, Any]:
-        """The request with the figures typed in; ValueError names a missing one."""
+        """The request with what was chosen and typed; ValueError says, in the dialog's
+        words, a number missing or out of its bounds."""
         req: dict[str, Any] = dict(self.entry.request)
-        for i, (key, label, kind) in enumerate(self.entry.fields):
+        for i, ask in enumerate(self.entry.asks):
             value: Any
-            if kind == "players":
-                value = [n for j, n in enumerate(self.names)
+            if ask.kind == "players":
+                value = [n for j, n in enumerate(self.players[i])
                          if self.query_one(f"#field-{i}-{j}", Cycle).value]
-            elif kind == "count":
+            elif ask.kind == "text":
+                value = self.query_one(f"#field-{i}", Input).value.strip()
+                if not value:
+                    continue
+            elif ask.kind == "number":
                 text = self.query_one(f"#field-{i}", Input).value.strip()
+                low, high = ask.limits(self.chosen(ask.by) if ask.by else None)
                 if not text:
-                    if key.startswith("benefit."):
-                        continue  # a benefit may be money or influence alone
-                    raise ValueError(f"✗ {label}: type a whole number.")
-                value = int(text)
+                    if ask.optional:
+                        continue
+                    raise ValueError(f"✗ {ask.label}: type a whole number from {low} to "
+                                     f"{high}.")
+                try:
+                    value = int(text)
+                except ValueError:
+                    raise ValueError(f"✗ {ask.label}: {text!r} is not a whole number.") from None
+                if not low <= value <= high:
+                    raise ValueError(f"✗ {ask.label}: from {low} to {high} here, not "
+                                     f"{value}.")
             else:
                 value = self.query_one(f"#field-{i}", Cycle).value
-                if value is None:
-                    continue
-            top, dot, sub = key.partition(".")
+            top, dot, sub = ask.key.partition(".")
             if dot:
                 req.setdefault(top, {})[sub] = value
             else:
-                req[key] = value
+                req[ask.key] = value
         return req
+
+    def refused(self, refusal: Refusal | None) -> None:
+        """A refusal in the dialog's words: a field named as the protocol names it
+        (``"desk"``) is named by its label here."""
+        if refusal is None:
+            super().refused(None)
+            return
+        text = fmt.refusal_text(refusal)
+        for ask in self.entry.asks:
+            text = text.replace(f'"{ask.key}"', f"“{ask.label}”")
+        text = text.replace("Send “", "Say “").replace("send its “", "say its “").replace(
+            "send the “", "say the “")
+        self.say_error(text)
 
     def _send(self) -> None:
         try:
@@ -391,9 +553,11 @@ class HelpScreen(Dialog[None]):
                  "and the figures the player aid gives, and records what the table says.",
                  "",
                  "Keys: ↑↓ and Enter pick from the list of what may be done now (an entry "
-                 "with … asks for figures); Ctrl+T types a protocol line; Ctrl+Z undoes "
-                 "(not after the end: the result stands); F2 (on the new-game form) "
-                 "chooses the game.",
+                 "with … opens a dialog: ←/→ change a choice, Enter goes to the next field, "
+                 "Ctrl+S sends); every record is in the list. Ctrl+T types a protocol line "
+                 "instead (the expert's way; {\"cmd\": \"state\"} shows the state); "
+                 "Ctrl+Z undoes (not after the end: the result stands); F2 (on the new-game "
+                 "form) chooses the game.",
                  "",
                  "Typed lines (JSON, as the headless protocol names them):"]
         for cmd, fields in SCHEMA.items():

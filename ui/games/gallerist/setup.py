@@ -1,4 +1,5 @@
-"""Starting a game of The Gallerist: up to four players in seat order, who starts (named, or
+"""Starting a game of The Gallerist: up to four players in seat order, each with a colour
+(chosen, or the first one no seat took), who starts (named, or
 drawn fairly by the box), the fourteen house rules with their defaults, and, optionally, a
 catalog file with the table's own numbers and the visitors in the bag (GAL-1, GAL-25).
 
@@ -15,6 +16,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Label, Static
 
+from referee import games
+from referee.errors import Refusal
+from referee.games.gallerist.catalog import load_catalog
 from referee.games.gallerist.settings import CHOICES, GalleristRules
 from ui.base import BaseScreen, Cycle, KeyBar, TextButton
 
@@ -22,6 +26,7 @@ SEATS = 4  # GAL-1: 1-4 players
 GAME = "gallerist"
 RULES = tuple(CHOICES)  # the house rules in the spec's order; rule-<i> is RULES[i]
 DEFAULTS = GalleristRules().to_json()
+ANY_COLOUR = "any free"  # a seat with no colour chosen takes the first one no seat took
 
 
 def value_words(value: object) -> str:
@@ -48,6 +53,17 @@ def parse_bag(text: str) -> int | dict[str, int] | None:
     return out
 
 
+BAG_HINT = ("  (the bag once the visitors of each kind are out, GAL-2, before the setup draws: "
+            "the box counts those off; a catalog file's count is before taking them out)")
+
+
+def bag_placeholder(catalog: str) -> str:
+    """The bag field's placeholder: the built-in catalog has no count, so one is needed."""
+    if not catalog.strip():
+        return "needed: a number, or pink=5 brown=5 …"
+    return "blank: the catalog file's; or a number, or pink=5 …"
+
+
 def _seat_words(seat: int, name: str) -> str:
     """A start-player choice: the player's name and seat, or the seat while it is empty."""
     return f"{name} (seat {seat + 1})" if name else f"seat {seat + 1} (no name yet)"
@@ -68,13 +84,17 @@ class GalleristNewGameScreen(BaseScreen):
     def compose(self) -> ComposeResult:
         yield Static("Tableside Referee — The Gallerist: new game", classes="title-bar")
         with VerticalScroll(id="gal-newgame"):
-            yield Static("[b]Players[/b] in seat order (1–4; blank seats stay empty)",
-                         classes="panel-title")
+            yield Static("[b]Players[/b] in seat order (1–4; blank seats stay empty) "
+                         "and colours (Tab)", classes="panel-title")
+            # (the built-in catalog's colours; a catalog file's own are taken by "any free")
+            colours = load_catalog(None).player_colours
             for i in range(SEATS):
                 yield Horizontal(
                     Label(f"{i + 1}.", classes="seat-number"),
                     Input(placeholder="name", max_length=24, id=f"name-{i}",
                           classes="name-input", compact=True),
+                    Cycle([(ANY_COLOUR, None), *[(c, c) for c in colours]], None,
+                          id=f"colour-{i}", classes="colour-cycle"),
                     classes="player-form")
             with Horizontal(classes="art-form-row"):
                 yield Label("Start player", classes="art-form-label")
@@ -87,8 +107,9 @@ class GalleristNewGameScreen(BaseScreen):
                             id="catalog", compact=True, classes="name-input")
             with Horizontal(classes="art-form-row"):
                 yield Label("Visitors in bag", classes="art-form-label")
-                yield Input(placeholder="blank: the catalog's; a number, or pink=5 …",
-                            id="bag", compact=True, classes="name-input")
+                yield Input(placeholder=bag_placeholder(""), id="bag", compact=True,
+                            classes="name-input")
+            yield Static(BAG_HINT, classes="hint", id="bag-hint")
             yield Static("[b]House rules[/b] (Enter/→ changes one; Ctrl+R: all defaults)",
                          classes="panel-title")
             for i, name in enumerate(RULES):
@@ -105,12 +126,16 @@ class GalleristNewGameScreen(BaseScreen):
     FIELD_REFUSALS: ClassVar[dict[tuple[str, str | None], tuple[str, str]]] = {
         ("catalog_incomplete", "GAL-13"): (
             "#bag", "✗ GAL-13 The catalog does not say how many visitors are in the bag: type "
-            "them in “Visitors in bag” — a number, or one per colour (pink=5 white=4 …)."),
+            "them in “Visitors in bag” — a number, or one per colour (pink=5 white=4 …), "
+            "once the visitors of each kind are out."),
     }
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """The start-player choices name the players as they are typed."""
         wid = event.input.id or ""
+        if wid == "catalog":
+            self.query_one("#bag", Input).placeholder = bag_placeholder(event.value)
+            return
         if not wid.startswith("name-"):
             return
         cycle = self.query_one("#start-player", Cycle)
@@ -147,7 +172,9 @@ class GalleristNewGameScreen(BaseScreen):
         """The new_game request the form holds (the ruleset checks it); ValueError for a
         bag field that is neither a number nor colour=count pairs."""
         seats = [self.query_one(f"#name-{i}", Input).value.strip() for i in range(SEATS)]
-        players = [n for n in seats if n]
+        colours = [self.query_one(f"#colour-{i}", Cycle).value for i in range(SEATS)]
+        players: list[Any] = [n if c is None else {"name": n, "color": c}
+                              for n, c in zip(seats, colours, strict=True) if n]
         request: dict[str, Any] = {"cmd": "new_game", "players": players}
         start = self.query_one("#start-player", Cycle).value
         if start is not None:
@@ -177,5 +204,15 @@ class GalleristNewGameScreen(BaseScreen):
         if not request["players"]:
             self.say_error("✗ Name at least one player (GAL-1).")
             self.query_one("#name-0", Input).focus()
+            return
+        # the rules check the form first (no bag, two players of one name...), so a game in
+        # progress is not put in question for a form that cannot start one
+        ruleset = games.find(GAME)
+        try:
+            command = ruleset.parse(request)
+            ruleset.decide(ruleset.initial_state(ruleset.load_catalog(None)),
+                           ruleset.start(command, commitment="", settings={}))
+        except Refusal as refusal:
+            self.refused(refusal)
             return
         self.start_new_game(GAME, request)

@@ -13,10 +13,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from referee.games import find
 from referee.games.gallery_grippers.rules.queries import Decision, card_bonus
 from referee.games.gallery_grippers.rules.setup import PALETTE
 from referee.games.gallery_grippers.state import GameState, PlayerState
+from referee.games.gallery_grippers.words import CHOICE_WORDS as CHOICE_WORDS
+from referee.games.gallery_grippers.words import COMMAND_WORDS as COMMAND_WORDS
+from referee.games.gallery_grippers.words import TILE_LABELS as TILE_LABELS
+from referee.games.gallery_grippers.words import money as money
+from referee.games.gallery_grippers.words import provenance as provenance
+from referee.games.gallery_grippers.words import sum_text as sum_text
 from referee.session import LogEntry
+from referee.words import step_words
 from ui.format import escape as escape
 from ui.format import refusal_text as refusal_text
 
@@ -29,18 +37,6 @@ COLOUR_HEX: dict[str, str] = {
 }
 if set(COLOUR_HEX) != set(PALETTE):  # a programming error, caught at import
     raise RuntimeError("COLOUR_HEX must cover the palette of Gallery Grippers (rules.setup)")
-
-TILE_LABELS: dict[str, str] = {
-    "airport": "Airport (blue)", "recruitment": "Recruitment (green)",
-    "security": "Security (black)", "alarm": "Alarm (red)", "trading": "Trading post (yellow)",
-    "art": "Art quadrant", "exit": "Exit", "black_market": "Black market",
-    "plain": "Plain tile (nothing happens)",
-}
-
-
-def money(amount: int) -> str:
-    return f"${amount:,}"
-
 
 def short_money(amount: int) -> str:
     """$700M, $1.2B: for tight columns."""
@@ -131,15 +127,6 @@ WAITING: dict[str, str] = {
 
 # ---- dice ---------------------------------------------------------------------------------
 
-def provenance(roll: dict[str, Any]) -> str:
-    """Where a rolled value came from, in words (a `roll` event or a Roll as JSON)."""
-    if roll.get("source") == "electronic":
-        return "kept after undo" if roll.get("kept") else "electronic"
-    if roll.get("via") == "tray":
-        return "physical, dice tray"
-    return "physical, typed"
-
-
 def last_roll(log: Sequence[LogEntry]) -> dict[str, Any] | None:
     """The most recent die rolled in a step that still stands (undone steps skipped)."""
     for entry in reversed(log):
@@ -156,22 +143,6 @@ PURPOSES = {"move": "to move", "bypass": "bypass", "reup": "re-up", "turn_order"
 
 
 # ---- the log ------------------------------------------------------------------------------
-
-def _of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    return [e for e in events if e["type"] == kind]
-
-
-def sum_text(b: dict[str, Any]) -> str:
-    """The bypass total, term by term: roll + specialist + attribute − art = total vs target."""
-    terms = [f"roll {b['roll']}"]
-    if b.get("specialist"):
-        terms.append(f"+ {b['specialist']} {b['specialist_bonus']}")
-    if b.get("attribute"):
-        terms.append(f"+ {b['attribute']} {b['attribute_bonus']}")
-    terms.append(f"− art {b['art_deduction']}")
-    sign = "≥" if b["success"] else "<"
-    return f"{' '.join(terms)} = {b['total']} {sign} {b['target']}"
-
 
 def consequences(events: list[dict[str, Any]]) -> list[str]:
     """What a step set off, in plain words (strikes, art returned, pending choices, the end)."""
@@ -202,18 +173,6 @@ def consequences(events: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-# The log in words, never the protocol's tokens.
-CHOICE_WORDS: dict[str, str] = {
-    "ditch": "ditches the art (1 strike)", "keep": "keeps the art (2 strikes)",
-    "leave": "leaves the premises", "reenter": "goes back into the museum",
-}
-COMMAND_WORDS: dict[str, str] = {
-    "new_game": "new game", "deal": "a starting hand", "turn_order": "the turn-order roll",
-    "tiebreak": "the tie-break", "move_roll": "the roll to move", "move": "a move",
-    "bypass": "an obstacle", "choose": "a choice", "steal": "a theft", "sell": "a sale",
-    "draw": "a card drawn", "reup": "a re-up", "trade": "a trade", "end_turn": "an end of turn",
-    "roll": "a free roll",
-}
 OVER_WORDS: dict[str, str] = {
     "money": "reached the win money", "third_strike": "the only player's third strike",
     "last_player_standing": "last player standing",
@@ -221,64 +180,6 @@ OVER_WORDS: dict[str, str] = {
 
 
 def describe(entry: LogEntry) -> str:
-    """One line for the event log."""
-    cmd = entry.command
-    name = str(cmd["cmd"])
-    ev = entry.events
-    who = cmd.get("player", "")
-    if name == "new_game":
-        players = ", ".join(p["name"] for p in _of(ev, "game_started")[0]["players"])
-        return f"New game: {players}"
-    if name == "deal":
-        return f"{who} is dealt {', '.join(cmd['specialists'] + cmd['attributes'])}"
-    if name == "turn_order":
-        rolled = _of(ev, "turn_order_rolled")[0]
-        rolls = ", ".join(f"{n} {v}" for n, v in rolled["rolls"].items())
-        first = _of(ev, "first_player")
-        tail = f" → {first[0]['player']} goes first" if first else " → tie"
-        return f"Turn-order roll: {rolls}{tail}"
-    if name == "tiebreak":
-        return f"{cmd['winner']} wins the tie-break and goes first"
-    if name == "move_roll":
-        r = _of(ev, "roll")[0]
-        return f"{who} rolls {r['value']} to move ({provenance(r)})"
-    if name == "move":
-        m = _of(ev, "moved")[0]
-        place = f" in {m['museum']}" if m.get("museum") else ""
-        text = f"{who} rolls {m['roll']} → {TILE_LABELS[m['tile']].split(' (')[0]}{place}"
-        if _of(ev, "strikes_reset"):
-            text += " (strikes reset)"
-        return text
-    if name == "bypass":
-        b = _of(ev, "bypass")[0]
-        mark = "✓ bypassed" if b["success"] else "✗ failed"
-        return f"{who} {mark}: {sum_text(b)}"
-    if name == "choose":
-        return f"{who} {CHOICE_WORDS.get(cmd['choice'], 'chooses ' + str(cmd['choice']))}"
-    if name == "steal":
-        art = _of(ev, "stolen")[0]["art"]
-        return f"{who} steals {art['name']} ({money(art['value'])}, −{art['deduction']}%)"
-    if name == "sell":
-        s = _of(ev, "sold")[0]
-        text = f"{who} sells {len(s['pieces'])} piece(s) for {money(s['price'])}"
-        return text + (" — WINS" if _of(ev, "game_over") else "")
-    if name == "draw":
-        d = _of(ev, "drawn")
-        return f"{who} draws {d[0]['card']} ({d[0]['deck']})" if d else f"{who} draws"
-    if name == "reup":
-        r = _of(ev, "roll")[0]
-        return f"{who} re-ups: rolls {r['value']}, draws that many"
-    if name == "trade":
-        return (f"{cmd['from']} trades {', '.join(cmd['give']) or 'nothing'} to {cmd['to']} "
-                f"for {', '.join(cmd['get']) or 'nothing'}")
-    if name == "end_turn":
-        t = _of(ev, "turn")
-        return f"{who} ends the turn" + (f" → {t[0]['player']}" if t else "")
-    if name == "undo":
-        undone = str(ev[0]["cmd"])
-        return f"Undo of step #{cmd['undoes']} ({COMMAND_WORDS.get(undone, undone)})"
-    if name == "roll":
-        r = _of(ev, "roll")[0]
-        return f"Free {r['die']} roll: {r['value']}"
-    return name
-
+    """One line for the event log: the words every front end gives this step
+    (`referee.words.step_words`, the game's own in `referee.games.gallery_grippers.words`)."""
+    return step_words(find("gallery-grippers"), entry.command, entry.events)

@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from referee.games.gallery_grippers.commands import Undo
 from referee.games.gallery_grippers.rules.queries import undo_preview
+from referee.words import undo_dice_words
 from ui.base import AFTER_THE_END, NO_UNDO_KEYS, UNDO_KEYS, Dialog, KeyBar, house_rules_markdown
 from ui.games.gallery_grippers import format as fmt
 
@@ -142,9 +143,9 @@ class UndoConfirm(Dialog[None]):
                 target = next(e for e in self.referee.session.log if e.seq == undo.step.seq)
                 yield Static(f"This takes back step #{target.seq}:\n  "
                              f"[b]{fmt.escape(fmt.describe(target))}[/b]", id="undo-what")
-                if undo.dice_stay:
-                    yield Static("The box's dice from that step stay on the table: the next "
-                                 "roll of the same die uses them again.", classes="hint")
+                dice = undo_dice_words(undo.step.events)
+                if dice:
+                    yield Static(dice, classes="hint", id="undo-dice", markup=False)
             yield Static(NO_UNDO_KEYS if undo is None else UNDO_KEYS, id="undo-keys")
             yield self.error_line()
         yield KeyBar()

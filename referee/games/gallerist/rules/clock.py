@@ -7,8 +7,10 @@ from referee.errors import BadRequest
 from referee.games.gallerist.commands import Command
 from referee.games.gallerist.evolve import evolve
 from referee.games.gallerist.rules.common import (
+    MAX_INFLUENCE,
     in_play,
     intermediate_queue,
+    money_cap,
     player_named,
     refuse,
     settle,
@@ -134,10 +136,11 @@ def kickout_action(s: State, c: Command) -> list[Event]:
     if kind not in KICKOUT_KINDS:
         raise BadRequest(f"'kind' must be one of {', '.join(KICKOUT_KINDS)}, not {kind!r}",
                          rule="GAL-8")
-    if s.in_final_round and kind != "pass":
-        refuse("In the final round players cannot take kicked-out actions; the piece goes "
-               "back anyway.", "no_kickout_final_round", "GAL-15")
     mine = [q for q in s.queue if q.decision == "kickout" and q.player == name]
+    if s.in_final_round and (kind != "pass" or not mine):
+        # (a pass is taken only to say where a piece goes when the catalog cannot)
+        refuse("In the final round players cannot take kicked-out actions; a kicked-out "
+               "piece goes back at once.", "no_kickout_final_round", "GAL-15")
     if not mine:
         refuse(f"{name} has no kicked-out action due.", "not_kicked_out", "GAL-8")
     if s.queue[0] is not mine[0]:
@@ -205,6 +208,12 @@ def intermediate(s: State, c: Command) -> list[Event]:
     if len(set(qualifying)) != len(qualifying):
         raise BadRequest("'qualifying' names a player twice", rule="GAL-14")
     benefit = dict(c.get("benefit") or {})
+    for name in qualifying:
+        p = s.player(name)
+        money_cap(name, p.money, p.money + benefit.get("money", 0))
+        if p.influence + benefit.get("influence", 0) > MAX_INFLUENCE:
+            refuse(f"The influence track goes up to {MAX_INFLUENCE} at most: {name}'s marker "
+                   f"is on {p.influence}.", "influence_too_high", "GAL-9")
     complete = not every or len(s.goals_this_scoring) == 2
     return settle(s, [{"type": "intermediate", "tile": tile, "qualifying": qualifying,
                        "benefit": benefit, "stack": due[0].stack, "complete": complete}],

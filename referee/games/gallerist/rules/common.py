@@ -11,9 +11,26 @@ from referee.games.gallerist.evolve import evolve, fold
 from referee.games.gallerist.state import Pending, State
 from referee.ruleset import Event
 
+MAX_MONEY = 999  # a player's money, a sale, a cost or a score: far beyond any real game
+MAX_INFLUENCE = 99  # the influence track (its length is MISSING: far beyond any edition)
+
 
 def refuse(message: str, code: str, rule: str | None) -> NoReturn:
     raise RuleViolation(message, code=code, rule=rule)
+
+
+def money_cap(name: str, have: int, new: int) -> None:
+    """Money never goes above `MAX_MONEY` (a figure the table can reach; a typing slip like
+    9007199254740991 is refused, saying the most it can be)."""
+    if new > MAX_MONEY:
+        refuse(f"Money goes up to {MAX_MONEY} at most: {name} has {have}, so at most "
+               f"{MAX_MONEY - have} more, not {new - have}.", "money_too_high", "GAL-10")
+
+
+def figure_cap(value: int, what: str) -> None:
+    """An entered amount (a score, a value, a cost) is at most `MAX_MONEY`."""
+    if value > MAX_MONEY:
+        refuse(f"{what} is at most {MAX_MONEY}, not {value}.", "money_too_high", "GAL-10")
 
 
 def player_named(s: State, name: object, field: str = "player") -> str:

@@ -7,7 +7,15 @@ from __future__ import annotations
 from referee.errors import BadRequest
 from referee.games.gallerist.catalog import CELEBRITY_FAME
 from referee.games.gallerist.commands import Command
-from referee.games.gallerist.rules.common import in_play, player_named, refuse, settle
+from referee.games.gallerist.rules.common import (
+    MAX_INFLUENCE,
+    figure_cap,
+    in_play,
+    money_cap,
+    player_named,
+    refuse,
+    settle,
+)
 from referee.games.gallerist.state import Player, State
 from referee.ruleset import DieRequest, Event, NeedDice
 
@@ -29,6 +37,7 @@ def money(s: State, c: Command) -> list[Event]:
     if p.money + delta < 0:
         refuse(f"{p.name} has {p.money} money and cannot pay {-delta}; money never goes "
                "below 0.", "not_enough_money", "GAL-10")
+    money_cap(p.name, p.money, p.money + delta)
     return settle(s, [{"type": "money", "player": p.name, "delta": delta,
                        "money": p.money + delta, "reason": c.get("reason") or "entered"}])
 
@@ -42,6 +51,9 @@ def influence(s: State, c: Command) -> list[Event]:
     if to < 0:
         refuse(f"The influence track starts at 0; {p.name}'s marker cannot go to {to}.",
                "negative_influence", "GAL-9")
+    if to > MAX_INFLUENCE:
+        refuse(f"The influence track goes up to {MAX_INFLUENCE} at most, not {to}.",
+               "influence_too_high", "GAL-9")
     if reason == "spend" and to >= p.influence:
         refuse(f"Spending influence moves {p.name}'s marker down from {p.influence}, never to "
                f"{to}.", "influence_not_lower", "GAL-9")
@@ -151,6 +163,7 @@ def market(s: State, c: Command) -> list[Event]:
     if row == "lower" and cost is None:
         refuse("A lower-row placement is paid: send its \"cost\" (it counts for the auction).",
                "value_needed", "GAL-20")
+    figure_cap(cost or 0, "A placement's cost")
     _pay(p, cost or 0, "placement")
     return settle(s, [{"type": "market", "player": p.name, "column": column, "row": row,
                        "cost": cost or 0}])
@@ -237,6 +250,7 @@ def acquire(s: State, c: Command) -> list[Event]:
                + ("" if slots == 4 else " (a masterpiece opens the 4th)") + ".",
                "gallery_full", "GAL-12")
     cost = c.get("cost") or 0
+    figure_cap(cost, "A work's cost")
     _pay(p, cost, "work")
     return settle(s, [{"type": "acquired", "player": p.name, "artist": name, "cost": cost,
                        "signature": signature}])
@@ -258,5 +272,6 @@ def sell(s: State, c: Command) -> list[Event]:
         refuse(f"The catalog has no sale value for {name}'s fame: send the \"money\" it "
                "brought.", "value_needed", "GAL-25")
     amount = given if value is None else value
+    money_cap(p.name, p.money, p.money + amount)
     return settle(s, [{"type": "sold", "player": p.name, "artist": name, "money": amount,
                        "source": "computed" if value is not None else "table"}])

@@ -8,7 +8,7 @@ from typing import Any
 from referee.errors import GameOver
 from referee.games.gallerist.catalog import CELEBRITY_FAME
 from referee.games.gallerist.commands import Command
-from referee.games.gallerist.rules.common import player_named, refuse
+from referee.games.gallerist.rules.common import figure_cap, player_named, refuse
 from referee.games.gallerist.state import CATEGORIES, Player, State
 from referee.ruleset import Event
 
@@ -68,6 +68,30 @@ def renowned_fame(s: State, form: str) -> int | None:
             fames.append(art.fame)
     known = [f for f in fames if f is not None]
     return max(known) if known else None
+
+
+def renowned_artists(s: State, form: str) -> list[str]:
+    """The artists of an art form at its renowned fame (GAL-20): those the work is priced by."""
+    fame = renowned_fame(s, form)
+    out = []
+    for art in s.catalog.artists:
+        a = s.artist(art.name)
+        if art.form != form or not (a.discovered or s.rules.auction_fame_from == "all"):
+            continue
+        if (fame_now(s, art.name) if a.discovered else art.fame) == fame is not None:
+            out.append(art.name)
+    return out
+
+
+def renowned_json(s: State) -> dict[str, Any]:
+    """Per art form: the renowned fame, the artists at it and the work's value (None where
+    the box cannot price it)."""
+    out = {}
+    for form in s.catalog.forms:
+        fame = renowned_fame(s, form)
+        out[form] = {"fame": fame, "artists": renowned_artists(s, form),
+                     "value": None if fame is None else s.catalog.value_at(fame)}
+    return out
 
 
 def auction_order(s: State) -> list[str]:
@@ -165,6 +189,7 @@ def scoring_json(s: State) -> dict[str, Any] | None:
     return {"players": players,
             "market": {str(col): market_groups(s, col) for col in columns(s)},
             "auction": {"order": auction_order(s), "next": next_pick(s),
+                        "renowned": renowned_json(s),
                         "spent": {p.name: p.spent for p in s.players},
                         "picks": [{"player": pk.player, "easel": pk.easel, "value": pk.value,
                                    "counts_as": pk.counts_as, "source": pk.source}
@@ -187,6 +212,7 @@ def score(s: State, c: Command) -> list[Event]:
     if category not in CATEGORIES:
         refuse(f"No scoring category {category!r}; the categories are "
                f"{', '.join(CATEGORIES)}.", "unknown_category", "GAL-16")
+    figure_cap(money, f"{p.name}'s {CATEGORY_WORDS.get(category, category)} money")
     value, source, _ = figures(s, p)[category]
     if source == "computed" or (category == "auction"):
         if value is None:
@@ -231,6 +257,8 @@ def auction_pick(s: State, c: Command) -> list[Event]:
     fame = renowned_fame(s, easel)
     value = None if fame is None else s.catalog.value_at(fame)
     given = c.get("value")
+    if given is not None:
+        figure_cap(given, f"The {easel} work's value")
     if value is not None and given is not None and given != value:
         refuse(f"The most famous {easel} artist is at fame {fame}: worth {value}, not "
                f"{given}.", "contradicts_catalog", "GAL-25")

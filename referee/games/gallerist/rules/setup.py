@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.errors import RuleViolation, SettingsError
 from referee.games.gallerist.catalog import Catalog, catalog_from_json
-from referee.games.gallerist.commands import Command
+from referee.games.gallerist.commands import Command, seats
 from referee.games.gallerist.rules.common import in_game, player_named, refuse, settle
 from referee.games.gallerist.settings import GalleristRules
 from referee.games.gallerist.state import State
@@ -64,13 +64,15 @@ def checklist(setup: Mapping[str, Any], catalog: Catalog) -> list[dict[str, str]
     ]
 
 
-def _players(c: Command) -> list[str]:
-    names = list(c.get("players"))
-    if not 1 <= len(names) <= MAX_PLAYERS:
-        refuse(f"The Gallerist is for 1 to {MAX_PLAYERS} players, not {len(names)}.",
+def _players(c: Command, catalog: Catalog) -> list[tuple[str, str]]:
+    """Each seat's name and colour (GAL-1): a seat names its colour or takes the first of the
+    catalog's player colours that no seat has chosen."""
+    given = seats(c.get("players"))
+    if not 1 <= len(given) <= MAX_PLAYERS:
+        refuse(f"The Gallerist is for 1 to {MAX_PLAYERS} players, not {len(given)}.",
                "bad_players", "GAL-1")
     seen: set[str] = set()
-    for i, name in enumerate(names):
+    for i, (name, _) in enumerate(given):
         problem = name_problem(name, 24)
         if problem:
             refuse(f"Player {i + 1}'s name {problem}.", "bad_players", "GAL-1")
@@ -78,7 +80,22 @@ def _players(c: Command) -> list[str]:
             refuse(f"Two players are called {name!r}; give each a different name.",
                    "bad_players", "GAL-1")
         seen.add(same_name(name))
-    return names
+    spelled = {same_name(col): col for col in catalog.player_colours}
+    chosen: list[str | None] = []
+    for name, color in given:
+        if color is not None and same_name(color) not in spelled:
+            refuse(f"{color!r} is not a player colour; {name} can take "
+                   f"{', '.join(catalog.player_colours)}.", "unknown_colour", "GAL-1")
+        chosen.append(None if color is None else spelled[same_name(color)])
+    taken = [col for col in chosen if col is not None]
+    for col in taken:
+        if taken.count(col) > 1:
+            who = [n for (n, _), got in zip(given, chosen, strict=True) if got == col]
+            refuse(f"{' and '.join(who)} both chose {col}; each player takes a different "
+                   "colour.", "bad_players", "GAL-1")
+    free = [col for col in catalog.player_colours if col not in taken]
+    return [(name, col if col is not None else free.pop(0))
+            for (name, _), col in zip(given, chosen, strict=True)]
 
 
 def _bag(c: Command, catalog: Catalog, removed: int) -> int | dict[str, int]:
@@ -93,8 +110,8 @@ def _bag(c: Command, catalog: Catalog, removed: int) -> int | dict[str, int]:
         return int(given)
     if catalog.bag is None:
         refuse("The catalog does not say how many visitors are in the bag: give new_game a "
-               "\"bag\" (the visitors in it once set up: a number, or one per colour).",
-               "catalog_incomplete", "GAL-13")
+               "\"bag\" (the visitors in it once those of each kind are taken out, before the "
+               "setup draws: a number, or one per colour).", "catalog_incomplete", "GAL-13")
     if isinstance(catalog.bag, int):
         left = catalog.bag - removed * len(catalog.colours)
         if left < 0:
@@ -111,7 +128,8 @@ def _bag(c: Command, catalog: Catalog, removed: int) -> int | dict[str, int]:
 def new_game(s: State, c: Command) -> list[Event] | NeedDice:
     # (A game in progress is left only when the table asks: the session's, for every game.)
     catalog = catalog_from_json(c.data["catalog"]) if "catalog" in c.data else s.catalog
-    names = _players(c)
+    players = _players(c, catalog)
+    names = [n for n, _ in players]
     try:
         rules = GalleristRules.from_overrides(c.data.get("rules", c.get("rules") or {}))
     except SettingsError as err:
@@ -136,7 +154,8 @@ def new_game(s: State, c: Command) -> list[Event] | NeedDice:
         events.append({"type": "roll", "player": None, "id": START_DIE,
                        "purpose": "start_player", **c.roll.to_json()})
     return [{"type": "game_started", "game": "gallerist",
-             "players": [{"name": n} for n in names], "start_player": start,
+             "players": [{"name": n, "color": col} for n, col in players],
+             "start_player": start,
              "start_drawn": how == "drawn",
              "commitment": c.data.get("commitment"), "rules": rules.to_json(),
              "catalog": catalog.to_json(), "setup": setup, "bag": bag,

@@ -154,8 +154,7 @@ def steal(s: GameState, c: Steal) -> list[Event]:
         raise refuse("art_not_here", "GG-11",
                      f"{c.art!r} is not in {s.turn.museum} (there: {', '.join(here)}).")
     art = s.catalog.art(c.art)
-    if art is None:  # a museum lists only catalog art; guard anyway
-        raise refuse("art_not_here", "GG-11", f"{c.art!r} is not in the catalog.")
+    assert art is not None  # a museum lists only catalog art (checked above: c.art is here)
     return [{"type": "stolen", "player": p.name, "art": {
         "name": art.name, "museum": art.museum, "value": art.value, "deduction": art.deduction}}]
 
@@ -212,8 +211,7 @@ def end_turn(s: GameState, c: EndTurn) -> list[Event]:
     if not s.turn.moved:
         raise refuse("must_move", "GG-4", f"{p.name} must roll to move before ending the turn.")
     nxt = next_active(s, s.current or 0)
-    if nxt is None:  # cannot happen while the game is being played; refuse rather than guess
-        raise refuse("no_active_player", "GG-16", "Nobody is left to take a turn.")
+    assert nxt is not None  # the player ending the turn is active (require_turn): next at least
     return turn_start_events(s, nxt, s.turn_number + 1)
 
 

@@ -122,7 +122,7 @@ def test_legal_actions_are_what_decide_accepts_and_undo_says_what_it_takes_back(
     assert moves == {"Film", "Sculpture"}
     assert {"cmd": "end_phase"} in RULESET.legal_actions(g.state, None)
     assert RULESET.undo_words({"cmd": "battle", "city": "Film", "leader": "Ann"}, []) == (
-        "Undo the battle in Film (its dice stay on the table) (Ann).")
+        "Undo the battle in Film (Ann).")
     blank = RULESET.state_json(RULESET.initial_state(default_catalog()))
     assert (blank["phase"], blank["over"], blank["result"]) == ("no_game", False, None)
     assert blank["next"].startswith("Start a game")

@@ -3,6 +3,7 @@ rules/effects.py and rules/choices.py found unpinned (issue 28; docs/mutation.md
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from referee.games.art_project.state import Clue
@@ -99,3 +100,50 @@ def test_a_clue_set_is_named_in_any_order_and_spacing() -> None:
     g = _minimal_set_asked()
     events = g.ok("choose", choice="c3 + c2")
     assert {"type": "clues_discarded", "symbol": "film", "cards": ["c2", "c3"]} in events
+
+
+def test_the_agents_effect_places_one_agent_in_each_other_city_naming_its_cause() -> None:
+    g = scandinavia_collects("Malmo")
+    events = g.ok("end_phase")
+    placed = [e for e in events if e["type"] == "agents_placed"]
+    others = [c.name for c in g.state.mission.cities if c.name != "Malmo"]  # type: ignore[union-attr]
+    assert placed == [{"type": "agents_placed", "city": c, "to": c, "count": 1,
+                       "cause": "effect of Malmo"} for c in others]
+
+
+def test_the_artwork_that_wins_the_game_sets_off_no_effect() -> None:
+    """ART-26: the game is won the moment the last track space fills; Bergen's effect
+    (ART-31) would come after it."""
+    g = scandinavia_collects("Bergen")
+    g.given(track=len(g.state.mission.track) - 1)  # type: ignore[union-attr]
+    events = g.ok("end_phase")
+    assert [e["type"] for e in events if e["type"] in ("collected", "effect", "paid")] == [
+        "collected"]
+    assert g.state.pending == ()
+
+
+def test_a_city_without_an_effect_and_an_effect_off_scandinavia_do_nothing() -> None:
+    """ART-31: only Scandinavia's cities have effects; a catalog naming one elsewhere, or a
+    Scandinavian city naming none, sets nothing off."""
+    g = scandinavia_collects("Narvik")
+    m = g.state.mission
+    assert m is not None
+    g.given(mission=replace(m, cities=tuple(replace(c, effect=None) if c.name == "Narvik" else c
+                                            for c in m.cities)))
+    radio = g.state.van["radio"]
+    events = g.ok("end_phase")
+    assert "collected" in [e["type"] for e in events]
+    assert "effect" not in [e["type"] for e in events] and g.state.van["radio"] == radio
+    elsewhere = Game(["Ann", "Ben"])
+    elsewhere.phase("B")
+    elsewhere.given(artwork=("Film",))
+    elsewhere.agents("Film", 0)
+    elsewhere.at("Ann", "Film")
+    m = elsewhere.state.mission
+    assert m is not None
+    elsewhere.given(mission=replace(m, cities=tuple(
+        replace(c, effect="gain_radio") if c.name == "Film" else c for c in m.cities)))
+    radio = elsewhere.state.van["radio"]
+    events = elsewhere.ok("end_phase")
+    assert "collected" in [e["type"] for e in events]
+    assert "effect" not in [e["type"] for e in events] and elsewhere.state.van["radio"] == radio

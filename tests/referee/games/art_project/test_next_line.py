@@ -27,7 +27,7 @@ def test_art_9_the_next_line_names_each_pending_decision(decision: str, words: s
     session = Session(seed=SEED)
     ok(session, **START)
     state = replace(session.state, pending=(Pending(decision, ("x", "y"), symbol="film"),))
-    assert next_step(state) == f"The team chooses {words}: x or y (choose)."
+    assert next_step(state) == f"The team chooses {words}: x or y."
 
 
 def test_rio_setup_agents_and_usa_clue_exchanges_are_legal_actions() -> None:

@@ -619,3 +619,66 @@ def test_a_malformed_field_is_a_bad_request_naming_its_rule(cmd: str, fields: di
     g = Game(["Ann", "Ben"])
     g.place_all()
     g.no(cmd, "bad_request", rule, **fields)
+
+
+# ---- issue 25: places follow the result; the money cap; a final-round kick-out ---------------
+
+
+def test_bgstats_places_follow_the_tiebreakers() -> None:
+    """Three tied on money: Cy wins on works acquired, so Cy is 1st; Ann and Ben, equal on
+    every tiebreaker too, share 2nd (the export held every player tied on money 1st)."""
+    g = Game(["Ann", "Ben", "Cy"], catalog=None, bag=30)
+    g.place_all()
+    for n in ("Ann", "Ben", "Cy"):
+        g.given_player(n, money=20)
+    g.given_player("Cy", sold=("Red 1",))
+    _final(g)
+    for n in ("Ann", "Ben", "Cy"):
+        for cat in ("reputation", "curator", "dealer", "influence"):
+            g.ok("score", player=n, category=cat, money=0)
+    saved = g.state
+    g.ok("final_scoring")
+    stats = RULESET.bgstats(g.state)
+    assert [(s["name"], s["winner"], s["rank"]) for s in stats["scores"]] == [
+        ("Ann", False, 2), ("Ben", False, 2), ("Cy", True, 1)]
+    assert stats.get("bgg_id") == 125153
+    g.state = saved.with_player("Ben", desks=3)  # Ben: one assistant more than Ann
+    g.ok("final_scoring")
+    ranks = {s["name"]: s["rank"] for s in RULESET.bgstats(g.state)["scores"]}
+    assert ranks == {"Cy": 1, "Ben": 2, "Ann": 3}
+
+
+def test_money_has_an_upper_bound_said_in_the_refusal() -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    said = g.no("money", "money_too_high", "GAL-10", player="Ann", delta=9007199254740991)
+    assert "999" in said.message and "989" in said.message
+    g.ok("money", player="Ann", delta=989)
+    assert g.player("Ann")["money"] == 999
+    g.no("money", "money_too_high", "GAL-10", player="Ann", delta=1)
+    g.no("influence", "influence_too_high", "GAL-9", player="Ann", to=100, reason="gain")
+
+
+def test_a_kickout_action_in_the_final_round_is_no_kickout_final_round() -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    g.given(end_triggered=0)  # round 1 is the final round
+    assert g.state.in_final_round
+    for kind in ("location", "executive", "pass"):  # nobody kicked out: still GAL-15's
+        g.no("kickout_action", "no_kickout_final_round", "GAL-15", player="Ben", kind=kind)
+
+
+def test_two_kickouts_of_one_player_s_assistants_get_two_next_lines() -> None:
+    g = Game(["Ann", "Ben"], catalog=None, bag=30)
+    g.place_all()
+    g.given_player("Ben", locations=("Fourth location", "Fourth location"), desks=0)
+    cur = g.state.current
+    assert cur == "Ann"
+    g.ok("move", player="Ann", to="Fourth location")
+    g.ok("location_action", player="Ann")
+    g.ok("end_turn", player="Ann")
+    first = g.next
+    g.ok("kickout_action", player="Ben", kind="pass", desk=True)
+    second = g.next
+    assert "Ben was kicked out of Fourth location" in first and first != second
+    assert "Ben was kicked out of Fourth location" in second

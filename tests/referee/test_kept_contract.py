@@ -1,0 +1,168 @@
+"""referee/kept.py's functions on their own: which kept die a roll must reuse, what undoing a
+step leaves on the table, what a reshuffle drops, what a stored step reused, and the words of
+the two refusals (`die_kept`, `card_kept`). Pinned from mutation testing of referee/kept.py
+(issue 28; docs/mutation.md); the session-level rules are in test_kept_dice.py."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import pytest
+
+from referee.dice import Roll
+from referee.errors import KeptDieWaiting
+from referee.kept import (
+    KeptDie,
+    drawable,
+    dropped_by,
+    dropped_events,
+    left_by,
+    orphaned_by_undo,
+    piles_after,
+    refuse_physical_while_kept,
+    reused_by,
+    waiting,
+)
+from referee.ruleset import Rolled, Ruleset
+
+
+class Rules:
+    """The two answers kept.py asks a ruleset for."""
+
+    def __init__(self, holds: bool = True) -> None:
+        self._holds = holds
+
+    def purpose_words(self, purpose: str) -> str:
+        return {"free": "free roll"}.get(purpose, purpose)
+
+    def holds(self, state: object, deck: str, card: str, from_discards: bool) -> bool:
+        return self._holds
+
+
+def rules(holds: bool = True) -> Ruleset:
+    return cast(Ruleset, Rules(holds))
+
+
+def electronic(value: int, index: int, die: str = "d6", kept: bool = False) -> Roll:
+    return Roll(die=die, value=value, source="electronic", index=index, sides=6, kept=kept)
+
+
+D6 = KeptDie("Ann", "d6", "move", electronic(4, 7), id="Ann")
+CARD = KeptDie("Ann", "pick:attribute", "draw", electronic(2, 8), card="Steroids", pile=5,
+               from_discards=True, id="Ann")
+
+
+def test_a_kept_die_fits_only_its_own_id_player_die_and_purpose() -> None:
+    assert D6.fits("Ann", "Ann", "d6", "move")
+    for other in (("Ben", "Ann", "d6", "move"), ("Ann", "Ben", "d6", "move"),
+                  ("Ann", "Ann", "d10", "move"), ("Ann", "Ann", "d6", "free")):
+        assert not D6.fits(*other)
+    assert D6.deck is None and CARD.deck == "attribute"
+    assert CARD.to_json() == {"player": "Ann", "key": "pick:attribute", "purpose": "draw",
+                              "roll": CARD.roll.to_json(), "card": "Steroids", "pile": 5,
+                              "from_discards": True, "id": "Ann"}
+
+
+def test_a_kept_card_waits_only_while_its_pile_is_drawn_from_and_holds_it() -> None:
+    assert drawable(D6, None, {}, rules(holds=False))  # a die always
+    assert drawable(CARD, None, {"attribute": 5}, rules())
+    assert not drawable(CARD, None, {"attribute": 6}, rules())  # reshuffled since
+    assert not drawable(CARD, None, {}, rules())  # the dealt pile (0), not step 5's
+    assert not drawable(CARD, None, {"attribute": 5}, rules(holds=False))
+    assert waiting([CARD, D6], "Ann", "Ann", "d6", "move", None, {}, rules()) is D6
+    assert waiting([CARD], "Ann", "Ann", "pick:attribute", "draw", None, {"attribute": 6},
+                   rules()) is None
+
+
+def test_piles_after_a_step_name_it_for_the_decks_it_renewed() -> None:
+    assert piles_after({"attribute": 2, "specialist": 3}, 9, ["attribute"]) == {
+        "attribute": 9, "specialist": 3}
+
+
+def test_what_a_reshuffle_and_an_undo_drop() -> None:
+    assert dropped_by([D6, CARD], {"attribute"}) == [CARD]
+    assert dropped_by([D6, CARD], {"specialist"}) == []
+    assert orphaned_by_undo([D6, CARD], 5) == [CARD]
+    assert orphaned_by_undo([D6, CARD], 4) == []
+    dealt = KeptDie("Ann", "pick:specialist", "draw", electronic(1, 2), card="Hacker", pile=0)
+    assert orphaned_by_undo([dealt], 0) == []  # the deck as dealt was never a step's
+    first = KeptDie("Ann", "pick:specialist", "draw", electronic(1, 2), card="Hacker", pile=1)
+    assert orphaned_by_undo([first], 1) == [first]  # any step's pile, the first one's too
+    other = KeptDie("Ben", "pick:specialist", "draw", electronic(3, 9), card="Lookout", pile=1)
+    assert dropped_events([CARD, dealt, other], "GG-17") == [
+        {"type": "kept_dropped", "deck": "attribute", "rule": "GG-17",
+         "kept": [CARD.to_json()]},
+        {"type": "kept_dropped", "deck": "specialist", "rule": "GG-17",
+         "kept": [dealt.to_json(), other.to_json()]}]
+
+
+def test_undoing_a_step_leaves_its_electronic_dice_then_the_cards_it_dropped() -> None:
+    rolled = [Rolled("Ann", "Ann", "d6", "move", electronic(4, 7, kept=True)),
+              Rolled("Ann", "Ann", "d6", "free", Roll.physical("d6", 2)),
+              Rolled("Ann", "Ann", "pick:attribute", "draw", None, card="Steroids"),
+              Rolled("Ann", "Ann", "pick:attribute", "draw", electronic(2, 8), card="Lock Picks",
+                     from_discards=True)]
+    assert left_by(rolled, {"attribute": 3}, [CARD]) == [
+        KeptDie("Ann", "d6", "move", electronic(4, 7), id="Ann"),  # no longer marked kept
+        KeptDie("Ann", "pick:attribute", "draw", electronic(2, 8), card="Lock Picks", pile=3,
+                from_discards=True, id="Ann"),
+        CARD]
+
+
+def test_a_stored_step_reuses_the_kept_die_of_its_player_id_and_index() -> None:
+    ben = KeptDie("Ben", "d6", "move", electronic(4, 7), id="Ben")
+    ann_later = KeptDie("Ann", "d6", "move", electronic(5, 9), id="Ann")
+    kept = [ben, ann_later, D6]
+    step = [Rolled("Ann", "Ann", "d6", "move", electronic(4, 7, kept=True)),
+            Rolled("Ann", "Ann", "d6", "move", electronic(1, 10))]  # a fresh roll
+    assert reused_by(kept, step) == [D6]
+    assert reused_by(kept, [Rolled("Ben", "Ben", "d6", "move", electronic(4, 7, kept=True))]) \
+        == [ben]
+    event = {"type": "roll", "player": "Cy", "index": 7}
+    with pytest.raises(ValueError) as err:
+        reused_by(kept, [Rolled("Cy", "Cy", "d6", "move", electronic(4, 7, kept=True),
+                                event=event)])
+    assert str(err.value) == f"the log reuses a kept roll that is not on the table: {event}"
+    with pytest.raises(ValueError) as err:  # one kept die is reused once
+        reused_by([D6], [Rolled("Ann", "Ann", "d6", "move", electronic(4, 7, kept=True))] * 2)
+    assert str(err.value) == "the log reuses a kept roll that is not on the table: {}"
+
+
+def refusal(kept: list[KeptDie], rolled: Rolled) -> KeptDieWaiting:
+    with pytest.raises(KeptDieWaiting) as err:
+        refuse_physical_while_kept(kept, [rolled], None, {"attribute": 5}, rules())
+    return err.value
+
+
+def test_a_typed_or_tray_value_is_refused_while_the_kept_die_waits_and_says_why() -> None:
+    err = refusal([D6], Rolled("Ann", "Ann", "d6", "move", Roll.physical("d6", 2)))
+    assert err.code == "die_kept"
+    assert str(err) == ("Ann's d6 for the move is still on the table from an undone step: it "
+                        "shows 4. Send the command without it: the box uses 4 again; a typed "
+                        "value cannot take its place.")
+    table = KeptDie(None, "d100", "free", electronic(42, 3, "d100"), id="table")
+    err = refusal([table], Rolled("table", None, "d100", "free",
+                                  Roll.physical("d100", 42, "tray")))
+    assert str(err) == ("The table's d100 for the free roll is still on the table from an "
+                        "undone step: it shows 42. Send the command without it: the box uses 42 "
+                        "again; a tray value cannot take its place.")
+    untold = Roll(die="d6", value=2, source="physical")  # no `via`: said as typed
+    err = refusal([D6], Rolled("Ann", "Ann", "d6", "move", untold))
+    assert "a typed value cannot take its place" in str(err)
+
+
+def test_a_card_named_by_hand_is_refused_while_the_box_draw_waits_and_says_why() -> None:
+    err = refusal([CARD], Rolled("Ann", "Ann", "pick:attribute", "draw", None, card="Lock Picks"))
+    assert err.code == "card_kept"
+    assert str(err) == ("Ann's box draw from the attribute deck was undone and its card, "
+                        "Steroids, is still on the table. Let the box draw (it gives Steroids "
+                        "again); a card named by hand cannot take its place.")
+
+
+@pytest.mark.parametrize("rolled", [
+    Rolled("Ann", "Ann", "d6", "free", Roll.physical("d6", 2)),  # another purpose
+    Rolled("Ann", "Ann", "d6", "move", electronic(4, 7)),  # the box's own roll
+    Rolled("Ben", "Ben", "pick:attribute", "draw", None, card="Steroids")])  # another player
+def test_nothing_is_refused_where_no_kept_die_waits(rolled: Rolled) -> None:
+    refuse_physical_while_kept([D6, CARD], [rolled], None, {"attribute": 5}, rules())
+
