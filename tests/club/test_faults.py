@@ -53,7 +53,9 @@ def test_broker_killed_and_restarted_mid_game_loses_and_doubles_nothing(
                  "the club holding every entry of the box's file")
     finally:
         session.close()
-    assert len(want) == len(steps) + 1
+    # every step, the abandoned game's seed revealed as its last entry, the new game's first
+    assert len(want) == len(steps) + 2
+    assert want[-2][1] == len(steps) + 1
     assert read_acks(db)[(CLUB, "box-1", want[-1][0])] == 1
 
 
