@@ -19,6 +19,8 @@ from pathlib import Path
 
 from pi_installer import (
     BEGIN,
+    BOX_SETTINGS,
+    CLUB_DROPIN,
     CLUB_READER,
     CLUB_SECRET,
     CLUB_UNIT,
@@ -105,6 +107,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "password and ACL files, the club's own account and the club's service (its page on "
         "port 8090); needs the mosquitto package. Off unless given",
     )
+    parser.add_argument(
+        "--club", action="store_true",
+        help="this box publishes its games to a club (docs/club.md): a drop-in that gives the "
+        "service a network (it never waits for one) and runs it with --settings "
+        "/etc/tableside-referee/settings.toml, whose [club] table must be written first; "
+        "installs the club's libraries. Off unless given",
+    )
     parser.add_argument("--no-start", action="store_true", help="enable but do not (re)start")
     parser.add_argument(
         "--force", action="store_true", help="replace files at our paths that we did not install"
@@ -113,6 +122,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.web and args.variant != "console":
         parser.error("--web: the page for phones is served by the console (referee run); "
                      "add --variant console")
+    if args.club and args.web:
+        parser.error("--club with --web: both replace the console's ExecStart=; give one, and "
+                     "add the other's option with `systemctl edit` (docs/club.md)")
     gpio = args.power_button_gpio
     if gpio is not None and (not 4 <= gpio <= 27 or gpio in DEFAULT_BUTTON_PINS):
         parser.error(f"--power-button-gpio {gpio}: choose a free GPIO from 4 to 27; GPIO2/3 are "
@@ -200,6 +212,8 @@ class Installer:
             self.symlink(GETTY_TTY1, "/dev/null")  # mask the login prompt on tty1
         if self.args.club_broker:
             self.club_broker()
+        if self.args.club:
+            self.club_box(unit)
         if self.args.web:
             self.file(f"{UNIT_DIR}/{WEB_SOCKET}", (src / "systemd" / WEB_SOCKET).read_bytes())
             self.file(f"{UNIT_DIR}/{WEB_DROPIN}", (src / "systemd" / WEB_DROPIN).read_bytes())
@@ -238,6 +252,16 @@ class Installer:
         self.file(f"{UNIT_DIR}/{CLUB_UNIT}", (src / "systemd" / CLUB_UNIT).read_bytes())
         self.file(f"{OPT}/docs/club.md", (src / "docs" / "club.md").read_bytes())
         self.symlink(f"{WANTS_DIR}/{CLUB_UNIT}", f"{UNIT_DIR}/{CLUB_UNIT}")
+
+    def club_box(self, unit: str) -> None:
+        """The box's drop-in for the club: a network, never waited for, and the settings."""
+        if not self.target.path(BOX_SETTINGS).is_file():
+            raise InstallError(f"--club reads the club's settings from {BOX_SETTINGS}: write "
+                               "its [club] table first (url, box, secret_file; docs/club.md)")
+        src = self.args.source
+        self.file(f"{UNIT_DIR}/{unit}.d/{CLUB_DROPIN}",
+                  (src / "systemd" / f"{unit}.d" / CLUB_DROPIN).read_bytes())
+        self.file(f"{OPT}/docs/club.md", (src / "docs" / "club.md").read_bytes())
 
     def drop_stale(self) -> None:
         """Remove what an earlier run installed that this run no longer does."""
@@ -341,7 +365,7 @@ class Installer:
         h.update(repr((version, system_site, self.args.pip_arg)).encode())
         if self.args.web:  # (as before for an install without the page)
             h.update(b"extras: web\0")
-        if self.args.club_broker:
+        if self.args.club_broker or self.args.club:
             h.update(b"extras: club\0")
         for rel in source_files(self.args.source):
             h.update(str(rel).encode() + b"\0" + (self.args.source / rel).read_bytes() + b"\0")
@@ -377,7 +401,7 @@ class Installer:
                 + ("with the page for phones (the web extra) " if self.args.web else "")
                 + "(can take several minutes on a Pi)...")
             extras = [e for e, on in (("web", self.args.web or self.args.club_broker),
-                                      ("club", self.args.club_broker)) if on]
+                                      ("club", self.args.club_broker or self.args.club)) if on]
             project = f"{tmp}[{','.join(extras)}]" if extras else tmp
             self.target.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
                              "--disable-pip-version-check", *self.args.pip_arg, project])
