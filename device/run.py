@@ -313,7 +313,13 @@ def _cmd_box(args: argparse.Namespace, presses: queue.Queue[Press],
     from device.watchdog import Watchdog
     from referee.app import session_from_args
 
-    session = session_from_args(args, notify=say)
+    rigs: list[BoxRig] = []
+
+    def club_state(text: str) -> None:  # (from the club's thread) said, and on the OLED
+        say(text)
+        presses.put(lambda: rigs[0].box.notify(text) if rigs else None)
+
+    session = session_from_args(args, notify=say, status=club_state)
     try:
         rig = build_box(args, session, post=presses.put,
                         press=lambda b, long: presses.put((b, long)), say=say)
@@ -321,6 +327,8 @@ def _cmd_box(args: argparse.Namespace, presses: queue.Queue[Press],
         say(f"ERROR: {err}")
         session.close()
         return 3
+    rigs.append(rig)
+
     def settle() -> None:  # on the main loop: act on what the file's proof found
         from referee.errors import FileDamaged, NotRecorded
 

@@ -7,6 +7,8 @@ import logging
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,28 @@ def parse_seed(text: str) -> bytes:
     return seed
 
 
+@dataclass(frozen=True)
+class SessionAddon:
+    """Something a front end runs beside its session (the club's publisher, `club/`), found
+    through the entry points of group `tableside_referee.session_addons` (the core imports
+    none by name): `setup` adds its options to every command that plays, `attach` starts it
+    on an open session (returning what stops it, or None when its options ask for nothing)
+    and raises `ConfigError` saying what is wrong. Its state is said through `status`."""
+
+    setup: Callable[[argparse.ArgumentParser], None]
+    attach: Callable[[Session, argparse.Namespace, Notify], Callable[[], None] | None]
+
+
+def session_addons() -> list[SessionAddon]:
+    found = []
+    for ep in entry_points(group="tableside_referee.session_addons"):
+        addon = ep.load()
+        if not isinstance(addon, SessionAddon):
+            raise TypeError(f"entry point {ep.name} is not a SessionAddon")
+        found.append(addon)
+    return found
+
+
 def add_session_args(parser: argparse.ArgumentParser, *, durable: bool = False) -> None:
     """The options every front end shares: --db, --catalog, --seed, --rules.
 
@@ -70,6 +94,8 @@ def add_session_args(parser: argparse.ArgumentParser, *, durable: bool = False) 
     parser.add_argument("--rules", metavar="FILE",
                         help="a settings TOML file whose [rules] table sets the house rules")
     parser.set_defaults(durable=durable)
+    for addon in session_addons():
+        addon.setup(parser)
 
 
 def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | None = None,
@@ -173,10 +199,23 @@ def durable_by_default(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "durable", False)) and not args.memory
 
 
-def session_from_args(args: argparse.Namespace, notify: Notify = _stderr) -> Session:
+def session_from_args(args: argparse.Namespace, notify: Notify = _stderr,
+                      status: Notify | None = None) -> Session:
+    """The session the arguments ask for, with every add-on they ask for attached (stopped
+    when the session closes); `status` is where the add-ons say their state (default:
+    `notify`)."""
     db = args.db
     if db is None and durable_by_default(args):
         db = default_db_path()
         db.parent.mkdir(parents=True, exist_ok=True)
-    return open_session(db=db, catalog=args.catalog, seed=args.seed,
-                        rules=getattr(args, "rules", None), notify=notify)
+    session = open_session(db=db, catalog=args.catalog, seed=args.seed,
+                           rules=getattr(args, "rules", None), notify=notify)
+    try:
+        for addon in session_addons():
+            stop = addon.attach(session, args, status or notify)
+            if stop is not None:
+                session.on_close(stop)
+    except BaseException:
+        session.close()
+        raise
+    return session

@@ -131,6 +131,7 @@ class Session:
         self._game = self._fresh(self._ruleset, self._catalog)
         self._subscribers: list[Callable[[Outcome], None]] = []
         self._on_restart: list[Callable[[str], None]] = []
+        self._on_close: list[Callable[[], None]] = []
 
     def _fresh(self, ruleset: Ruleset, catalog: Any, seed: bytes | None = None) -> RunningGame:
         return fresh(ruleset, catalog, seed, _history(self._store))
@@ -229,7 +230,13 @@ class Session:
         return self._store
 
     def close(self) -> None:
-        """Close the store, if it has a `close` (the session is not used after this)."""
+        """Close the store, if it has a `close` (the session is not used after this); first
+        whatever was attached to the session (`on_close`, newest first) is stopped."""
+        while self._on_close:
+            try:
+                self._on_close.pop()()
+            except Exception:  # the store is closed all the same
+                log.exception("a close watcher failed")
         close = getattr(self._store, "close", None)
         if callable(close):
             close()
@@ -273,6 +280,11 @@ class Session:
         found damaged after it opened (see `settle`); returns an unsubscribe."""
         self._on_restart.append(callback)
         return lambda: self._on_restart.remove(callback)
+
+    def on_close(self, callback: Callable[[], None]) -> None:
+        """Call `callback()` when the session closes, before its store (what a front end's
+        add-on runs beside the session: the club's publisher, `referee.app.SessionAddon`)."""
+        self._on_close.append(callback)
 
     def subscribe(self, callback: Callable[[Outcome], None]) -> Callable[[], None]:
         """Call `callback(outcome)` after every accepted command; returns an unsubscribe."""

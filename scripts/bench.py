@@ -1127,6 +1127,15 @@ def bench_web() -> None:
     run(long_game)
 
 
+CLUB_SIZE = {"boxes": 5, "commands": 200}  # (--boxes, --commands; the issue's: 30 x 1000)
+
+
+def bench_club() -> None:
+    from bench_club import bench_club as run  # scripts/bench_club.py (beside this file)
+
+    run(long_game, **CLUB_SIZE)
+
+
 def bench_siege() -> None:
     """The page under 1,200 slow connections, the box under ulimit -n 1024 (issue 26)."""
     import asyncio
@@ -1141,7 +1150,7 @@ SECTIONS: dict[str, Callable[[], None]] = {
     "core": bench_core, "store": bench_store, "tray": bench_tray, "box": bench_box,
     "oled": bench_oled, "console": bench_console, "input": bench_input, "idle": bench_idle,
     "art": bench_art, "resume": bench_resume, "web": bench_web, "siege": bench_siege,
-    "cold": bench_cold,
+    "cold": bench_cold, "club": bench_club,
 }
 
 
@@ -1156,7 +1165,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help=f"which to run (default all): {', '.join(SECTIONS)}")
+    parser.add_argument("--boxes", type=int, default=CLUB_SIZE["boxes"],
+                        help="club: how many boxes (default %(default)s)")
+    parser.add_argument("--commands", type=int, default=CLUB_SIZE["commands"],
+                        help="club: commands per box (default %(default)s)")
     args = parser.parse_args(argv)
+    CLUB_SIZE.update(boxes=args.boxes, commands=args.commands)
     unknown = [s for s in args.sections if s not in SECTIONS]
     if unknown:
         parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")

@@ -19,12 +19,20 @@ from pathlib import Path
 
 from pi_installer import (
     BEGIN,
+    BOX_SETTINGS,
+    CLUB_DROPIN,
+    CLUB_READER,
+    CLUB_SECRET,
+    CLUB_UNIT,
     CONFIG_TXT_CANDIDATES,
     DEFAULT_BUTTON_PINS,
     END,
     ETC,
     GETTY_TTY1,
     MANIFEST,
+    MOSQUITTO_ACL,
+    MOSQUITTO_CONF,
+    MOSQUITTO_PASSWD,
     NAME,
     OPT,
     SOCKETS_WANTS_DIR,
@@ -93,6 +101,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "console's drop-in, and enables the socket. Needs --variant console. Off unless given: "
         "a later run without it takes the page away again",
     )
+    parser.add_argument(
+        "--club-broker", action="store_true",
+        help="this Pi hosts the club (docs/club.md): mosquitto's config for the club, its "
+        "password and ACL files, the club's own account and the club's service (its page on "
+        "port 8090); needs the mosquitto package. Off unless given",
+    )
+    parser.add_argument(
+        "--club", action="store_true",
+        help="this box publishes its games to a club (docs/club.md): a drop-in that gives the "
+        "service a network (it never waits for one) and runs it with --settings "
+        "/etc/tableside-referee/settings.toml, whose [club] table must be written first; "
+        "installs the club's libraries. Off unless given",
+    )
     parser.add_argument("--no-start", action="store_true", help="enable but do not (re)start")
     parser.add_argument(
         "--force", action="store_true", help="replace files at our paths that we did not install"
@@ -101,6 +122,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.web and args.variant != "console":
         parser.error("--web: the page for phones is served by the console (referee run); "
                      "add --variant console")
+    if args.club and args.web:
+        parser.error("--club with --web: both replace the console's ExecStart=; give one, and "
+                     "add the other's option with `systemctl edit` (docs/club.md)")
     gpio = args.power_button_gpio
     if gpio is not None and (not 4 <= gpio <= 27 or gpio in DEFAULT_BUTTON_PINS):
         parser.error(f"--power-button-gpio {gpio}: choose a free GPIO from 4 to 27; GPIO2/3 are "
@@ -186,11 +210,58 @@ class Installer:
         self.symlink(f"{WANTS_DIR}/{unit}", f"{UNIT_DIR}/{unit}")
         if self.args.variant == "console":
             self.symlink(GETTY_TTY1, "/dev/null")  # mask the login prompt on tty1
+        if self.args.club_broker:
+            self.club_broker()
+        if self.args.club:
+            self.club_box(unit)
         if self.args.web:
             self.file(f"{UNIT_DIR}/{WEB_SOCKET}", (src / "systemd" / WEB_SOCKET).read_bytes())
             self.file(f"{UNIT_DIR}/{WEB_DROPIN}", (src / "systemd" / WEB_DROPIN).read_bytes())
             self.file(f"{OPT}/docs/web.md", (src / "docs" / "web.md").read_bytes())
             self.symlink(f"{SOCKETS_WANTS_DIR}/{WEB_SOCKET}", f"{UNIT_DIR}/{WEB_SOCKET}")
+
+    def club_broker(self) -> None:
+        """mosquitto's snippet, the password and ACL files with the club's own account (made
+        once: a later run keeps them and the secret as they are), and the club's unit."""
+        src = self.args.source
+        if self.target.live and not self.target.path("/usr/sbin/mosquitto").exists():
+            raise InstallError("--club-broker needs the broker: sudo apt-get install mosquitto")
+        self.file(MOSQUITTO_CONF, (src / "club" / "mosquitto" / "tableside-club.conf")
+                  .read_bytes())
+        secret = self.target.path(CLUB_SECRET)
+        passwd = self.target.path(MOSQUITTO_PASSWD)
+        if secret.is_file() and passwd.is_file():
+            secret_text, passwd_text = secret.read_bytes(), passwd.read_bytes()
+        else:
+            sys.path.insert(0, str(src))
+            from club.provision import new_password, password_line
+
+            password = new_password()
+            secret_text = f"{CLUB_READER}:{password}\n".encode()
+            passwd_text = (password_line(CLUB_READER, password) + "\n").encode()
+        acl = self.target.path(MOSQUITTO_ACL)
+        acl_text = acl.read_bytes() if acl.is_file() and MOSQUITTO_ACL in self.old.files else (
+            f"# the club's own account reads every box (docs/club.md)\n"
+            f"user {CLUB_READER}\ntopic read tableside/club/#\n"
+            f"topic write tableside/club/box/+/resend\n"
+            "# each box's lines from `referee club provision BOX` go below\n").encode()
+        self.file(CLUB_SECRET, secret_text, mode=0o600, conffile=True)
+        # (hashes only; mosquitto reads them as its own user)
+        self.file(MOSQUITTO_PASSWD, passwd_text, mode=0o644, conffile=True)
+        self.file(MOSQUITTO_ACL, acl_text, mode=0o644, conffile=True)
+        self.file(f"{UNIT_DIR}/{CLUB_UNIT}", (src / "systemd" / CLUB_UNIT).read_bytes())
+        self.file(f"{OPT}/docs/club.md", (src / "docs" / "club.md").read_bytes())
+        self.symlink(f"{WANTS_DIR}/{CLUB_UNIT}", f"{UNIT_DIR}/{CLUB_UNIT}")
+
+    def club_box(self, unit: str) -> None:
+        """The box's drop-in for the club: a network, never waited for, and the settings."""
+        if not self.target.path(BOX_SETTINGS).is_file():
+            raise InstallError(f"--club reads the club's settings from {BOX_SETTINGS}: write "
+                               "its [club] table first (url, box, secret_file; docs/club.md)")
+        src = self.args.source
+        self.file(f"{UNIT_DIR}/{unit}.d/{CLUB_DROPIN}",
+                  (src / "systemd" / f"{unit}.d" / CLUB_DROPIN).read_bytes())
+        self.file(f"{OPT}/docs/club.md", (src / "docs" / "club.md").read_bytes())
 
     def drop_stale(self) -> None:
         """Remove what an earlier run installed that this run no longer does."""
@@ -294,6 +365,8 @@ class Installer:
         h.update(repr((version, system_site, self.args.pip_arg)).encode())
         if self.args.web:  # (as before for an install without the page)
             h.update(b"extras: web\0")
+        if self.args.club_broker or self.args.club:
+            h.update(b"extras: club\0")
         for rel in source_files(self.args.source):
             h.update(str(rel).encode() + b"\0" + (self.args.source / rel).read_bytes() + b"\0")
         return f"{version.split()[0]} {h.hexdigest()}\n"
@@ -327,7 +400,9 @@ class Installer:
             log("installing the project and its dependencies into the venv "
                 + ("with the page for phones (the web extra) " if self.args.web else "")
                 + "(can take several minutes on a Pi)...")
-            project = f"{tmp}[web]" if self.args.web else tmp
+            extras = [e for e, on in (("web", self.args.web or self.args.club_broker),
+                                      ("club", self.args.club_broker or self.args.club)) if on]
+            project = f"{tmp}[{','.join(extras)}]" if extras else tmp
             self.target.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
                              "--disable-pip-version-check", *self.args.pip_arg, project])
         stamp_path.write_text(stamp)
@@ -345,6 +420,8 @@ class Installer:
         other = [u for v, u in UNITS.items() if v != self.args.variant]
         if not self.args.web:
             other.append(WEB_SOCKET)  # (if an earlier run turned the page on)
+        if not self.args.club_broker:
+            other.append(CLUB_UNIT)
         self.target.run(["systemctl", "stop", *other], check=False)
         if self.args.no_start:
             return
@@ -355,6 +432,9 @@ class Installer:
             self.target.run(["systemctl", "stop", unit])
             self.target.run(["systemctl", "restart", WEB_SOCKET])
         self.target.run(["systemctl", "restart", unit])
+        if self.args.club_broker:
+            self.target.run(["systemctl", "restart", "mosquitto.service"])
+            self.target.run(["systemctl", "restart", CLUB_UNIT])
 
     def write_manifest(self, *, failed: bool = False) -> None:
         """Record what is installed; after a failure, also keep what the old run recorded."""
@@ -407,6 +487,10 @@ def install(argv: Sequence[str] | None = None) -> int:
     elif installer.config_txt_changed:
         log("config.txt changed: reboot to turn on I2C (sudo reboot)")
     log(f"done. Check it with: systemctl status {UNITS[args.variant]}")
+    if args.club_broker:
+        log(f"the club's broker is mosquitto on port 1883 ({MOSQUITTO_CONF}); add each box "
+            "with `referee club provision BOX --db /var/lib/tableside-referee/club.sqlite`; "
+            "the club's page is on port 8090 (docs/club.md)")
     if args.web:
         log(f"the page for phones listens on port 8080 ({WEB_SOCKET}); the console shows its "
             "address and QR code (F6), the box in its menu (Phone page)")

@@ -39,6 +39,17 @@ UNITS = {"box": f"{NAME}.service", "console": f"{NAME}-console.service"}
 WEB_SOCKET = f"{NAME}-web.socket"
 WEB_DROPIN = f"{UNITS['console']}.d/web.conf"  # under systemd/ and UNIT_DIR
 SOCKETS_WANTS_DIR = f"{UNIT_DIR}/sockets.target.wants"
+# The club's broker (--club-broker, docs/club.md): mosquitto's config snippet, its password and
+# ACL files (kept once changed: boxes are added to them), the club's own account and the unit
+# of `referee club`.
+CLUB_UNIT = f"{NAME}-club.service"
+CLUB_DROPIN = "club.conf"  # under <unit>.d/ in systemd/ and UNIT_DIR (install-pi --club)
+BOX_SETTINGS = f"{ETC}/settings.toml"  # the [club] table the drop-in's --settings reads
+MOSQUITTO_CONF = "/etc/mosquitto/conf.d/tableside-club.conf"
+MOSQUITTO_PASSWD = "/etc/mosquitto/tableside-club.passwd"
+MOSQUITTO_ACL = "/etc/mosquitto/tableside-club.acl"
+CLUB_SECRET = f"{ETC}/club.secret"
+CLUB_READER = "club-reader"
 GETTY_TTY1 = f"{UNIT_DIR}/getty@tty1.service"
 BEGIN = f"# BEGIN {NAME} (added by scripts/install-pi; scripts/uninstall-pi removes it)"
 END = f"# END {NAME}"

@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Sequence
 
 from pi_installer import (
+    CLUB_UNIT,
     MANIFEST,
     NAME,
     STATE,
@@ -84,7 +85,7 @@ def uninstall(argv: Sequence[str] | None = None) -> int:
         log(f"{NAME} is not installed here (no {MANIFEST}); nothing to do")
         return 0
     if target.live:
-        target.run(["systemctl", "stop", *UNITS.values(), WEB_SOCKET], check=False)
+        target.run(["systemctl", "stop", *UNITS.values(), WEB_SOCKET, CLUB_UNIT], check=False)
     for absolute in sorted(manifest.symlinks):
         if target.path(absolute).is_symlink():
             remove_path(target, absolute)

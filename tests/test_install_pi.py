@@ -508,3 +508,84 @@ def test_web_venv_has_the_page_libraries(source: Path, tmp_path: Path) -> None:
     venv = root / f"opt/{NAME}/venv"
     subprocess.run([str(venv / "bin/python"), "-c", "import aiohttp, segno, web.server"],
                    check=True, cwd=root)
+
+
+# ---- the club's broker (--club-broker, issue 27) ---------------------------------------------
+CLUB_UNIT = f"{NAME}-club.service"
+
+
+def test_club_broker_installs_mosquittos_config_the_account_and_the_club(
+    source: Path, tmp_path: Path
+) -> None:
+    root = make_pi_root(tmp_path / "root")
+    before = snapshot(root, mtimes=False)
+    first = install(source, root, "--club-broker")
+    conf = root / "etc/mosquitto/conf.d/tableside-club.conf"
+    assert conf.read_bytes() == (source / "club/mosquitto/tableside-club.conf").read_bytes()
+    assert "allow_anonymous false" in conf.read_text()
+    secret = root / f"etc/{NAME}/club.secret"
+    user, password = secret.read_text().strip().split(":", 1)
+    assert user == "club-reader" and len(password) >= 24
+    assert secret.stat().st_mode & 0o777 == 0o600
+    passwd = (root / "etc/mosquitto/tableside-club.passwd").read_text()
+    assert passwd.startswith("club-reader:$7$101$") and password not in passwd
+    acl = (root / "etc/mosquitto/tableside-club.acl").read_text()
+    assert "user club-reader\ntopic read tableside/club/#\n" in acl
+    unit = root / "etc/systemd/system" / CLUB_UNIT
+    assert unit.read_bytes() == (source / "systemd" / CLUB_UNIT).read_bytes()
+    assert (root / "etc/systemd/system/multi-user.target.wants" / CLUB_UNIT).is_symlink()
+    assert "referee club provision" in first.out
+    again = install(source, root, "--club-broker")  # the account is made once
+    assert "nothing changed" in again.out
+    assert secret.read_text().strip() == f"{user}:{password}"
+    proc = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={root}", "--man=no", "--generators=no",
+         f"/etc/systemd/system/{CLUB_UNIT}"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = run(source, "uninstall-pi", root, "--purge")
+    assert result.returncode == 0, result.out
+    after = without_account_tool_files(snapshot(root, mtimes=False))
+    assert {p: e for p, e in after.items() if p not in {"var", "var/lib"}} == before
+
+
+# ---- a box publishing to a club (--club, issue 27) -------------------------------------------
+@pytest.mark.parametrize("variant", ["box", "console"])
+def test_club_installs_the_network_dropin_that_never_waits_for_the_network(
+    source: Path, tmp_path: Path, variant: str
+) -> None:
+    root = make_pi_root(tmp_path / "root")
+    unit = f"{NAME}.service" if variant == "box" else CONSOLE
+    refused = run(source, "install-pi", root, *FAST, "--variant", variant, "--club")
+    assert refused.returncode != 0 and "settings.toml" in refused.out  # [club] first
+    settings = root / f"etc/{NAME}/settings.toml"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text('[club]\nurl = "mqtt://club.local:1883"\nbox = "table-7"\n')
+    install(source, root, "--variant", variant, "--club")
+    dropin = root / f"etc/systemd/system/{unit}.d/club.conf"
+    assert dropin.read_bytes() == (source / f"systemd/{unit}.d/club.conf").read_bytes()
+    proc = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={root}", "--man=no", "--generators=no",
+         f"/etc/systemd/system/{unit}"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = subprocess.run(
+        ["systemd-analyze", "cat-config", f"--root={root}", "--no-pager",
+         f"systemd/system/{unit}"], capture_output=True, text=True, timeout=120)
+    merged = proc.stdout
+    assert f"--settings /etc/{NAME}/settings.toml" in merged, merged + proc.stderr
+    # the network is wanted, never required nor waited for: the box starts without one
+    lines = [line.strip() for line in merged.splitlines() if not line.startswith("#")]
+    assert "Wants=network-online.target" in lines
+    assert not any(line.startswith(("Requires=", "Requisite=", "BindsTo="))
+                   and "network" in line for line in lines)
+    assert not any(line.startswith("After=") and "network-online" in line for line in lines)
+    assert "PrivateNetwork=no" in lines
+    assert "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6" in lines
+    # without --club again, the drop-in goes
+    install(source, root, "--variant", variant)
+    assert not dropin.exists()
+
+
+def test_club_with_web_is_refused(source: Path, tmp_path: Path) -> None:
+    root = make_pi_root(tmp_path / "root")
+    result = run(source, "install-pi", root, *FAST, "--variant", "console", "--web", "--club")
+    assert result.returncode != 0 and "--club with --web" in result.out

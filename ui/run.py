@@ -193,7 +193,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     except (ListenError, RefereeError, PageUnavailable) as err:
         print(f"referee run: ERROR: {err}", file=sys.stderr)
         return 2
-    session = session_from_args(args, notify=say)
+    def club_state(text: str) -> None:  # (from the club's thread) the console and the OLED
+        say(text)
+        post(lambda: holder[0].rig.box.notify(text))
+
+    session = session_from_args(args, notify=say, status=club_state)
 
     try:
         rig = build_box(args, session, post=post, say=say,  # presses: rig.pressed, posted

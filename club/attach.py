@@ -1,0 +1,55 @@
+"""The club as an add-on of every command that plays (`referee.app.SessionAddon`, entry point
+``tableside_referee.session_addons``): ``--club URL``, ``--club-box ID``, ``--club-secret
+FILE`` or the settings file's ``[club]``. Nothing connects, and the MQTT client is not even
+imported, unless a club is asked for."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from referee.app import SessionAddon
+from referee.errors import ConfigError
+
+
+def setup(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("club (docs/club.md)")
+    g.add_argument("--club", metavar="URL", help="publish every game to a club's MQTT broker "
+                   "(mqtt://HOST:PORT or mqtts://HOST:PORT); or [club] url in the settings file")
+    g.add_argument("--club-box", metavar="ID", help="this box's id in the club (letters, "
+                   "digits, -; default: the host name); or [club] box")
+    g.add_argument("--club-secret", metavar="FILE", help="a file holding username:password "
+                   "for the broker (from `referee club provision`); or [club] secret_file")
+
+
+def attach(session: Any, args: argparse.Namespace,
+           status: Callable[[str], None]) -> Callable[[], None] | None:
+    from club.settings import from_args
+
+    settings = from_args(args)
+    if settings is None:
+        return None
+    from club import need_mqtt
+
+    need_mqtt()
+    path = getattr(session.store, "path", None)
+    if path is None:
+        raise ConfigError("--club sends the games kept in the game file, and this session "
+                          "keeps none: give --db FILE (not --memory)")
+    from club.publisher import Publisher
+
+    publisher = Publisher(settings, path, status=status)
+
+    def accepted(outcome: Any) -> None:
+        publisher.accepted(outcome.ruleset or session.ruleset, outcome.state,
+                           outcome.entry.seq, outcome.events)
+
+    if len(session.log):
+        publisher.accepted(session.ruleset, session.state, len(session.log))
+    session.subscribe(accepted)
+    publisher.start()
+    return publisher.stop
+
+
+ADDON = SessionAddon(setup, attach)

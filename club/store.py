@@ -1,0 +1,363 @@
+"""The club's own SQLite file: every box's entries once, each game's check, the tables.
+
+An entry is kept once per (box, game, seq): the same entry again (the broker delivers at
+least once) changes nothing; another entry under a number already kept is refused. Every
+entry's hash is checked against its content as it arrives, and each game's chain as its
+entries join up (they may arrive out of order after a reconnect: a gap is asked for again,
+`Received.missing`). Once a game's seed is revealed its whole log goes through the core's
+`referee.audit.verify` (not a copy of it). A game with any problem is marked ``tampered``
+with what was wrong and which box sent it, and stays out of the standings; what was refused
+is kept in ``refused`` (box, game, seq, why, the payload as sent).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from referee.audit import verify
+from referee.chain import GENESIS, body_of, canonical, link
+from referee.db import StoredEntry
+from referee.export import GameLog
+from referee.ruleset import result_of
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS boxes (
+        box TEXT PRIMARY KEY,
+        online INTEGER NOT NULL DEFAULT 0,
+        online_at TEXT,
+        seen_at TEXT,
+        table_json TEXT,
+        password_line TEXT,
+        provisioned_at TEXT)""",
+    """CREATE TABLE IF NOT EXISTS games (
+        box TEXT NOT NULL,
+        game INTEGER NOT NULL,
+        ruleset TEXT,
+        ruleset_version TEXT,
+        catalog TEXT,
+        players TEXT NOT NULL DEFAULT '[]',
+        commitment TEXT,
+        started_at TEXT,
+        ended_at TEXT,
+        status TEXT NOT NULL DEFAULT 'playing',
+        result TEXT,
+        head_seq INTEGER NOT NULL DEFAULT 0,
+        head_hash TEXT NOT NULL DEFAULT '""" + GENESIS + """',
+        check_state TEXT NOT NULL DEFAULT 'pending',
+        problems TEXT NOT NULL DEFAULT '[]',
+        PRIMARY KEY (box, game))""",
+    """CREATE TABLE IF NOT EXISTS entries (
+        box TEXT NOT NULL,
+        game INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        command TEXT NOT NULL,
+        events TEXT NOT NULL,
+        prev TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        received_at TEXT NOT NULL,
+        PRIMARY KEY (box, game, seq)) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS refused (
+        id INTEGER PRIMARY KEY,
+        box TEXT NOT NULL,
+        game INTEGER,
+        seq INTEGER,
+        at TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        payload TEXT NOT NULL)""",
+)
+HEX = frozenset("0123456789abcdef")
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class Received:
+    """What became of one entry: ``stored``, ``duplicate`` or ``refused`` (with why), and
+    the first entry of its game still missing, if the chain has a gap (ask for it again)."""
+
+    outcome: str
+    reason: str = ""
+    missing: tuple[tuple[int, int], ...] = ()  # (game, seq) of each first entry missing
+
+
+@dataclass(frozen=True)
+class ClubGame:
+    box: str
+    game: int
+    ruleset: str | None
+    players: list[str]
+    started_at: str | None
+    ended_at: str | None
+    status: str
+    result: dict[str, Any] | None
+    entries: int
+    check: str  # pending | good | tampered
+    problems: list[str]
+    commitment: str | None
+
+
+def _is_hash(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and set(value) <= HEX
+
+
+class ClubStore:
+    """The club's file (one writer: the club process; readers open it read-only)."""
+
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+        self.path = Path(path)
+        if readonly:
+            self._conn = sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True,
+                                         isolation_level=None, check_same_thread=False)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(self.path, isolation_level=None,
+                                         check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            for statement in SCHEMA:
+                self._conn.execute(statement)
+        self._conn.execute("PRAGMA busy_timeout = 5000")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    # ---- boxes ---------------------------------------------------------------------------
+    def presence(self, box: str, online: bool, at: str | None) -> None:
+        self._conn.execute(
+            "INSERT INTO boxes (box, online, online_at, seen_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (box) DO UPDATE SET online = excluded.online, "
+            "online_at = excluded.online_at, seen_at = excluded.seen_at",
+            (box, int(online), at, now()))
+
+    def table(self, box: str, table: dict[str, Any]) -> None:
+        self._conn.execute(
+            "INSERT INTO boxes (box, table_json, seen_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (box) DO UPDATE SET table_json = excluded.table_json, "
+            "seen_at = excluded.seen_at", (box, canonical(table), now()))
+
+    def provision(self, box: str, password_line: str) -> None:
+        self._conn.execute(
+            "INSERT INTO boxes (box, password_line, provisioned_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (box) DO UPDATE SET password_line = excluded.password_line, "
+            "provisioned_at = excluded.provisioned_at", (box, password_line, now()))
+
+    def boxes(self) -> list[dict[str, Any]]:
+        rows = self._conn.execute("SELECT box, online, online_at, seen_at, table_json, "
+                                  "password_line FROM boxes ORDER BY box").fetchall()
+        return [{"box": b, "online": bool(o), "online_at": oa, "seen_at": s,
+                 "table": json.loads(t) if t else None, "password_line": pw}
+                for b, o, oa, s, t, pw in rows]
+
+    def head(self, box: str, game: int) -> int:
+        row = self._conn.execute("SELECT head_seq FROM games WHERE box = ? AND game = ?",
+                                 (box, game)).fetchone()
+        return int(row[0]) if row else 0
+
+    # ---- entries -------------------------------------------------------------------------
+    def _refuse(self, box: str, payload: Any, reason: str, *, taint: bool) -> Received:
+        game = payload.get("game") if isinstance(payload, dict) else None
+        seq = payload.get("seq") if isinstance(payload, dict) else None
+        game = game if isinstance(game, int) else None
+        seq = seq if isinstance(seq, int) else None
+        text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+        self._conn.execute("INSERT INTO refused (box, game, seq, at, reason, payload) "
+                           "VALUES (?, ?, ?, ?, ?, ?)", (box, game, seq, now(), reason, text))
+        if taint and game is not None:
+            self._taint(box, game, [f"box {box} sent {reason}"])
+        return Received("refused", reason)
+
+    def _taint(self, box: str, game: int, problems: list[str]) -> None:
+        self._game_row(box, game, None)
+        row = self._conn.execute("SELECT problems FROM games WHERE box = ? AND game = ?",
+                                 (box, game)).fetchone()
+        known = json.loads(row[0])
+        known += [p for p in problems if p not in known]
+        self._conn.execute("UPDATE games SET check_state = 'tampered', problems = ? "
+                           "WHERE box = ? AND game = ?", (canonical(known), box, game))
+
+    def _game_row(self, box: str, game: int, ruleset: Any) -> None:
+        self._conn.execute("INSERT OR IGNORE INTO games (box, game, ruleset) VALUES (?, ?, ?)",
+                           (box, game, ruleset if isinstance(ruleset, str) else None))
+
+    def receive(self, box: str, payload: Any) -> Received:
+        """One entry as a box published it (club.md's ``entries`` payload)."""
+        if not isinstance(payload, dict):
+            return self._refuse(box, payload, "an entry that is not a JSON object",
+                                taint=False)
+        game, seq = payload.get("game"), payload.get("seq")
+        at, command, events = payload.get("at"), payload.get("command"), payload.get("events")
+        prev, digest = payload.get("prev"), payload.get("hash")
+        if not (isinstance(game, int) and isinstance(seq, int) and seq >= 1
+                and isinstance(at, str) and isinstance(command, dict)
+                and isinstance(events, list) and _is_hash(prev) and _is_hash(digest)):
+            return self._refuse(box, payload, "an entry without its game, seq, at, command, "
+                                "events, prev and hash", taint=False)
+        if payload.get("box", box) != box:
+            return self._refuse(box, payload, f"an entry naming another box "
+                                f"({payload.get('box')!r})", taint=True)
+        try:
+            body = body_of(game, seq, at, command, events)
+        except (TypeError, ValueError) as err:
+            return self._refuse(box, payload, f"entry {seq} of game {game} that is not "
+                                f"plain JSON ({err})", taint=True)
+        if link(str(prev), body) != digest:
+            return self._refuse(box, payload, f"entry {seq} of game {game} whose content "
+                                "does not match its hash (forged or damaged)", taint=True)
+        c = self._conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            kept = c.execute("SELECT hash FROM entries WHERE box = ? AND game = ? AND seq = ?",
+                             (box, game, seq)).fetchone()
+            if kept is not None:
+                c.execute("COMMIT")
+                if kept[0] == digest:
+                    return Received("duplicate", missing=self._gaps(box, game))
+                return self._refuse(box, payload, f"entry {seq} of game {game} again with "
+                                    "another content (a rewritten entry)", taint=True)
+            c.execute("INSERT INTO entries (box, game, seq, at, command, events, prev, hash, "
+                      "received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      (box, game, seq, at, canonical(command), canonical(events), prev,
+                       digest, now()))
+            self._game_row(box, game, payload.get("ruleset"))
+            left: list[tuple[int, int]] = []
+            if seq == 1:
+                left = self._first(box, game, payload, events, at)
+            self._advance(box, game)
+            c.execute("COMMIT")
+        except BaseException:
+            if c.in_transaction:
+                c.execute("ROLLBACK")
+            raise
+        return Received("stored", missing=tuple(left) + self._gaps(box, game))
+
+    def _first(self, box: str, game: int, payload: dict[str, Any], events: list[Any],
+               at: str) -> list[tuple[int, int]]:
+        """A game's first entry: its facts. The box's earlier games still being played were
+        left for this one (abandoned), unless their ends were lost on the way: each is asked
+        for again from its head (what comes, if anything, is joined as usual)."""
+        started = next((e for e in events if isinstance(e, dict)
+                        and e.get("type") == "game_started"), {})
+        players = [p.get("name") for p in started.get("players", []) if isinstance(p, dict)]
+        catalog = payload.get("catalog")
+        self._conn.execute(
+            "UPDATE games SET ruleset = coalesce(?, ruleset), ruleset_version = ?, catalog = ?, "
+            "players = ?, commitment = ?, started_at = ? WHERE box = ? AND game = ?",
+            (payload.get("ruleset"), str(payload.get("ruleset_version", "1")),
+             canonical(catalog) if isinstance(catalog, dict) else None, canonical(players),
+             started.get("commitment"), at, box, game))
+        left = [(int(g), int(h) + 1) for g, h in self._conn.execute(
+            "SELECT game, head_seq FROM games WHERE box = ? AND game < ? AND status = "
+            "'playing'", (box, game))]
+        self._conn.execute("UPDATE games SET status = 'abandoned' WHERE box = ? AND game < ? "
+                           "AND status = 'playing'", (box, game))
+        return left
+
+    def _advance(self, box: str, game: int) -> None:
+        """Join the entries that follow the chain's head; check the dice once revealed."""
+        c = self._conn
+        head_seq, head_hash, state = c.execute(
+            "SELECT head_seq, head_hash, check_state FROM games WHERE box = ? AND game = ?",
+            (box, game)).fetchone()
+        check = False
+        problems: list[str] = []
+        while True:
+            row = c.execute("SELECT prev, hash, events, at FROM entries WHERE box = ? AND "
+                            "game = ? AND seq = ?", (box, game, head_seq + 1)).fetchone()
+            if row is None:
+                break
+            prev, digest, events_text, at = row
+            if prev != head_hash:
+                problems.append(f"box {box} sent entry {head_seq + 1} of game {game}, which "
+                                "does not follow the entry before it (prev hash differs)")
+            head_seq, head_hash = head_seq + 1, digest
+            for e in json.loads(events_text):
+                if e.get("type") == "game_over":
+                    result = result_of(e)
+                    c.execute("UPDATE games SET status = 'over', result = ?, ended_at = ? "
+                              "WHERE box = ? AND game = ?", (canonical(result), at, box, game))
+                    check = True
+                elif e.get("type") == "seed_revealed":
+                    check = True
+        c.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE box = ? AND game = ?",
+                  (head_seq, head_hash, box, game))
+        if problems:
+            self._taint(box, game, problems)
+        elif check and state != "tampered":
+            verdict = verify(self.game_log(box, game))
+            if verdict.problems:
+                self._taint(box, game, [f"box {box}, game {game}: {p}"
+                                        for p in verdict.problems])
+            elif verdict.revealed:
+                c.execute("UPDATE games SET check_state = 'good' WHERE box = ? AND game = ?",
+                          (box, game))
+
+    def _gaps(self, box: str, game: int) -> tuple[tuple[int, int], ...]:
+        """The first entry of `game` missing below the newest one kept, if any."""
+        head = self.head(box, game)
+        row = self._conn.execute("SELECT max(seq) FROM entries WHERE box = ? AND game = ?",
+                                 (box, game)).fetchone()
+        return ((game, head + 1),) if row[0] is not None and row[0] > head else ()
+
+    # ---- reading -------------------------------------------------------------------------
+    def entries(self, box: str, game: int) -> list[StoredEntry]:
+        """The game's joined-up entries (1 .. head), with the undo marks its undos say."""
+        rows = self._conn.execute(
+            "SELECT e.seq, e.at, e.command, e.events, e.prev, e.hash FROM entries AS e "
+            "JOIN games AS g ON g.box = e.box AND g.game = e.game WHERE e.box = ? AND "
+            "e.game = ? AND e.seq <= g.head_seq ORDER BY e.seq", (box, game)).fetchall()
+        parsed = [(s, at, json.loads(cmd), json.loads(ev), p, h)
+                  for s, at, cmd, ev, p, h in rows]
+        undone = {cmd.get("undoes") for _, _, cmd, _, _, _ in parsed if cmd.get("cmd") == "undo"}
+        return [StoredEntry(game, s, at, cmd, ev, p, h, s in undone)
+                for s, at, cmd, ev, p, h in parsed]
+
+    def game_log(self, box: str, game: int) -> GameLog:
+        """The game as `referee.audit.verify` reads it; its facts are the log's own."""
+        row = self._conn.execute(
+            "SELECT ruleset, ruleset_version, catalog, players, commitment, started_at, "
+            "ended_at, status, result FROM games WHERE box = ? AND game = ?",
+            (box, game)).fetchone()
+        ruleset, version, catalog, players, commitment, started, ended, status, result = row
+        entries = self.entries(box, game)
+        res = json.loads(result) if result else None
+        winners = (res or {}).get("winners") or []
+        return GameLog(game, started or "", ended, status, json.loads(players),
+                       winners[0] if len(winners) == 1 else None, commitment or "",
+                       json.loads(catalog) if catalog else {},
+                       entries[-1].hash if entries else GENESIS, len(entries), entries,
+                       ruleset or "", version or "1", res)
+
+    def games(self) -> list[ClubGame]:
+        rows = self._conn.execute(
+            "SELECT box, game, ruleset, players, started_at, ended_at, status, result, "
+            "head_seq, check_state, problems, commitment FROM games "
+            "ORDER BY started_at, box, game").fetchall()
+        return [ClubGame(b, g, r, json.loads(p), s, e, st, json.loads(res) if res else None,
+                         n, ch, json.loads(pr), cm)
+                for b, g, r, p, s, e, st, res, n, ch, pr, cm in rows]
+
+    def refused(self) -> list[dict[str, Any]]:
+        rows = self._conn.execute("SELECT box, game, seq, at, reason, payload FROM refused "
+                                  "ORDER BY id").fetchall()
+        return [{"box": b, "game": g, "seq": s, "at": a, "reason": r, "payload": p}
+                for b, g, s, a, r, p in rows]
+
+    def count(self, box: str | None = None) -> int:
+        if box is None:
+            return int(self._conn.execute("SELECT count(*) FROM entries").fetchone()[0])
+        return int(self._conn.execute("SELECT count(*) FROM entries WHERE box = ?",
+                                      (box,)).fetchone()[0])
+
+    def rows(self, box: str) -> Iterator[tuple[int, int, str]]:
+        """(game, seq, hash) of every entry of a box, in order."""
+        yield from self._conn.execute("SELECT game, seq, hash FROM entries WHERE box = ? "
+                                      "ORDER BY game, seq", (box,))

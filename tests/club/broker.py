@@ -1,0 +1,180 @@
+"""A real mosquitto for the club's tests: started on a free loopback port with a generated
+config (passwords and ACL on: club.provision's lines), stopped after. No mock broker."""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from club.provision import box_acl, password_line, reader_acl
+
+CLUB = "club"
+READER = "club-reader"
+
+
+def mosquitto_binary() -> str:
+    found = shutil.which("mosquitto") or ("/usr/sbin/mosquitto"
+                                          if Path("/usr/sbin/mosquitto").exists() else None)
+    if found is None:
+        raise RuntimeError("mosquitto is not installed (apt-get install mosquitto; .ci/run "
+                           "installs it)")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(condition: Callable[[], object], timeout: float = 20.0, what: str = "",
+             state: Callable[[], object] | None = None) -> None:
+    """Poll `condition` until it is true; fail saying `what` (and `state()`, what there was)
+    after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            there = f" (there was: {state()})" if state is not None else ""
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for "
+                                 f"{what or condition}{there}")
+        time.sleep(0.02)
+
+
+@dataclass
+class Broker:
+    """One mosquitto on 127.0.0.1:`port`; its accounts' passwords in `passwords`."""
+
+    dir: Path
+    port: int = field(default_factory=free_port)
+    passwords: dict[str, str] = field(default_factory=dict)
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def add_box(self, box: str) -> Path:
+        """An account for `box` (the broker's files rewritten; restart or reload to apply);
+        returns its secret file."""
+        self.passwords[box] = f"pw-{box}"
+        return self.secret(box)
+
+    def secret(self, user: str) -> Path:
+        path = self.dir / f"{user}.secret"
+        path.write_text(f"{user}:{self.passwords[user]}\n")
+        return path
+
+    def write_config(self) -> Path:
+        self.passwords.setdefault(READER, "pw-reader")
+        pw = self.dir / "passwords"
+        pw.write_text("".join(password_line(u, p) + "\n" for u, p in self.passwords.items()))
+        acl = self.dir / "acl"
+        lines = reader_acl(CLUB, READER)
+        for user in self.passwords:
+            if user != READER:
+                lines += box_acl(CLUB, user)
+        acl.write_text("\n".join(lines) + "\n")
+        conf = self.dir / "mosquitto.conf"
+        # (run as root, mosquitto would drop to the user mosquitto, who cannot read a test's
+        # directory: it stays the user running the tests)
+        conf.write_text(f"user {getpass.getuser()}\n"
+                        f"listener {self.port} 127.0.0.1\nallow_anonymous false\n"
+                        f"password_file {pw}\nacl_file {acl}\npersistence false\n"
+                        "log_dest stderr\nlog_type error\nlog_type warning\n"
+                        "max_inflight_messages 100\nmax_queued_messages 100000\n")
+        return conf
+
+    def start(self, *, write: bool = True) -> None:
+        """Start it (with `write`, on a config made afresh from `passwords`)."""
+        conf = self.write_config() if write else self.dir / "mosquitto.conf"
+        self.log = open(self.dir / "mosquitto.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)],
+                                     stdout=self.log, stderr=self.log)
+        wait_for(self._listening, 10, f"mosquitto listening on {self.port}")
+
+    def _listening(self) -> bool:
+        if self.proc is not None and self.proc.poll() is not None:
+            raise AssertionError(f"mosquitto ended: {(self.dir / 'mosquitto.log').read_text()}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port),
+                                                                    timeout=0.2):
+            return True
+        return False
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+        if hasattr(self, "log"):
+            self.log.close()
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+
+@contextlib.contextmanager
+def running_broker(tmp: Path, boxes: tuple[str, ...] = ()) -> Iterator[Broker]:
+    broker = Broker(tmp)
+    for box in boxes:
+        broker.add_box(box)
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.kill()
+
+
+class Listener:
+    """A paho subscriber (the club's reader account) keeping every message it gets."""
+
+    def __init__(self, broker: Broker, topic: str = f"tableside/{CLUB}/#",
+                 user: str = READER) -> None:
+        import json
+        import threading
+
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.messages: list[tuple[str, dict[str, object], bool]] = []
+        self._lock = threading.Lock()
+        self.subscribed = threading.Event()
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"listener-{id(self)}")
+        c.username_pw_set(user, broker.passwords[user])
+
+        def on_connect(client: object, u: object, f: object, rc: object, p: object) -> None:
+            c.subscribe(topic, qos=1)
+
+        def on_subscribe(*args: object) -> None:
+            self.subscribed.set()
+
+        def on_message(client: object, u: object, msg: mqtt.MQTTMessage) -> None:
+            with self._lock:
+                self.messages.append((msg.topic, json.loads(msg.payload), bool(msg.retain)))
+
+        c.on_connect, c.on_subscribe, c.on_message = on_connect, on_subscribe, on_message
+        c.connect("127.0.0.1", broker.port)
+        c.loop_start()
+        self.client = c
+        wait_for(self.subscribed.is_set, 10, "the listener's subscription")
+
+    def entries(self, box: str) -> list[dict[str, object]]:
+        with self._lock:
+            return [m for t, m, _ in self.messages if t == f"tableside/{CLUB}/box/{box}/entries"]
+
+    def last(self, box: str, leaf: str) -> dict[str, object] | None:
+        with self._lock:
+            found = [m for t, m, _ in self.messages if t == f"tableside/{CLUB}/box/{box}/{leaf}"]
+        return found[-1] if found else None
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

@@ -1,0 +1,169 @@
+"""A box with a club publishes every entry of its game, in order, with a real mosquitto."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from club.outbox import read_acks
+from referee.app import session_from_args
+from referee.cli import build_parser
+from referee.db import Reader, connect
+from referee.session import Session
+from tests.club.broker import CLUB, Broker, Listener, wait_for
+from tests.club.play import script
+
+SEED = bytes(range(32)).hex()  # the scripted games' (scripts/bench.py)
+
+
+def box_session(db: Path, broker: Broker | None, box: str = "box-1",
+                said: list[str] | None = None, url: str | None = None) -> Session:
+    argv = ["headless", "--db", str(db), "--seed", SEED]
+    if broker is not None:
+        argv += ["--club", url or broker.url, "--club-box", box, "--club-secret",
+                 str(broker.secret(box))]
+    args = build_parser(only="headless").parse_args(argv)
+    return session_from_args(args, notify=(said.append if said is not None else print))
+
+
+def file_entries(db: Path) -> list[dict[str, Any]]:
+    """Every entry of every game in a box's file, as the club should receive them."""
+    reader = Reader(connect(db, readonly=True), db)
+    try:
+        out = []
+        for g in reader.games():
+            for e in reader.entries(g.id):
+                out.append({"game": e.game, "seq": e.seq, "at": e.at, "command": e.command,
+                            "events": e.events, "prev": e.prev, "hash": e.hash})
+        return out
+    finally:
+        reader.close()
+
+
+def received(listener: Listener, box: str) -> list[dict[str, Any]]:
+    keys = ("game", "seq", "at", "command", "events", "prev", "hash")
+    return [{k: m[k] for k in keys} for m in listener.entries(box)]
+
+
+def play(session: Session, requests: tuple[dict[str, Any], ...]) -> None:
+    for req in requests:
+        answer = session.handle(req)
+        assert answer["ok"] or req["cmd"] == "undo", answer
+
+
+def test_every_entry_is_published_in_order_with_its_hash(broker: Broker,
+                                                         tmp_path: Path) -> None:
+    listener = Listener(broker)
+    db = tmp_path / "box.sqlite"
+    said: list[str] = []
+    session = box_session(db, broker, said=said)
+    try:
+        play(session, script(60))
+        want = file_entries(db)
+        wait_for(lambda: len(listener.entries("box-1")) >= len(want), 20, "every entry")
+        assert received(listener, "box-1") == want
+        first = listener.entries("box-1")[0]
+        assert first["box"] == "box-1" and first["ruleset"] == "gallery-grippers"
+        assert isinstance(first["catalog"], dict)
+        wait_for(lambda: (listener.last("box-1", "table") or {}).get("commands")
+                 == len(session.log), 10, "the table after the last command")
+        table = listener.last("box-1", "table")
+        assert table is not None and table["ruleset"] == "gallery-grippers"
+        assert table["players"] == ["Ann", "Ben", "Cy", "Di"]
+        assert table["state"]["current"] == session.ruleset.state_json(session.state)["current"]
+        assert listener.last("box-1", "online") == {"online": True,
+                                                    "at": listener.last("box-1", "online")["at"]}
+    finally:
+        session.close()
+    wait_for(lambda: (listener.last("box-1", "online") or {}).get("online") is False, 10,
+             "the box saying it left")
+    assert any(s.startswith("Club online") for s in said), said
+    marks = read_acks(db)
+    assert marks == {(CLUB, "box-1", want[0]["game"]): len(want)}
+    listener.close()
+
+
+def test_a_broker_that_refuses_the_box_is_said_once(broker: Broker, tmp_path: Path) -> None:
+    broker.passwords["box-1"] = "wrong"  # the box's secret file now holds a wrong password
+    secret = broker.secret("box-1")
+    broker.passwords["box-1"] = "pw-box-1"
+    broker.restart()
+    said: list[str] = []
+    args = build_parser(only="headless").parse_args(
+        ["headless", "--db", str(tmp_path / "b.sqlite"), "--club", broker.url, "--club-box",
+         "box-1", "--club-secret", str(secret)])
+    session = session_from_args(args, notify=said.append)
+    try:
+        wait_for(lambda: any(s.startswith("Club refused") for s in said), 10, "the refusal said")
+        play(session, script(20))  # the table plays on
+        assert len(session.log) == len(script(20))
+    finally:
+        session.close()
+    assert sum(s.startswith("Club refused") for s in said) == 1, said
+
+
+def test_club_without_a_game_file_is_one_clear_error(broker: Broker) -> None:
+    from referee.errors import ConfigError
+
+    args = build_parser(only="headless").parse_args(
+        ["headless", "--memory", "--club", broker.url])
+    with pytest.raises(ConfigError, match="--db FILE"):
+        session_from_args(args)
+
+
+@pytest.mark.parametrize("url", ["http://x:1", "mqtt://", "mqtt://u:p@host:1883"])
+def test_a_bad_club_address_is_refused_before_anything_connects(url: str,
+                                                                tmp_path: Path) -> None:
+    from referee.errors import ConfigError
+
+    args = build_parser(only="headless").parse_args(
+        ["headless", "--db", str(tmp_path / "x.sqlite"), "--club", url])
+    with pytest.raises(ConfigError, match="--club"):
+        session_from_args(args)
+    assert json  # (imported for the helpers above)
+
+
+def test_without_the_club_extra_a_club_is_one_line_naming_it(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['paho'] = None; sys.modules['paho.mqtt'] = None; "
+            "sys.modules['paho.mqtt.client'] = None; from referee.cli import main; "
+            f"sys.exit(main(['headless', '--db', {str(tmp_path / 'b.sqlite')!r}, "
+            "'--club', 'mqtt://127.0.0.1:1']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, input="")
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert "'club' extra" in line and "pip install" in line, line
+    plain = subprocess.run([sys.executable, "-c", code.replace(
+        ", '--club', 'mqtt://127.0.0.1:1'", "")], capture_output=True, text=True, timeout=60,
+        input="")
+    assert plain.returncode == 0, plain.stderr  # without --club nothing needs the extra
+
+
+def test_a_box_that_stops_right_after_a_command_still_sends_it(broker: Broker,
+                                                               tmp_path: Path) -> None:
+    # (the stop came between the last command's wake-up and the publisher's next look at
+    # the file: its last entries were left for the next start; each round is a new chance)
+    listener = Listener(broker)
+    db = tmp_path / "box.sqlite"
+    steps = script(40)
+    try:
+        for end in range(10, len(steps) + 1, 10):
+            session = box_session(db, broker)
+            wait_for(lambda: (listener.last("box-1", "online") or {}).get("online") is True,
+                     10, "the box online")
+            play(session, steps[end - 10:end])
+            session.close()  # at once: the entries not yet sent go out before it leaves
+            want = file_entries(db)
+            wait_for(lambda: len({(e["game"], e["seq"]) for e in received(listener, "box-1")})
+                     == len(want), 10, f"every entry, in the round ending at {end}")  # noqa: B023
+            listener.messages.clear()
+            for m in want:
+                listener.messages.append((f"tableside/{CLUB}/box/box-1/entries", m, False))
+    finally:
+        listener.close()
