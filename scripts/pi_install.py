@@ -260,7 +260,7 @@ class Installer:
                                "its [club] table first (url, box, secret_file; docs/club.md)")
         src = self.args.source
         self.file(f"{UNIT_DIR}/{unit}.d/{CLUB_DROPIN}",
-                  (src / "systemd" / f"{unit}.d" / CLUB_DROPIN).read_bytes())
+                  (src / "systemd" / "club" / f"{unit}.conf").read_bytes())
         self.file(f"{OPT}/docs/club.md", (src / "docs" / "club.md").read_bytes())
 
     def drop_stale(self) -> None:

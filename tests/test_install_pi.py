@@ -562,7 +562,7 @@ def test_club_installs_the_network_dropin_that_never_waits_for_the_network(
     settings.write_text('[club]\nurl = "mqtt://club.local:1883"\nbox = "table-7"\n')
     install(source, root, "--variant", variant, "--club")
     dropin = root / f"etc/systemd/system/{unit}.d/club.conf"
-    assert dropin.read_bytes() == (source / f"systemd/{unit}.d/club.conf").read_bytes()
+    assert dropin.read_bytes() == (source / f"systemd/club/{unit}.conf").read_bytes()
     proc = subprocess.run(
         ["systemd-analyze", "verify", f"--root={root}", "--man=no", "--generators=no",
          f"/etc/systemd/system/{unit}"], capture_output=True, text=True, timeout=120)
