@@ -43,8 +43,9 @@ SOCKETS_WANTS_DIR = f"{UNIT_DIR}/sockets.target.wants"
 # ACL files (kept once changed: boxes are added to them), the club's own account and the unit
 # of `referee club`.
 CLUB_UNIT = f"{NAME}-club.service"
-CLUB_DROPIN = "club.conf"  # UNIT_DIR/<unit>.d/club.conf, from systemd/club/<unit>.conf (install-pi --club;
-#   not beside the unit: `systemd-analyze security` would read it as part of the unit)
+# install-pi --club: UNIT_DIR/<unit>.d/club.conf, from systemd/club/<unit>.conf (not beside the
+# unit: `systemd-analyze security` would read it as part of the unit).
+CLUB_DROPIN = "club.conf"
 BOX_SETTINGS = f"{ETC}/settings.toml"  # the [club] table the drop-in's --settings reads
 MOSQUITTO_CONF = "/etc/mosquitto/conf.d/tableside-club.conf"
 MOSQUITTO_PASSWD = "/etc/mosquitto/tableside-club.passwd"
