@@ -22,6 +22,7 @@ from ui.games.art_project.boards import (
     BoardEntryScreen,
     board_file,
     boards_dir,
+    parse_cities,
     parse_roads,
     parse_space,
 )
@@ -139,3 +140,18 @@ async def test_with_db_the_board_is_kept_beside_the_game_file(
             assert not (tmp_path / "default").exists()  # not the default data folder
     finally:
         s.close()
+
+
+@pytest.mark.parametrize("board", sorted({m.board for m in load_catalog(None).missions.values()}))
+def test_each_boards_examples_are_one_board_that_its_own_parsers_accept(board: str) -> None:
+    """The fields' examples are of the board being entered (no Japanese city on Egypt's
+    form), and they agree: the start is one of the example's cities, each road joins two of
+    them, and the board's own parsers read each example."""
+    screen = BoardEntryScreen(next(n for n, m in load_catalog(None).missions.items()
+                                   if m.board == board))
+    cities, start, roads = screen._example()
+    names = [c["name"] for c in parse_cities(cities)]
+    assert start in names
+    assert parse_roads(roads, names, board)  # (it refuses a road to a city not listed)
+    if board != "japan":
+        assert "Tokyo" not in cities + start + roads

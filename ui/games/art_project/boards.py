@@ -232,11 +232,26 @@ class BoardEntryScreen(Dialog[None]):
                 "rio": ", :free costs no fuel"}.get(self.board or "", "")
         return f"Roads: City-City{mark}, ... (blank: a trusted map)"
 
+    # (each board's own kind of example, so no field names a city of another board)
+    EXAMPLES: ClassVar[dict[str, tuple[str, str, str]]] = {
+        "egypt": ("Cairo=painting@north, Giza@south, Luxor=film@south", "Cairo",
+                  "Cairo-Giza:south, Giza-Luxor:level"),
+        "scandinavia": ("Oslo, Bergen=painting, Malmo=film", "Oslo",
+                        "Oslo-Bergen:red, Oslo-Malmo:beige"),
+        "rio": ("Centro, Lapa=painting, Leblon=film", "Centro",
+                "Centro-Lapa:free, Centro-Leblon"),
+        "usa": ("Boston, Chicago=painting, Denver=film", "Boston",
+                "Boston-Chicago, Chicago-Denver"),
+        "polynesia": ("Tahiti, Samoa=painting, Fiji=film", "Tahiti", "Tahiti-Samoa, Samoa-Fiji"),
+    }
+    DEFAULT_EXAMPLE = ("Tokyo, Kyoto=painting, Osaka=film", "Tokyo", "Tokyo-Kyoto, Kyoto-Osaka")
+
+    def _example(self) -> tuple[str, str, str]:
+        """Placeholders for the cities, the start and the roads, in this board's manner."""
+        return self.EXAMPLES.get(self.board or "", self.DEFAULT_EXAMPLE)
+
     def _roads_example(self) -> str:
-        return {"egypt": "Cairo-Giza:south, Giza-Luxor:level",
-                "scandinavia": "Oslo-Bergen:red, Oslo-Malmo:beige",
-                "rio": "Centro-Lapa:free, Centro-Leblon"}.get(self.board or "",
-                                                              "Tokyo-Kyoto, Kyoto-Osaka")
+        return self._example()[2]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="board-entry"):
@@ -244,10 +259,10 @@ class BoardEntryScreen(Dialog[None]):
                          "from the printed board", classes="dialog-title")
             yield Static("Cities: Name=symbol, ... (Egypt: Name=symbol@north or @south)",
                          classes="form-label")
-            yield Input(placeholder="Tokyo, Kyoto=painting, Osaka=film", id="cities",
+            yield Input(placeholder=self._example()[0], id="cities",
                         compact=True)
             yield Static("Start city (the flag)", classes="form-label")
-            yield Input(placeholder="Tokyo", id="start", compact=True)
+            yield Input(placeholder=self._example()[1], id="start", compact=True)
             yield Static(self._roads_label(), classes="form-label")
             yield Input(placeholder=self._roads_example(), id="roads", compact=True)
             if self.board == "scandinavia":
