@@ -7,6 +7,7 @@ Screenshots at 360x740 and 1280x800 are compared with the references in tests/we
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -19,10 +20,12 @@ from device.run import build_box
 from device.watchdog import Watchdog
 from referee.app import open_session
 from referee.cli import build_parser
+from referee.session import Session
 from tests.referee.conftest import SEED
 from tests.referee.storehelp import long_stream
 from tests.web.cdp import Browser
 from tests.web.helpers import LOOPBACK, serving
+from tests.whole_app import SCRIPTS, Start
 from ui.run import ConsoleAndBox
 from web.qr import oled_matrix
 from web.server import WebServer
@@ -185,6 +188,32 @@ def test_the_log_keeps_the_readers_place_when_a_line_arrives() -> None:
                 await browser.version_after(version)
                 top = await browser.evaluate(_TOP_LINE)
                 assert top[0] == str(len(session.log))  # the new line, in view
+        finally:
+            session.close()
+
+    asyncio.run(main())
+
+
+_PANEL_WIDTHS = ("JSON.stringify([...document.querySelectorAll('section, #board .panel')]"
+                 ".filter(p => p.scrollWidth > p.clientWidth)"
+                 ".map(p => (p.querySelector('h2, h3') || p).textContent.slice(0, 40)))")
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_each_games_finished_page_fits_a_phone_without_scrolling_sideways(script: str) -> None:
+    """At 360 px every section and board panel of each game's page, at its end (the widest
+    moment: the final scoring, the market's majorities), fits its width: nothing is hidden
+    behind a sideways scroll a phone's reader would not guess at."""
+    async def main() -> None:
+        session = Session(seed=SEED)
+        try:
+            for request in Start(script, 10**6).requests():
+                assert session.handle(request)["ok"], request
+            async with serving(session) as srv, Browser() as browser:
+                await browser.viewport(360, 740, mobile=True)
+                await browser.open(srv.url())
+                assert await browser.evaluate("document.documentElement.scrollWidth") <= 360
+                assert json.loads(await browser.evaluate(_PANEL_WIDTHS)) == []
         finally:
             session.close()
 
