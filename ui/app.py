@@ -494,8 +494,10 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         self.when_first_screen_drawn(show)
 
     def _say(self, lines: list[str]) -> None:
-        for line in lines:
-            self.notify(line, timeout=10, markup=False)
+        """One toast for all of them: at 80x24 a toast per line (the hardware found, the pins
+        file, the tray...) stacked up over half the form for ten seconds."""
+        if lines:
+            self.notify("\n".join(lines), timeout=10, markup=False)
 
     def action_new_game(self) -> None:
         self._want_new = True

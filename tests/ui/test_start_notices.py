@@ -44,3 +44,17 @@ async def test_with_no_question_they_are_shown_at_once() -> None:
         for _ in range(3):
             await pilot.pause()
         assert SAID in said(app)
+
+
+async def test_what_was_said_before_the_console_was_up_is_one_toast() -> None:
+    """At 80x24 four toasts (hardware, buttons, pins file, tray) covered half the form for ten
+    seconds: the lines said before the console is up share one toast, each line kept."""
+    lines = ["hardware: simulated buttons and OLED (no Raspberry Pi found)",
+             "buttons: gpiozero's mock pins, pressed by the keys",
+             "no dice tray (--tray): electronic dice"]
+    app = make_app(Session(seed=SEED))
+    app.say_later(lines)
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        assert said(app) == ["\n".join(lines)]
