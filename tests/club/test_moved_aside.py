@@ -143,3 +143,60 @@ def test_a_box_whose_file_is_moved_aside_keeps_publishing_both_files(
         reader.close()
     assert "gallery-grippers #1</td>" in page
     assert f"gallery-grippers #2 (game 1 of file {new_id[:8]})</td>" in page
+
+
+def test_a_publisher_sending_a_file_follows_the_new_one_and_leaves_the_old_untouched(
+        broker: Broker, tmp_path: Path) -> None:
+    """The publisher is on a sound file, connected and caught up, when the session restarts
+    on a new file at the same path: it follows without writing to the old one, sends the new
+    one from its first entry under its own id, and ignores a resend asked of the old file."""
+    from club.publisher import Publisher
+    from club.settings import ClubSettings, parse_url
+    from referee.app import open_session
+    from tests.club.broker import CLUB, Listener
+
+    db = tmp_path / "box.sqlite"
+
+    def a_file(steps: tuple[dict[str, Any], ...]) -> None:
+        session = open_session(db=db, seed=bytes.fromhex(SEED), notify=lambda _: None)
+        try:
+            play(session, steps)
+        finally:
+            session.close()
+
+    a_file(script(30))
+    old = box_rows(db)
+    listener = Listener(broker)
+    said: list[str] = []
+    publisher = Publisher(ClubSettings(parse_url(broker.url), "box-1", CLUB, "box-1",
+                                       broker.passwords["box-1"]), db, status=said.append)
+    publisher.start()
+    try:
+        wait_for(lambda: len(listener.entries("box-1")) == len(old), 20, "the first file")
+        old_id = read_file_id(db)
+        moved = tmp_path / "box.sqlite.moved"
+        for suffix in ("", "-wal", "-shm"):  # (what the store's quarantine does)
+            if Path(f"{db}{suffix}").exists():
+                Path(f"{db}{suffix}").rename(f"{moved}{suffix}")
+        before = digest(moved)
+        a_file(script(12))  # the new file at the same path
+        new = box_rows(db)
+        publisher.restart()
+        wait_for(lambda: len(listener.entries("box-1")) >= len(old) + len(new), 20,
+                 "the new file")
+        new_id = read_file_id(db)
+        got = listener.entries("box-1")
+        assert [(m["game"], m["seq"], m["hash"], m["file"]) for m in got] == [
+            (g, s, h, old_id) for g, s, h in old] + [(g, s, h, new_id) for g, s, h in new]
+        assert new_id not in (None, old_id)
+        listener.client.publish(f"tableside/{CLUB}/box/box-1/resend",  # (the club's account)
+                                b'{"game":1,"seq":1,"file":"%s"}' % old_id.encode(), qos=1)
+        listener.client.publish(f"tableside/{CLUB}/box/box-1/resend",
+                                b'{"game":1,"seq":12,"file":"%s"}' % new_id.encode(), qos=1)
+        wait_for(lambda: len(listener.entries("box-1")) > len(got), 20, "the resend")
+        again = listener.entries("box-1")[len(got):]
+        assert {(m["seq"], m["file"]) for m in again} == {(12, new_id)}
+    finally:
+        publisher.stop()
+        listener.close()
+    assert digest(moved) == before  # nothing written into the file it left
