@@ -200,3 +200,41 @@ def test_a_publisher_sending_a_file_follows_the_new_one_and_leaves_the_old_untou
         publisher.stop()
         listener.close()
     assert digest(moved) == before  # nothing written into the file it left
+
+
+def test_nothing_of_a_damaged_file_is_sent_nor_written_before_it_is_moved_aside(
+        broker: Broker, club: Receiver, tmp_path: Path) -> None:
+    """A file played without the club (nothing of it acknowledged), then damaged: the proof
+    beside the session finds it; the publisher has waited for the proof, so the club never
+    gets the damaged game (which would be a forgery to it) and the moved file is as found."""
+    db = tmp_path / "box.sqlite"
+    session = box_session(db, None)
+    try:
+        play(session, finished(2))
+    finally:
+        session.close()
+    flip_an_old_entry(db)
+    damaged = digest(db)
+    session = box_session(db, broker)
+    try:
+        proven = threading.Event()
+        session.when_proven(proven.set)
+        assert proven.wait(30)
+        assert not session.handle(dict(finished(3)[0]))["ok"]  # the damage acted on
+        play(session, finished(3))
+        new = box_rows(db)
+        wait_for(lambda: [g.entries for g in club_games(tmp_path)] == [len(new)], 30,
+                 "the club holding the new file's game")
+    finally:
+        session.close()
+    (moved,) = (p for p in tmp_path.glob("box.sqlite.damaged-*")
+                if not p.name.endswith(("-wal", "-shm")))
+    assert digest(moved) == damaged and read_file_id(moved) is None
+    (game,) = club_games(tmp_path)
+    assert (game.file, game.box_game, game.check) == (read_file_id(db), 1, "good")
+    reader = ClubStore(tmp_path / "club.sqlite", readonly=True)
+    try:
+        assert reader.refused() == []
+        assert [tuple(r) for r in reader.rows("box-1")] == new
+    finally:
+        reader.close()
