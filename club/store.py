@@ -223,7 +223,7 @@ class ClubStore:
 
     # ---- entries -------------------------------------------------------------------------
     def _refuse(self, box: str, payload: Any, reason: str, *,
-                taint: int | None = None) -> Received:
+                tainted: int | None = None) -> Received:
         game = payload.get("game") if isinstance(payload, dict) else None
         seq = payload.get("seq") if isinstance(payload, dict) else None
         game = game if isinstance(game, int) else None
@@ -231,8 +231,8 @@ class ClubStore:
         text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
         self._conn.execute("INSERT INTO refused (box, game, seq, at, reason, payload) "
                            "VALUES (?, ?, ?, ?, ?, ?)", (box, game, seq, now(), reason, text))
-        if taint is not None:  # (the club's number of the game)
-            self._taint(box, taint, [f"box {box} sent {reason}"])
+        if tainted is not None:  # (the club's number of the game)
+            self._taint(box, tainted, [f"box {box} sent {reason}"])
         return Received("refused", reason)
 
     def _taint(self, box: str, game: int, problems: list[str]) -> None:
@@ -260,15 +260,15 @@ class ClubStore:
         number = self._number(box, file, game, payload)
         if payload.get("box", box) != box:
             return self._refuse(box, payload, f"an entry naming another box "
-                                f"({payload.get('box')!r})", taint=number)
+                                f"({payload.get('box')!r})", tainted=number)
         try:
             body = body_of(game, seq, at, command, events)
         except (TypeError, ValueError) as err:
             return self._refuse(box, payload, f"entry {seq} of game {game} that is not "
-                                f"plain JSON ({err})", taint=number)
+                                f"plain JSON ({err})", tainted=number)
         if link(str(prev), body) != digest:
             return self._refuse(box, payload, f"entry {seq} of game {game} whose content "
-                                "does not match its hash (forged or damaged)", taint=number)
+                                "does not match its hash (forged or damaged)", tainted=number)
         c = self._conn
         c.execute("BEGIN IMMEDIATE")
         try:
@@ -280,7 +280,7 @@ class ClubStore:
                     return Received("duplicate", missing=self._gaps(box, number, game),
                                     file=file)
                 return self._refuse(box, payload, f"entry {seq} of game {game} again with "
-                                    "another content (a rewritten entry)", taint=number)
+                                    "another content (a rewritten entry)", tainted=number)
             c.execute("INSERT INTO entries (box, game, seq, at, command, events, prev, hash, "
                       "received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                       (box, number, seq, at, canonical(command), canonical(events), prev,
