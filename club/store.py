@@ -8,6 +8,11 @@ entries join up (they may arrive out of order after a reconnect: a gap is asked 
 `referee.audit.verify` (not a copy of it). A game with any problem is marked ``tampered``
 with what was wrong and which box sent it, and stays out of the standings; what was refused
 is kept in ``refused`` (box, game, seq, why, the payload as sent).
+
+A box's games are kept per game file (the entries' ``file``, docs/club.md): in this file
+``games.game`` (and ``entries.game``) is the club's number of a game of its box, unique per
+box, while ``games.file`` and ``games.box_game`` say which file and which of its games it is;
+the hashes and `verify` use ``box_game``. A box that sends no file is one file (``''``).
 """
 
 from __future__ import annotations
