@@ -6,6 +6,7 @@ imported, unless a club is asked for."""
 from __future__ import annotations
 
 import argparse
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -39,15 +40,35 @@ def attach(session: Any, args: argparse.Namespace,
                           "keeps none: give --db FILE (not --memory)")
     from club.publisher import Publisher
 
-    publisher = Publisher(settings, path, status=status)
+    proof = getattr(session.store, "proof", None)  # (None: the file is proven, or new)
+    moved = threading.Event()  # the file was found damaged and a new one started
+
+    def ready() -> bool | None:
+        """Whether the file may be read: proven (or new, or the new one started after the
+        damaged one was moved aside), damaged (False: about to be moved aside), or still
+        being proven (None)."""
+        if proof is None or moved.is_set():
+            return True
+        if not proof.done:
+            return None
+        return not proof.result()  # (done: at once)
+
+    publisher = Publisher(settings, path, status=status, ready=ready)
 
     def accepted(outcome: Any) -> None:
         publisher.accepted(outcome.ruleset or session.ruleset, outcome.state,
                            outcome.entry.seq, outcome.events)
 
+    def restarted(_message: str) -> None:  # the file was moved aside: a new one, a new table
+        moved.set()
+        publisher.accepted(session.ruleset, session.state, len(session.log))
+        publisher.restart()
+
     if len(session.log):
         publisher.accepted(session.ruleset, session.state, len(session.log))
     session.subscribe(accepted)
+    session.on_restart(restarted)
+    session.when_proven(publisher.kick)
     publisher.start()
     return publisher.stop
 

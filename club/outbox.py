@@ -8,12 +8,19 @@ playing on it): the publisher, on a connection of its own. An acknowledgement is
 without waiting for the disk (``synchronous = NORMAL``): one lost in a power cut only means
 its entries are sent again, and the club keeps each once.
 
+The file also keeps its identity for the club: a table ``club_file (id)`` holding one random
+id (16 hex digits), written once, by the first outbox that opens the file (the writer's: a new
+file gets one as soon as its publisher opens it). A file moved aside keeps its id; the new file
+started in its place gets a new one, so the club tells the new file's game 1 from the old
+file's (docs/club.md). The id is sent as ``"file"`` in every entry and table.
+
 No MQTT here: `club.publisher` asks this module what to send and tells it what was acked.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,6 +36,24 @@ ACKS = """CREATE TABLE IF NOT EXISTS club_acks (
     game INTEGER NOT NULL,
     seq INTEGER NOT NULL,
     PRIMARY KEY (club, box, game)) WITHOUT ROWID"""
+IDENTITY = "CREATE TABLE IF NOT EXISTS club_file (id TEXT NOT NULL)"
+
+
+def file_id(conn: sqlite3.Connection) -> str:
+    """The file's identity, made (once, in one transaction) if it has none yet."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(IDENTITY)
+        row = conn.execute("SELECT id FROM club_file").fetchone()
+        if row is None:
+            row = (secrets.token_hex(8),)
+            conn.execute("INSERT INTO club_file (id) VALUES (?)", row)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return str(row[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +74,11 @@ class Outbox:
         self.path = Path(path)
         self.club, self.box = club, box
         self._conn = connect(self.path)
+        try:
+            self.file = file_id(self._conn)  # (synchronous = FULL: it is never made twice)
+        except BaseException:
+            self._conn.close()
+            raise
         self._conn.execute("PRAGMA synchronous = NORMAL")  # (an ack lost: sent again)
         self._conn.execute(ACKS)
         self.acked: dict[int, int] = dict(self._conn.execute(
@@ -100,7 +130,7 @@ class Outbox:
             b = json.loads(body)
             payload = {"game": game, "seq": seq, "at": b["at"], "command": b["command"],
                        "events": b["events"], "undone": bool(undone), "prev": before,
-                       "hash": digest, "box": self.box}
+                       "hash": digest, "box": self.box, "file": self.file}
             payload.update(self._about(game, seq))
             yield Outgoing(game, seq, rid, payload)
 
@@ -162,6 +192,18 @@ class Outbox:
                 "SELECT id >> 32, max(id & 4294967295) FROM entries GROUP BY id >> 32"):
             total += max(0, last - self.acked.get(game, 0))
         return total
+
+
+def read_file_id(path: str | Path) -> str | None:
+    """A game file's identity for the club (None: no outbox has opened it yet)."""
+    conn = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        row = conn.execute("SELECT id FROM club_file").fetchone()
+        return None if row is None else str(row[0])
+    except sqlite3.OperationalError:
+        return None
+    finally:
+        conn.close()
 
 
 def read_acks(path: str | Path) -> dict[tuple[str, str, int], int]:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from club.records import of_file
 from club.standings import evening_start, standings
 from club.store import ClubStore
 
@@ -96,7 +97,7 @@ def body(store: ClubStore) -> str:
         problems = "".join(f"<div>{esc(p)}</div>" for p in g.problems[:5])
         out.append(
             f"<tr class='game' data-box='{esc(g.box)}' data-game='{g.game}'>"
-            f"<td>{esc(g.box)}</td><td>{esc(g.ruleset)} #{g.game}</td>"
+            f"<td>{esc(g.box)}</td><td>{esc(g.ruleset)} #{g.game}{esc(of_file(g))}</td>"
             f"<td>{esc(', '.join(g.players))}</td><td>{esc(g.status)}</td>"
             f"<td>{esc(', '.join((g.result or {}).get('winners') or []))}</td>"
             f"<td>{g.entries}</td><td class='{cls}'>{check}{problems}</td>"

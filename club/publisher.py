@@ -10,6 +10,13 @@ the file. A connection that drops is thrown away with everything in flight: the 
 a restart or a power cut the rest goes out in order, some perhaps twice (the club keeps each
 once). The link's state (connecting, online, unreachable, refused) is said through `status`
 when it changes, never per command.
+
+The game file is read only once it may be (`ready`: its proof of every entry, beside the
+session, found nothing wrong), so nothing of a damaged file is sent and nothing is written to
+it. When the session starts afresh on a new file at the same path (the old one was found
+damaged and moved aside: `restart`), the publisher follows it: it leaves the old file's
+outbox (without writing to it) and sends the new file's entries from its first, under the
+new file's identity (`club.outbox`).
 """
 
 from __future__ import annotations
@@ -56,10 +63,14 @@ class Publisher:
 
     def __init__(self, settings: ClubSettings, path: str | Path, *,
                  status: Callable[[str], None], backoff: tuple[float, float] = BACKOFF,
-                 window: int = WINDOW) -> None:
+                 window: int = WINDOW,
+                 ready: Callable[[], bool | None] = lambda: True) -> None:
         self.settings = settings
         self.path = Path(path)
         self._status = status
+        self._ready = ready  # the file may be read (True), is damaged (False), is being proven
+        self._reopen = False  # the session restarted on a new file at the same path
+        self._outbox: Outbox | None = None
         self._backoff = backoff
         self._window = window
         self._cv = threading.Condition()
@@ -93,6 +104,18 @@ class Publisher:
             self._kicked = True
             self._cv.notify()
 
+    def restart(self) -> None:
+        """The session started afresh on a new game file at the same path (the old one was
+        moved aside): follow it."""
+        with self._cv:
+            self._reopen = True
+            self._kicked = True
+            self._cv.notify()
+
+    def kick(self) -> None:
+        """Look again whether the file may be read (its proof has finished)."""
+        self._kick()
+
     def stop(self, timeout: float = DRAIN + 3.0) -> None:
         """Send what is left while connected (for up to `DRAIN` seconds: what is not sent
         then goes at the next start), say the box is leaving (online: false), write the ack
@@ -123,28 +146,55 @@ class Publisher:
                 self._cv.wait(timeout)
             self._kicked = False
 
-    def _run(self) -> None:
+    def _open(self) -> Outbox | None:
+        """The outbox of the file at `path`, once it may be read (None: stopping, or it
+        cannot be opened; that is said)."""
+        while True:
+            with self._cv:
+                self._reopen = False
+            if self._stopping:
+                return None
+            try:
+                ready = self._ready()
+            except Exception:
+                log.exception("whether the game file is proven could not be told")
+                ready = None
+            if ready:
+                break
+            self._wait(1.0)  # (kicked when the proof ends and when the session restarts)
         try:
-            outbox = Outbox(self.path, club=self.settings.club, box=self.settings.box)
+            return Outbox(self.path, club=self.settings.club, box=self.settings.box)
         except Exception as err:
             log.exception("the club's outbox could not be opened")
             self._say("refused", f"Club stopped: cannot read the game file to send it ({err})")
-            return
+            return None
+
+    def _run(self) -> None:
         delay = self._backoff[0]
         try:
-            while not self._stopping:
+            outbox = self._outbox = self._open()
+            while outbox is not None and not self._stopping:
+                if self._reopen:  # a new file: its own outbox (the old one is not written)
+                    outbox.close()
+                    self._verdict = None
+                    outbox = self._outbox = self._open()
+                    delay = self._backoff[0]
+                    continue
                 if self._connection(outbox):
                     delay = self._backoff[0]
                 if self._stopping:
                     break
-                self._wait(delay)
-                delay = min(delay * 2, self._backoff[1])
+                if not self._reopen:
+                    self._wait(delay)
+                    delay = min(delay * 2, self._backoff[1])
         finally:
-            try:
-                outbox.flush()
-            except Exception:
-                log.exception("the club's ack marks could not be written")
-            outbox.close()
+            outbox, self._outbox = self._outbox, None
+            if outbox is not None:
+                try:
+                    outbox.flush()
+                except Exception:
+                    log.exception("the club's ack marks could not be written")
+                outbox.close()
             self.state = "stopped"
 
     def _client(self) -> mqtt.Client:
@@ -191,8 +241,11 @@ class Publisher:
             try:
                 asked = json.loads(msg.payload)
                 game, seq = int(asked["game"]), int(asked["seq"])
-            except (ValueError, KeyError, TypeError):
+                file = asked.get("file", outbox.file)
+            except (ValueError, KeyError, TypeError, AttributeError):
                 log.warning("a resend request that is not {game, seq}: %r", msg.payload[:200])
+                return
+            if file != outbox.file:  # (a file moved aside: what it holds stays in it)
                 return
             with self._cv:
                 self._resend.append((game, max(1, seq)))
@@ -254,7 +307,7 @@ class Publisher:
         last_flush = 0.0
         more = True
         stop_seen = False
-        while not lost.is_set():
+        while not lost.is_set() and not self._reopen:
             if self._stopping:  # (after one whole pass since the stop: the last entry too)
                 if stop_seen and (not (inflight or more)
                                   or time.monotonic() > self._drain_until):
@@ -314,6 +367,7 @@ class Publisher:
         try:
             payload = table_payload(outbox.latest_game(), ruleset, state, commands=commands,
                                     verdict=self._verdict, at=now())
+            payload["file"] = outbox.file
         except Exception:
             log.exception("the table could not be put into words for the club")
             return

@@ -38,7 +38,7 @@ class Receiver:
         self.club = club
         self.broker = parse_url(url, what="--broker")
         self.on_change = on_change or (lambda box: None)
-        self._asked: dict[tuple[str, int, int], float] = {}
+        self._asked: dict[tuple[str, str, int, int], float] = {}
         self.connected = threading.Event()
         self.received = 0
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tableside-club-{club}",
@@ -94,30 +94,34 @@ class Receiver:
             if got.outcome == "refused":
                 log.warning("refused from box %s: %s", box, got.reason)
             for game, seq in got.missing:
-                self.ask(box, game, seq)
+                self.ask(box, game, seq, got.file)
         elif leaf == "online" and isinstance(payload, dict):
             self.store.presence(box, bool(payload.get("online")), str(payload.get("at")))
         elif leaf == "table" and isinstance(payload, dict):
             self.store.table(box, payload)
             current, last = payload.get("game"), payload.get("commands")
-            if isinstance(current, int) and isinstance(last, int):
-                head = self.store.head(box, current)
+            file = payload.get("file", "")
+            if isinstance(current, int) and isinstance(last, int) and isinstance(file, str):
+                head = self.store.head(box, current, file)
                 if head < last:
-                    self.ask(box, current, head + 1)
+                    self.ask(box, current, head + 1, file)
         else:
             return
         self.on_change(box)
 
-    def ask(self, box: str, game: int, seq: int) -> None:
-        """Ask `box` to send game `game` again from entry `seq` (at most every few
-        seconds for the same entry)."""
-        key = (box, game, seq)
+    def ask(self, box: str, game: int, seq: int, file: str = "") -> None:
+        """Ask `box` to send game `game` (its own number) of its file `file` again from entry
+        `seq` (at most every few seconds for the same entry)."""
+        key = (box, file, game, seq)
         t = time.monotonic()
         if t - self._asked.get(key, -RESEND_AGAIN) < RESEND_AGAIN:
             return
         self._asked[key] = t
+        asked: dict[str, object] = {"game": game, "seq": seq}
+        if file:
+            asked["file"] = file  # (a box without file ids ignores it)
         self.client.publish(topics.box_topic(self.club, box, "resend"),
-                            canonical({"game": game, "seq": seq}).encode(), qos=1)
+                            canonical(asked).encode(), qos=1)
 
 
 def serve(args: argparse.Namespace) -> int:

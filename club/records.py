@@ -27,11 +27,18 @@ def _parser(name: str) -> argparse.ArgumentParser:
     return p
 
 
+def of_file(g: ClubGame) -> str:
+    """How a game is told from another of its box's with the same number in another file
+    (docs/club.md): '' when the club's number is the box's own."""
+    return "" if g.box_game == g.game else f" (game {g.box_game} of file {g.file[:8]})"
+
+
 def describe(g: ClubGame) -> str:
     winners = ", ".join((g.result or {}).get("winners") or []) or "-"
     check = {"good": "GOOD", "pending": "not yet checkable", "tampered": "TAMPERED"}[g.check]
-    return (f"{g.box} game {g.game}  {g.ruleset or '?'}  {', '.join(g.players) or '?'}  "
-            f"{g.status}  winner(s): {winners}  {g.entries} entries  {check}")
+    return (f"{g.box} game {g.game}{of_file(g)}  {g.ruleset or '?'}  "
+            f"{', '.join(g.players) or '?'}  {g.status}  winner(s): {winners}  "
+            f"{g.entries} entries  {check}")
 
 
 def run_games(argv: list[str]) -> int:
@@ -98,18 +105,19 @@ def export_text(store: ClubStore, fmt: str) -> str:
         for g in games:
             lines = list(jsonl(store.game_log(g.box, g.game)))
             header = json.loads(lines[0])
-            header.update({"box": g.box, "check": g.check, "problems": g.problems})
+            header.update({"box": g.box, "check": g.check, "problems": g.problems,
+                           "file": g.file, "club_game": g.game})
             out += [canonical(header), *lines[1:]]
         return "".join(line + "\n" for line in out)
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(("box", "game", "ruleset", "started_at", "ended_at", "status", "players",
-                    "winners", "entries", "check", "commitment"))
+                    "winners", "entries", "check", "commitment", "file", "file_game"))
         for g in games:
             w.writerow((g.box, g.game, g.ruleset, g.started_at, g.ended_at, g.status,
                         "; ".join(g.players), "; ".join((g.result or {}).get("winners") or []),
-                        g.entries, g.check, g.commitment))
+                        g.entries, g.check, g.commitment, g.file, g.box_game))
         return buf.getvalue()
     if fmt == "bgstats":
         merged: dict[str, Any] = {"about": None, "players": [], "locations": [], "games": [],

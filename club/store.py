@@ -8,6 +8,11 @@ entries join up (they may arrive out of order after a reconnect: a gap is asked 
 `referee.audit.verify` (not a copy of it). A game with any problem is marked ``tampered``
 with what was wrong and which box sent it, and stays out of the standings; what was refused
 is kept in ``refused`` (box, game, seq, why, the payload as sent).
+
+A box's games are kept per game file (the entries' ``file``, docs/club.md): in this file
+``games.game`` (and ``entries.game``) is the club's number of a game of its box, unique per
+box, while ``games.file`` and ``games.box_game`` say which file and which of its games it is;
+the hashes and `verify` use ``box_game``. A box that sends no file is one file (``''``).
 """
 
 from __future__ import annotations
@@ -51,6 +56,8 @@ SCHEMA = (
         head_hash TEXT NOT NULL DEFAULT '""" + GENESIS + """',
         check_state TEXT NOT NULL DEFAULT 'pending',
         problems TEXT NOT NULL DEFAULT '[]',
+        file TEXT NOT NULL DEFAULT '',
+        box_game INTEGER,
         PRIMARY KEY (box, game))""",
     """CREATE TABLE IF NOT EXISTS entries (
         box TEXT NOT NULL,
@@ -72,6 +79,11 @@ SCHEMA = (
         reason TEXT NOT NULL,
         payload TEXT NOT NULL)""",
 )
+# Files made before games had a file identity: the columns are added (an old row is of the
+# box's one file, '', and its number is the box's own).
+ADDED = (("games", "file", "TEXT NOT NULL DEFAULT ''"), ("games", "box_game", "INTEGER"))
+AFTER = ("UPDATE games SET box_game = game WHERE box_game IS NULL",
+         "CREATE UNIQUE INDEX IF NOT EXISTS games_by_file ON games (box, file, box_game)")
 HEX = frozenset("0123456789abcdef")
 
 
@@ -87,6 +99,7 @@ class Received:
     outcome: str
     reason: str = ""
     missing: tuple[tuple[int, int], ...] = ()  # (game, seq) of each first entry missing
+    file: str = ""  # the box's file those games are in (its `file` field; '': none given)
 
 
 @dataclass(frozen=True)
@@ -103,6 +116,8 @@ class ClubGame:
     check: str  # pending | good | tampered
     problems: list[str]
     commitment: str | None
+    file: str = ""  # the box's game file it was played in ('': the box sent no file id)
+    box_game: int = 0  # its number in that file (what its hashes hold); `game` is the club's
 
 
 def _is_hash(value: Any) -> bool:
@@ -117,6 +132,10 @@ class ClubStore:
         if readonly:
             self._conn = sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True,
                                          isolation_level=None, check_same_thread=False)
+            have = {r[1] for r in self._conn.execute("PRAGMA table_info(games)")}
+            if have and "file" not in have:  # (a file the club process has not opened since)
+                self._conn.execute("CREATE TEMP VIEW games AS SELECT *, '' AS file, "
+                                   "game AS box_game FROM main.games")
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, isolation_level=None,
@@ -124,6 +143,12 @@ class ClubStore:
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = NORMAL")
             for statement in SCHEMA:
+                self._conn.execute(statement)
+            for table, column, kind in ADDED:
+                have = {r[1] for r in self._conn.execute(f"PRAGMA table_info({table})")}
+                if column not in have:
+                    self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+            for statement in AFTER:
                 self._conn.execute(statement)
         self._conn.execute("PRAGMA busy_timeout = 5000")
 
@@ -157,13 +182,53 @@ class ClubStore:
                  "table": json.loads(t) if t else None, "password_line": pw}
                 for b, o, oa, s, t, pw in rows]
 
-    def head(self, box: str, game: int) -> int:
-        row = self._conn.execute("SELECT head_seq FROM games WHERE box = ? AND game = ?",
-                                 (box, game)).fetchone()
+    def head(self, box: str, game: int, file: str = "") -> int:
+        """How far game `game` (the box's own number) of the box's file `file` is joined up."""
+        row = self._conn.execute("SELECT head_seq FROM games WHERE box = ? AND file = ? AND "
+                                 "box_game = ?", (box, file, game)).fetchone()
         return int(row[0]) if row else 0
 
+    def _number(self, box: str, file: str, game: int, payload: dict[str, Any]) -> int:
+        """The club's number for game `game` of the box's file `file` (docs/club.md): its own
+        number, unless another file of the box has a game by that number (a file moved aside
+        and a new one started, which numbers its games from 1 again): then the box's next
+        free number. The row is made here, on first sight."""
+        c = self._conn
+        row = c.execute("SELECT game FROM games WHERE box = ? AND file = ? AND box_game = ?",
+                        (box, file, game)).fetchone()
+        if row is not None:
+            return int(row[0])
+        if file and self._adopts(box, file, game, payload):
+            return self._number(box, file, game, payload)
+        taken = c.execute("SELECT 1 FROM games WHERE box = ? AND game = ?",
+                          (box, game)).fetchone()
+        number = game if taken is None else int(c.execute(
+            "SELECT max(game) + 1 FROM games WHERE box = ?", (box,)).fetchone()[0])
+        ruleset = payload.get("ruleset")
+        c.execute("INSERT INTO games (box, game, file, box_game, ruleset) VALUES (?, ?, ?, ?, ?)",
+                  (box, number, file, game, ruleset if isinstance(ruleset, str) else None))
+        return number
+
+    def _adopts(self, box: str, file: str, game: int, payload: dict[str, Any]) -> bool:
+        """A box that now names its file sends more of a game the club has without a file
+        (the box was upgraded): if the entry is one the club holds, or follows one, the box's
+        games without a file are that file's."""
+        c = self._conn
+        row = c.execute("SELECT game FROM games WHERE box = ? AND file = '' AND box_game = ?",
+                        (box, game)).fetchone()
+        if row is None:
+            return False
+        seq = payload["seq"]
+        kept = dict(c.execute("SELECT seq, hash FROM entries WHERE box = ? AND game = ? AND "
+                              "seq IN (?, ?)", (box, row[0], seq - 1, seq)).fetchall())
+        if kept.get(seq) != payload["hash"] and kept.get(seq - 1) != payload["prev"]:
+            return False
+        c.execute("UPDATE games SET file = ? WHERE box = ? AND file = ''", (file, box))
+        return True
+
     # ---- entries -------------------------------------------------------------------------
-    def _refuse(self, box: str, payload: Any, reason: str, *, taint: bool) -> Received:
+    def _refuse(self, box: str, payload: Any, reason: str, *,
+                tainted: int | None = None) -> Received:
         game = payload.get("game") if isinstance(payload, dict) else None
         seq = payload.get("seq") if isinstance(payload, dict) else None
         game = game if isinstance(game, int) else None
@@ -171,12 +236,11 @@ class ClubStore:
         text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
         self._conn.execute("INSERT INTO refused (box, game, seq, at, reason, payload) "
                            "VALUES (?, ?, ?, ?, ?, ?)", (box, game, seq, now(), reason, text))
-        if taint and game is not None:
-            self._taint(box, game, [f"box {box} sent {reason}"])
+        if tainted is not None:  # (the club's number of the game)
+            self._taint(box, tainted, [f"box {box} sent {reason}"])
         return Received("refused", reason)
 
     def _taint(self, box: str, game: int, problems: list[str]) -> None:
-        self._game_row(box, game, None)
         row = self._conn.execute("SELECT problems FROM games WHERE box = ? AND game = ?",
                                  (box, game)).fetchone()
         known = json.loads(row[0])
@@ -184,60 +248,59 @@ class ClubStore:
         self._conn.execute("UPDATE games SET check_state = 'tampered', problems = ? "
                            "WHERE box = ? AND game = ?", (canonical(known), box, game))
 
-    def _game_row(self, box: str, game: int, ruleset: Any) -> None:
-        self._conn.execute("INSERT OR IGNORE INTO games (box, game, ruleset) VALUES (?, ?, ?)",
-                           (box, game, ruleset if isinstance(ruleset, str) else None))
-
     def receive(self, box: str, payload: Any) -> Received:
         """One entry as a box published it (club.md's ``entries`` payload)."""
         if not isinstance(payload, dict):
-            return self._refuse(box, payload, "an entry that is not a JSON object",
-                                taint=False)
+            return self._refuse(box, payload, "an entry that is not a JSON object")
         game, seq = payload.get("game"), payload.get("seq")
         at, command, events = payload.get("at"), payload.get("command"), payload.get("events")
         prev, digest = payload.get("prev"), payload.get("hash")
+        file = payload.get("file", "")
         if not (isinstance(game, int) and isinstance(seq, int) and seq >= 1
                 and isinstance(at, str) and isinstance(command, dict)
-                and isinstance(events, list) and _is_hash(prev) and _is_hash(digest)):
+                and isinstance(events, list) and _is_hash(prev) and _is_hash(digest)
+                and isinstance(file, str) and len(file) <= 64):
             return self._refuse(box, payload, "an entry without its game, seq, at, command, "
-                                "events, prev and hash", taint=False)
+                                "events, prev and hash")
+        number = self._number(box, file, game, payload)
         if payload.get("box", box) != box:
             return self._refuse(box, payload, f"an entry naming another box "
-                                f"({payload.get('box')!r})", taint=True)
+                                f"({payload.get('box')!r})", tainted=number)
         try:
             body = body_of(game, seq, at, command, events)
         except (TypeError, ValueError) as err:
             return self._refuse(box, payload, f"entry {seq} of game {game} that is not "
-                                f"plain JSON ({err})", taint=True)
+                                f"plain JSON ({err})", tainted=number)
         if link(str(prev), body) != digest:
             return self._refuse(box, payload, f"entry {seq} of game {game} whose content "
-                                "does not match its hash (forged or damaged)", taint=True)
+                                "does not match its hash (forged or damaged)", tainted=number)
         c = self._conn
         c.execute("BEGIN IMMEDIATE")
         try:
             kept = c.execute("SELECT hash FROM entries WHERE box = ? AND game = ? AND seq = ?",
-                             (box, game, seq)).fetchone()
+                             (box, number, seq)).fetchone()
             if kept is not None:
                 c.execute("COMMIT")
                 if kept[0] == digest:
-                    return Received("duplicate", missing=self._gaps(box, game))
+                    return Received("duplicate", missing=self._gaps(box, number, game),
+                                    file=file)
                 return self._refuse(box, payload, f"entry {seq} of game {game} again with "
-                                    "another content (a rewritten entry)", taint=True)
+                                    "another content (a rewritten entry)", tainted=number)
             c.execute("INSERT INTO entries (box, game, seq, at, command, events, prev, hash, "
                       "received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                      (box, game, seq, at, canonical(command), canonical(events), prev,
+                      (box, number, seq, at, canonical(command), canonical(events), prev,
                        digest, now()))
-            self._game_row(box, game, payload.get("ruleset"))
             left: list[tuple[int, int]] = []
             if seq == 1:
-                left = self._first(box, game, payload, events, at)
-            self._advance(box, game)
+                left = self._first(box, number, payload, events, at)
+            self._advance(box, number)
             c.execute("COMMIT")
         except BaseException:
             if c.in_transaction:
                 c.execute("ROLLBACK")
             raise
-        return Received("stored", missing=tuple(left) + self._gaps(box, game))
+        return Received("stored", missing=tuple(left) + self._gaps(box, number, game),
+                        file=file)
 
     def _first(self, box: str, game: int, payload: dict[str, Any], events: list[Any],
                at: str) -> list[tuple[int, int]]:
@@ -255,8 +318,9 @@ class ClubStore:
              canonical(catalog) if isinstance(catalog, dict) else None, canonical(players),
              started.get("commitment"), at, box, game))
         left = [(int(g), int(h) + 1) for g, h in self._conn.execute(
-            "SELECT game, head_seq FROM games WHERE box = ? AND game < ? AND status = "
-            "'playing'", (box, game))]
+            "SELECT box_game, head_seq FROM games WHERE box = ? AND game < ? AND status = "
+            "'playing' AND file = (SELECT file FROM games WHERE box = ? AND game = ?)",
+            (box, game, box, game))]  # (asked again of the same file only: the box's own)
         self._conn.execute("UPDATE games SET status = 'abandoned' WHERE box = ? AND game < ? "
                            "AND status = 'playing'", (box, game))
         return left
@@ -300,16 +364,22 @@ class ClubStore:
                 c.execute("UPDATE games SET check_state = 'good' WHERE box = ? AND game = ?",
                           (box, game))
 
-    def _gaps(self, box: str, game: int) -> tuple[tuple[int, int], ...]:
-        """The first entry of `game` missing below the newest one kept, if any."""
-        head = self.head(box, game)
-        row = self._conn.execute("SELECT max(seq) FROM entries WHERE box = ? AND game = ?",
-                                 (box, game)).fetchone()
-        return ((game, head + 1),) if row[0] is not None and row[0] > head else ()
+    def _gaps(self, box: str, number: int, game: int) -> tuple[tuple[int, int], ...]:
+        """The first entry of the club's game `number` (the box's `game`) missing below the
+        newest one kept, if any (in the box's numbers: what it is asked for)."""
+        head, top = self._conn.execute(
+            "SELECT g.head_seq, (SELECT max(seq) FROM entries WHERE box = g.box AND "
+            "game = g.game) FROM games AS g WHERE g.box = ? AND g.game = ?",
+            (box, number)).fetchone()
+        return ((game, head + 1),) if top is not None and top > head else ()
 
     # ---- reading -------------------------------------------------------------------------
     def entries(self, box: str, game: int) -> list[StoredEntry]:
-        """The game's joined-up entries (1 .. head), with the undo marks its undos say."""
+        """The game's joined-up entries (1 .. head), with the undo marks its undos say; `game`
+        is the club's number, the entries carry the box's (what their hashes hold)."""
+        row = self._conn.execute("SELECT box_game FROM games WHERE box = ? AND game = ?",
+                                 (box, game)).fetchone()
+        own = game if row is None or row[0] is None else int(row[0])
         rows = self._conn.execute(
             "SELECT e.seq, e.at, e.command, e.events, e.prev, e.hash FROM entries AS e "
             "JOIN games AS g ON g.box = e.box AND g.game = e.game WHERE e.box = ? AND "
@@ -317,20 +387,23 @@ class ClubStore:
         parsed = [(s, at, json.loads(cmd), json.loads(ev), p, h)
                   for s, at, cmd, ev, p, h in rows]
         undone = {cmd.get("undoes") for _, _, cmd, _, _, _ in parsed if cmd.get("cmd") == "undo"}
-        return [StoredEntry(game, s, at, cmd, ev, p, h, s in undone)
+        return [StoredEntry(own, s, at, cmd, ev, p, h, s in undone)
                 for s, at, cmd, ev, p, h in parsed]
 
     def game_log(self, box: str, game: int) -> GameLog:
-        """The game as `referee.audit.verify` reads it; its facts are the log's own."""
+        """The game (the club's number) as `referee.audit.verify` reads it; its facts are
+        the log's own, its number the box's."""
         row = self._conn.execute(
             "SELECT ruleset, ruleset_version, catalog, players, commitment, started_at, "
-            "ended_at, status, result FROM games WHERE box = ? AND game = ?",
+            "ended_at, status, result, box_game FROM games WHERE box = ? AND game = ?",
             (box, game)).fetchone()
-        ruleset, version, catalog, players, commitment, started, ended, status, result = row
+        (ruleset, version, catalog, players, commitment, started, ended, status, result,
+         own) = row
         entries = self.entries(box, game)
         res = json.loads(result) if result else None
         winners = (res or {}).get("winners") or []
-        return GameLog(game, started or "", ended, status, json.loads(players),
+        return GameLog(game if own is None else own, started or "", ended, status,
+                       json.loads(players),
                        winners[0] if len(winners) == 1 else None, commitment or "",
                        json.loads(catalog) if catalog else {},
                        entries[-1].hash if entries else GENESIS, len(entries), entries,
@@ -339,11 +412,11 @@ class ClubStore:
     def games(self) -> list[ClubGame]:
         rows = self._conn.execute(
             "SELECT box, game, ruleset, players, started_at, ended_at, status, result, "
-            "head_seq, check_state, problems, commitment FROM games "
+            "head_seq, check_state, problems, commitment, file, box_game FROM games "
             "ORDER BY started_at, box, game").fetchall()
         return [ClubGame(b, g, r, json.loads(p), s, e, st, json.loads(res) if res else None,
-                         n, ch, json.loads(pr), cm)
-                for b, g, r, p, s, e, st, res, n, ch, pr, cm in rows]
+                         n, ch, json.loads(pr), cm, f, g if bg is None else bg)
+                for b, g, r, p, s, e, st, res, n, ch, pr, cm, f, bg in rows]
 
     def refused(self) -> list[dict[str, Any]]:
         rows = self._conn.execute("SELECT box, game, seq, at, reason, payload FROM refused "
