@@ -68,28 +68,43 @@ def from_store(reader: Reader, game: GameRecord) -> GameLog:
 
 
 def read_jsonl(path: str | Path) -> GameLog:
-    """Read an exported game back; raises ValueError naming the line that is wrong."""
-    entries: list[StoredEntry] = []
-    header: dict[str, Any] | None = None
+    """Read an exported game back; raises ValueError naming the line that is wrong (or, for
+    a file of several games, saying so: `read_jsonl_games` reads those)."""
+    logs = read_jsonl_games(path)
+    if len(logs) > 1:
+        raise ValueError(f"{path} holds {len(logs)} games, not one")
+    return logs[0]
+
+
+def read_jsonl_games(path: str | Path) -> list[GameLog]:
+    """Read the games of an export back, in order: one game (`referee export`) or several,
+    each from its header line on (`referee club export`). Raises ValueError naming the line
+    that is wrong."""
+    games: list[tuple[int, dict[str, Any], list[StoredEntry]]] = []
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, start=1):
             try:
                 item = json.loads(line)
-                if header is None:
-                    if not isinstance(item, dict) or item.get("format") != FORMAT:
-                        raise ValueError(f"not a {FORMAT} export (no header line)")
-                    header = item
+                if isinstance(item, dict) and item.get("format") == FORMAT:
+                    games.append((n, item, []))  # a header: a game starts here
                     continue
+                if not games:
+                    raise ValueError(f"not a {FORMAT} export (no header line)")
                 missing = [k for k in ENTRY_KEYS if k not in item]
                 if missing:
                     raise ValueError(f"missing {', '.join(missing)}")
-                entries.append(StoredEntry(item["game"], item["seq"], item["at"],
-                                           item["command"], item["events"], item["prev"],
-                                           item["hash"], bool(item["undone"])))
+                games[-1][2].append(StoredEntry(item["game"], item["seq"], item["at"],
+                                                item["command"], item["events"], item["prev"],
+                                                item["hash"], bool(item["undone"])))
             except (ValueError, TypeError, AttributeError) as err:
                 raise ValueError(f"{path}:{n}: {err}") from err
-    if header is None:
+    if not games:
         raise ValueError(f"{path} is empty")
+    return [_game_log(path, n, header, entries) for n, header, entries in games]
+
+
+def _game_log(path: str | Path, n: int, header: dict[str, Any],
+              entries: list[StoredEntry]) -> GameLog:
     try:
         return GameLog(header["game"], header["started_at"], header["ended_at"],
                        header["status"], header["players"], header["winner"],
@@ -97,7 +112,7 @@ def read_jsonl(path: str | Path) -> GameLog:
                        header["entries"], entries, str(header.get("ruleset", DEFAULT_GAME)),
                        str(header.get("ruleset_version", "1")), header.get("result"))
     except KeyError as err:
-        raise ValueError(f"{path}:1: the header has no {err}") from err
+        raise ValueError(f"{path}:{n}: the header has no {err}") from err
 
 
 def final_state(log: GameLog) -> Any:

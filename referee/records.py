@@ -17,7 +17,7 @@ from pathlib import Path
 from referee.audit import Verdict, verify
 from referee.db import GameRecord, Reader, connect, file_version, game_problems, schema_version
 from referee.errors import BadRequest, StoreError
-from referee.export import from_store, read_jsonl, render
+from referee.export import from_store, read_jsonl_games, render
 
 FORMATS = ("jsonl", "csv", "bgstats")
 EXIT_GOOD, EXIT_BAD, EXIT_UNCHECKED = 0, 1, 3
@@ -101,15 +101,18 @@ def setup_verify(p: argparse.ArgumentParser) -> None:
 def run_verify(args: argparse.Namespace) -> int:
     if args.game is not None and not args.game.isdigit():
         try:
-            log = read_jsonl(args.game)
+            logs = read_jsonl_games(args.game)
         except OSError as err:
             raise StoreError(f"cannot read {args.game}: {err.strerror or err}") from err
         except ValueError as err:
             print(f"referee verify: {err}", file=sys.stderr)
             return EXIT_BAD
-        v = verify(log)
-        print(v.text(f"Game {log.game} ({', '.join(log.players)}), exported, {log.status}"))
-        return _exit([v])
+        verdicts = []
+        for log in logs:  # (one game from `referee export`, several from `referee club export`)
+            v = verify(log)
+            verdicts.append(v)
+            print(v.text(f"Game {log.game} ({', '.join(log.players)}), exported, {log.status}"))
+        return _exit(verdicts)
     reader = open_reader(args.db)
     try:
         return _verify_file(reader, None if args.game is None else int(args.game))

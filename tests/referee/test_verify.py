@@ -228,6 +228,24 @@ def test_an_edited_export_header_is_bad(finished: Path, tmp_path: Path, edit: st
     assert finding in out.stdout
 
 
+def test_an_export_of_several_games_verifies_each(finished: Path, export: list[Line],
+                                                  tmp_path: Path) -> None:
+    """`referee club export` writes many games in one file, each from its header line: every
+    game gets its own verdict, and one forged game makes the whole file BAD while the honest
+    one is still said to be GOOD."""
+    out = referee("export", "1", "--db", str(finished))
+    one = [json.loads(line) for line in out.stdout.splitlines()]
+    both = referee("verify", str(write(tmp_path / "two.jsonl", one + export)))
+    assert both.returncode == 0, both.stdout + both.stderr
+    assert both.stdout.count("VERDICT: GOOD") == 2, both.stdout
+    forged = one + edit(export, electronic("d100"))
+    out = referee("verify", str(write(tmp_path / "forged.jsonl", forged)))
+    assert out.returncode == 1
+    assert out.stdout.count("VERDICT: GOOD") == 1 and out.stdout.count("VERDICT: BAD") == 1
+    with pytest.raises(ValueError, match="holds 2 games"):
+        read_jsonl(tmp_path / "two.jsonl")  # (one game was asked for)
+
+
 ROW_EDITS = {
     "winner": ("UPDATE games SET winner = 'Cy' WHERE id = 1", "winner"),
     "status": ("UPDATE games SET status = 'abandoned' WHERE id = 1", "ends it at entry"),
