@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.widgets import Input
+
 from referee.session import Session
 from tests.referee.games.gallerist import make_games
 from tests.referee.games.gallerist import test_session as play
@@ -23,6 +25,7 @@ from ui.games.gallerist.screens import (
     StartDrawnDialog,
     StateDialog,
     UndoDialog,
+    choices,
 )
 from ui.games.gallerist.setup import RULES, GalleristNewGameScreen, parse_bag
 from ui.games.gallery_grippers.setup import NewGameScreen
@@ -48,13 +51,17 @@ def _matches(value: Any, req: dict[str, Any]) -> bool:
     asked = {a.key.partition(".")[0] for a in value.asks}
     if not (value.request.items() <= req.items() and set(req) - set(value.request) <= asked):
         return False
-    for a in value.asks:  # a choice must offer the value wanted
-        if a.kind == "choice" and a.key in req and req[a.key] not in [v for _, v in a.options]:
+    for a in value.asks:  # a choice must offer the value wanted (once the field it
+        if a.kind == "choice" and a.key not in req:  # follows is chosen), a number its bounds
             return False
-        if a.kind == "choice" and a.key not in req:
+        if a.kind == "choice" and req[a.key] not in [v for _, v in a.choices(req.get(a.by))]:
             return False
         if a.kind == "number" and not a.optional and a.key not in req:
             return False
+        if a.kind == "number" and "." not in a.key and a.key in req:
+            low, high = a.limits(req.get(a.by) if a.by else None)
+            if not low <= req[a.key] <= high:
+                return False
     return True
 
 
@@ -320,3 +327,124 @@ async def test_the_form_gives_each_seat_a_colour_at_80x24() -> None:
         state = s.ruleset.state_json(s.state)
         assert [(p["name"], p["color"]) for p in state["players"]] == [
             ("Ann", "purple"), ("Ben", "green"), ("Cy", "yellow")]
+
+
+async def _to(pilot: Any, app: Any, start: str) -> None:
+    """Highlight the list item whose words begin with `start` by ↑↓, and Enter it."""
+    lst = app.screen.query_one("#gal-actions", Choices)
+    labels = [c.label for c in choices(app.session)]
+    assert lst.values == [c.value for c in choices(app.session)]
+    at = [i for i, w in enumerate(labels) if w.startswith(start)]
+    assert len(at) == 1, (start, labels)
+    lst.focus()
+    await pilot.pause()
+    here = lst.highlighted or 0
+    await keys(pilot, *(["down"] * (at[0] - here) if at[0] > here else ["up"] * (here - at[0])))
+    await keys(pilot, "enter")
+
+
+def _in_view(dialog: EntryDialog) -> None:
+    """Every field of the dialog and its Send are on the 80x24 screen, above the key bar."""
+    for w in [*dialog.query("Input, Cycle"), dialog.query_one("#send")]:
+        assert w.region.width > 0 and w.region.right <= SMALL[0], w
+        assert 0 <= w.region.y < SMALL[1] - 1, w
+
+
+async def test_a_kicked_out_player_s_location_action_is_recorded_out_of_turn_by_keys() -> None:
+    """Issue 25: Ann kicks Cy's gallerist out of the Media Centre; after Ann's turn Cy takes a
+    kicked-out location action (the built-in catalog has no fame icons: the dialog asks where
+    the marker goes), and then, in Ben's turn, what that action did is recorded for Cy — an
+    assistant to the market's lower rows, an artist discovered, a work acquired and one sold
+    — all through the list and its dialogs at 80x24 (no protocol line typed): each dialog
+    asks for the player first (Ben, whose turn it is, then the others), and the choices and
+    bounds after it follow the player chosen. The log says each step in words."""
+    s = Session(seed=play.SEED)
+    for req in ({"cmd": "new_game", "game": "gallerist", "players": ["Ann", "Ben", "Cy"],
+                 "start_player": "Ann", "bag": 30},
+                {"cmd": "place_start", "player": "Cy", "location": "Media Centre"},
+                {"cmd": "place_start", "player": "Ben", "location": "Artists Colony"},
+                {"cmd": "place_start", "player": "Ann", "location": "International Market"},
+                {"cmd": "discover", "artist": "Blue 1", "fame": 5, "player": "Ann"},
+                {"cmd": "acquire", "player": "Ben", "artist": "Blue 1", "cost": 1},
+                {"cmd": "money", "player": "Cy", "delta": 5},
+                {"cmd": "move", "player": "Ann", "to": "Media Centre"},
+                {"cmd": "location_action", "player": "Ann"},
+                {"cmd": "end_turn", "player": "Ann"}):
+        play.ok(s, **req)
+    assert s.ruleset.state_json(s.state)["pending"][0]["player"] == "Cy"
+    start = len(s.log)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "r")  # resume the game
+        base = app.screen
+        assert isinstance(base, ScoresScreen)
+        log = base.query_one("#gal-log")
+        # Cy's kicked-out action waits first in the list: paid in influence, 10 -> 8
+        await _to(pilot, app, "Cy (kicked out): a location action, paid in influence")
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        _in_view(dialog)
+        await keys(pilot, *typed("8"), "ctrl+s")
+        assert app.screen is base
+        assert "Cy, kicked out of Media Centre: a location action paid in influence " \
+               "(influence 10 → 8)" in str(log.render())
+        assert s.state.current == "Ben" and not s.state.queue  # Ben's turn now
+        # an assistant to the market's lower rows, for Cy: the player first (Ben's turn)
+        await _to(pilot, app, "A paid assistant to the market's lower rows")
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        _in_view(dialog)
+        player = dialog.query_one("#field-0", Cycle)
+        cost = dialog.query_one("#field-2", Input)
+        assert dialog.focused is player and player.value == "Ben"
+        assert cost.placeholder == "0 to 9"  # Ben's money (10, less 1 for his work)
+        await keys(pilot, "right", "right")  # Ben, Ann, Cy
+        assert str(player.render()) == "‹ Cy ›" and cost.placeholder == "0 to 15"
+        await keys(pilot, "tab", "right", "right", "tab", *typed("2"), "ctrl+s")
+        assert app.screen is base
+        assert "Cy: an assistant to the market, column 3, lower row, paid 2" in str(
+            log.render())
+        # the artist Cy's action turned face up (the built-in catalog prints no fame)
+        await _to(pilot, app, "Discover an artist (turn the tile)")
+        await keys(pilot, "right", "right", "tab")  # Cy; the first artist still face down
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        assert str(dialog.query_one("#field-1", Cycle).render()) == "‹ Red 1 ›"
+        await keys(pilot, "tab", *typed("4"), "ctrl+s")
+        assert "Cy discovers Red 1 (fame 4)" in str(log.render())
+        # a work Cy acquires, within Cy's money (13 after the placement)
+        await _to(pilot, app, "Acquire a work")
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        await keys(pilot, "right", "right")
+        assert dialog.query_one("#field-2", Input).placeholder == "0 to 13"
+        artist = dialog.query_one("#field-1", Cycle)
+        await keys(pilot, "tab")
+        while artist.value != "Red 1":
+            await keys(pilot, "right")
+        await keys(pilot, "tab", *typed("3"), "ctrl+s")
+        assert app.screen is base
+        assert "Cy acquires a work by Red 1 for 3" in str(log.render())
+        # a sale: each player's own works (Ben has Blue 1's, Cy Red 1's)
+        await _to(pilot, app, "Sell a work (say what it brought)")
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        player, artist = dialog.query_one("#field-0", Cycle), dialog.query_one("#field-1", Cycle)
+        assert [v for _, v in player.choices] == ["Ben", "Cy"]  # (Ann exhibits nothing)
+        assert artist.choices == [("Blue 1", "Blue 1")]
+        await keys(pilot, "right")
+        assert player.value == "Cy" and artist.choices == [("Red 1", "Red 1")]
+        assert str(artist.render()) == "‹ Red 1 ›"
+        await keys(pilot, "tab", "tab", *typed("6"), "ctrl+s")
+        assert app.screen is base
+        assert "Cy sells the work by Red 1 for 6" in str(log.render())
+        assert base.query_one("#gal-command", Input).value == ""
+    logged = [e.command for e in s.log[start:]]
+    assert [(c["cmd"], c.get("player")) for c in logged] == [
+        ("kickout_action", "Cy"), ("market", "Cy"), ("discover", "Cy"), ("acquire", "Cy"),
+        ("sell", "Cy")]
+    cy = next(p for p in s.ruleset.state_json(s.state)["players"] if p["name"] == "Cy")
+    assert (cy["money"], cy["influence"], cy["sold"], cy["auction_spent"]) == (
+        16, 8, ["Red 1"], 2)
+    assert cy["assistants"]["market"] == [{"column": 3, "row": "lower", "cost": 2}]

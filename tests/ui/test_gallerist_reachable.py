@@ -7,8 +7,11 @@ random commands (the rules' tests' generator, which tries refused ones too) mixe
 picks from the console's own list of what may be done now (an entry with random figures),
 and undos. The game is resumed from its log as after a restart and the console mounted on
 it. The list must be exactly the ruleset's legal actions and its entries (the steps that need
-the table's choices or figures); some entries' dialogs are opened by keys, checked and
-closed, one pick is made by keys, the help and the undo dialog are opened. Nothing may fail
+the table's choices or figures), and every request the rules accept, for every player (not
+only the one acting now; tests/referee/games/gallerist/space.py's candidates), must be made by
+one of them; some entries' dialogs are opened by keys, checked and closed, one pick is made by
+keys, one accepted request (another player's where there is one) is made by keys through the
+list and its dialog, the help and the undo dialog are opened. Nothing may fail
 to draw (ui/trouble.py records none) and no option anywhere has an id.
 """
 
@@ -21,10 +24,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Input, OptionList
 
+from referee.games.gallerist.actions import actor
 from referee.session import Session
 from tests.referee.games.gallerist import make_games
 from tests.referee.games.gallerist import test_session as play
+from tests.referee.games.gallerist.space import accepted_space
 from tests.ui.conftest import keys
+from tests.ui.test_gallerist_console import _matches, pick
 from ui.app import make_app
 from ui.base import Choices, Cycle
 from ui.games.gallerist.screens import (
@@ -47,9 +53,10 @@ def filled(entry: Entry, data: st.DataObject) -> dict[str, Any]:
     """An entry's request with random choices and figures within its bounds, as its dialog
     would send them."""
     req: dict[str, Any] = dict(entry.request)
-    for ask in entry.asks:
+    for ask in entry.asks:  # (a choice that follows another comes after it)
         if ask.kind == "choice":
-            req[ask.key] = data.draw(st.sampled_from([v for _, v in ask.options]))
+            options = ask.choices(req.get(ask.by)) if ask.by else ask.options
+            req[ask.key] = data.draw(st.sampled_from([v for _, v in options]))
     for ask in entry.asks:
         value: Any
         if ask.kind == "players":
@@ -154,6 +161,11 @@ async def drive(s: Session, data: st.DataObject) -> None:
         assert [v for v in values if isinstance(v, dict)] == legal
         assert [v for v in values if isinstance(v, Entry)] == [
             Entry.from_json(e) for e in s.ruleset.entries(s.state)]
+        # every request the rules accept, for every player (not only the one acting now),
+        # is made by a list item: a legal action, or an entry whose dialog offers it
+        accepted = accepted_space(s.state)
+        missing = [r for r in accepted if not any(_matches(v, r) for v in values)]
+        assert not missing, (state["phase"], actor(s.state), missing[:8])
         decisions = {p["decision"] for p in state["pending"]}
         if "score" in decisions:
             assert any(isinstance(v, Entry) and v.request["cmd"] == "score" for v in values)
@@ -190,12 +202,36 @@ async def drive(s: Session, data: st.DataObject) -> None:
             check_screens(app)
             if isinstance(app.screen, GameOverDialog):
                 await keys(pilot, "escape")
+        # one accepted request, another player's where there is one, made by keys through
+        # the list and its dialog (no protocol line typed): logged as it was asked for
+        if app.screen is base and not s.state.over:
+            wanted = _by_keys(s, data)
+            if wanted is not None:
+                before = len(s.log)
+                assert await pick(pilot, app, wanted), wanted
+                assert len(s.log) == before + 1, wanted
+                logged = s.log[-1].command
+                assert {k: logged.get(k) for k in wanted} == wanted, (wanted, logged)
+                check_screens(app)
+                if isinstance(app.screen, GameOverDialog):
+                    await keys(pilot, "escape")
         await keys(pilot, "f1")
         assert isinstance(app.screen, HelpScreen)
         await keys(pilot, "escape", "ctrl+z")
         assert isinstance(app.screen, UndoDialog)
         await keys(pilot, "n")
         check_screens(app)
+
+
+def _by_keys(s: Session, data: st.DataObject) -> dict[str, Any] | None:
+    """An accepted request of the candidate space the session takes as it is (no kept box
+    draw in the way), for a player other than the one acting now where there is one."""
+    who = actor(s.state)
+    found = [r for r in accepted_space(s.state)
+             if s.refusal(s.ruleset.parse(r)) is None and r["cmd"] != "new_game"]
+    others = [r for r in found if r.get("player", r.get("by")) not in (who, None)]
+    pool = others or found
+    return data.draw(st.sampled_from(pool), label="by keys") if pool else None
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

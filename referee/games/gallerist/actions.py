@@ -3,7 +3,7 @@ state as the protocol shows it, and what undo would take back, in words."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from referee.errors import Refusal
@@ -203,6 +203,12 @@ def actor(s: State) -> str | None:
     return s.current
 
 
+def _listed(s: State) -> str | None:
+    """Whose tickets and box draws are whole legal actions: the one acting now (a kicked-out
+    player's during their action), else the turn's player."""
+    return actor(s) or s.current if s.phase == "play" else None
+
+
 def _candidates(s: State) -> Iterator[Request]:
     names = list(s.names)
     if s.phase == "setup":
@@ -233,9 +239,11 @@ def _candidates(s: State) -> Iterator[Request]:
             for kind in EXECUTIVE:
                 yield {"cmd": "executive", "player": cur, "kind": kind}
             yield {"cmd": "end_turn", "player": cur}
+        listed = _listed(s)  # (the others' tickets and draws: entries with a Player choice)
+        if listed is not None:
             for colour in s.tickets:
-                yield {"cmd": "take_ticket", "player": cur, "colour": colour}
-            yield {"cmd": "draw_visitor", "player": cur}
+                yield {"cmd": "take_ticket", "player": listed, "colour": colour}
+            yield {"cmd": "draw_visitor", "player": listed}
         who = actor(s)
         for a in s.catalog.artists:  # an artist whose tile prints its fame
             yield {"cmd": "discover", "artist": a.name,
@@ -317,89 +325,168 @@ def _money_room(s: State, name: str) -> int:
     return MAX_MONEY - s.player(name).money
 
 
-def _record_entries(s: State, who: str | None) -> Iterator[Entry]:
-    """What the table records for `who` (the turn's player, or a kicked-out one): moves
-    leaving an assistant, the market, artists and works, visitors."""
-    cat = s.catalog
-    if who is not None and s.phase == "play":
-        p = s.player(who)
-        if who == s.current and not s.turn.ended and not s.turn.moved and p.gallerist not in (
-                GALLERY, KICKED, None):
-            tos = [x for x in cat.locations
-                   if _accepts(s, {"cmd": "move", "player": who, "to": x})]
-            leaves = ([("an assistant from a desk", "desk")] if p.desks else []) + [
-                (f"the assistant from {x}", x) for x in dict.fromkeys(p.locations)]
-            leaves = [o for o in leaves if tos and _accepts(
-                s, {"cmd": "move", "player": who, "to": tos[0], "leave_assistant": o[1]})]
-            if tos and leaves:
-                yield _entry(f"{who}: move, leaving an assistant on {p.gallerist}…",
-                             {"cmd": "move", "player": who},
-                             _choice("to", "Move to", [(x, x) for x in tos]),
-                             _choice("leave_assistant", f"Left on {p.gallerist}", leaves))
-        assert s.setup is not None
-        cols = [(f"column {c}", c) for c in (1, 2, 3) if _accepts(
-            s, {"cmd": "market", "player": who, "column": c, "row": "upper"})]
-        if cols:
-            yield _entry(f"{who}: an assistant to the market's upper rows…",
-                         {"cmd": "market", "player": who, "row": "upper"},
-                         _choice("column", "Column", cols))
-        cols = [(f"column {c}", c) for c in (1, 2, 3) if _accepts(
-            s, {"cmd": "market", "player": who, "column": c, "row": "lower", "cost": 0})]
-        if cols:
-            yield _entry(f"{who}: an assistant to the market's lower rows (paid)…",
-                         {"cmd": "market", "player": who, "row": "lower"},
-                         _choice("column", "Column", cols),
-                         _number("cost", "It cost (money)", 0, min(p.money, MAX_MONEY)))
-    unprinted = [(a.name, a.name) for a in cat.artists if a.fame is None and _accepts(
-        s, _with({"cmd": "discover", "artist": a.name, "fame": 0}, who))]
-    if unprinted:
-        yield _entry((f"{who}: " if who else "") + "discover an artist (turn the tile)…",
-                     _with({"cmd": "discover"}, who),
-                     _choice("artist", "Artist", unprinted),
-                     _number("fame", "Fame on the tile", 0, CELEBRITY_FAME - 1))
-    if who is None or s.phase != "play":
+def _order(s: State) -> list[str]:
+    """The players as a record's "Player" choice lists them: the one acting now first (the
+    choice starts there), then the others in seat order."""
+    who = actor(s)
+    return list(dict.fromkeys([*([who] if who else []), *s.names]))
+
+
+Options = list[tuple[str, Any]]
+
+
+def _per_player(s: State, find: Callable[[str], Options]) -> dict[str, Options]:
+    """Each player's options (`find`, asked of `decide`), for the players who have some."""
+    return {n: found for n in _order(s) if (found := find(n))}
+
+
+def _player(names: Sequence[str], key: str = "player", label: str = "Player") -> Ask:
+    return _choice(key, label, [(n, n) for n in names])
+
+
+def _choice_by(key: str, label: str, per: Mapping[str, Options], by: str = "player") -> Ask:
+    """A choice whose options follow the player chosen in field `by` (`per`: player ->
+    options); the options shown first are the first player's."""
+    ask = _choice(key, label, next(iter(per.values())))
+    ask["by"] = by
+    ask["options_by"] = {n: [[w, v] for w, v in opts] for n, opts in per.items()}
+    return ask
+
+
+def _move_entries(s: State) -> Iterator[Entry]:
+    """The turn's move leaving an assistant behind (the current player's alone, GAL-6)."""
+    who = s.current
+    if who is None or s.phase != "play" or s.turn.ended or s.turn.moved:
         return
     p = s.player(who)
-    names = [(a.name, a.name) for a in cat.artists
-             if _accepts(s, {"cmd": "commission", "player": who, "artist": a.name})]
-    if names:
-        yield _entry(f"{who}: commission a work (a signature token)…",
-                     {"cmd": "commission", "player": who},
-                     _choice("artist", "Artist", names))
-    fames = {a.name: s.artist(a.name).fame for a in cat.artists
-             if _accepts(s, {"cmd": "fame", "artist": a.name, "by": who, "steps": 1})}
-    if fames:
-        # (steps past the celebrity space stop there: any number of them is taken)
-        yield _entry(f"{who}: an artist's fame goes up…", {"cmd": "fame", "by": who},
-                     _choice("artist", "Artist", [(f"{n} (fame {f})", n)
-                                                  for n, f in fames.items()]),
+    if p.gallerist in (GALLERY, KICKED, None):
+        return
+    tos = [x for x in s.catalog.locations
+           if _accepts(s, {"cmd": "move", "player": who, "to": x})]
+    leaves = ([("an assistant from a desk", "desk")] if p.desks else []) + [
+        (f"the assistant from {x}", x) for x in dict.fromkeys(p.locations)]
+    leaves = [o for o in leaves if tos and _accepts(
+        s, {"cmd": "move", "player": who, "to": tos[0], "leave_assistant": o[1]})]
+    if tos and leaves:
+        yield _entry(f"{who}: move, leaving an assistant on {p.gallerist}…",
+                     {"cmd": "move", "player": who},
+                     _choice("to", "Move to", [(x, x) for x in tos]),
+                     _choice("leave_assistant", f"Left on {p.gallerist}", leaves))
+
+
+def _record_entries(s: State) -> Iterator[Entry]:
+    """What the table records for a player: the market, artists and works, visitors. Each
+    asks which player first (the one acting now, then the others: a kicked-out player's
+    location action is recorded out of turn); the choices after it are that player's."""
+    cat = s.catalog
+    play = s.phase == "play"
+    unprinted = [a.name for a in cat.artists if a.fame is None]
+    if not play:
+        found = [(n, n) for n in unprinted
+                 if _accepts(s, {"cmd": "discover", "artist": n, "fame": 0})]
+        if found:
+            yield _entry("Discover an artist (turn the tile)…", {"cmd": "discover"},
+                         _choice("artist", "Artist", found),
+                         _number("fame", "Fame on the tile", 0, CELEBRITY_FAME - 1))
+        return
+
+    def market(row: str) -> dict[str, Options]:
+        return _per_player(s, lambda n: [(f"column {c}", c) for c in (1, 2, 3) if _accepts(
+            s, {"cmd": "market", "player": n, "column": c, "row": row,
+                **({"cost": 0} if row == "lower" else {})})])
+
+    def cost(per: Mapping[str, Options]) -> Ask:
+        return _number("cost", "It cost (money)", 0, MAX_MONEY, by="player", bounds={
+            n: (0, min(s.player(n).money, MAX_MONEY)) for n in per})
+
+    per = market("upper")
+    if per:
+        yield _entry("An assistant to the market's upper rows…",
+                     {"cmd": "market", "row": "upper"}, _player(list(per)),
+                     _choice_by("column", "Column", per))
+    per = market("lower")
+    if per:
+        yield _entry("A paid assistant to the market's lower rows…",
+                     {"cmd": "market", "row": "lower"}, _player(list(per)),
+                     _choice_by("column", "Column", per), cost(per))
+    per = _per_player(s, lambda n: [(a, a) for a in unprinted if _accepts(
+        s, {"cmd": "discover", "artist": a, "fame": 0, "player": n})])
+    if per:
+        yield _entry("Discover an artist (turn the tile)…", {"cmd": "discover"},
+                     _player(list(per)), _choice_by("artist", "Artist", per),
+                     _number("fame", "Fame on the tile", 0, CELEBRITY_FAME - 1))
+    per = _per_player(s, lambda n: [(a.name, a.name) for a in cat.artists if _accepts(
+        s, {"cmd": "commission", "player": n, "artist": a.name})])
+    if per:
+        yield _entry("Commission a work (a signature token)…", {"cmd": "commission"},
+                     _player(list(per)), _choice_by("artist", "Artist", per))
+    yield from _fame_entries(s)
+    per = _per_player(s, lambda n: [(a.name, a.name) for a in cat.artists if _accepts(
+        s, {"cmd": "acquire", "player": n, "artist": a.name})])
+    if per:
+        yield _entry("Acquire a work…", {"cmd": "acquire"}, _player(list(per)),
+                     _choice_by("artist", "Artist", per), cost(per))
+
+    def works(n: str) -> list[str]:
+        return list(dict.fromkeys(w.artist for w in s.player(n).exhibited))
+
+    per = _per_player(s, lambda n: [
+        (f"{a} (sells for {v})", a) for a in works(n) if (v := _sale_value(s, a)) is not None
+        and _accepts(s, {"cmd": "sell", "player": n, "artist": a})])
+    if per:
+        yield _entry("Sell a work…", {"cmd": "sell"}, _player(list(per)),
+                     _choice_by("artist", "Artist", per))
+    per = _per_player(s, lambda n: [(a, a) for a in works(n) if _sale_value(s, a) is None
+                                    and _accepts(s, {"cmd": "sell", "player": n,
+                                                     "artist": a, "money": 0})])
+    if per:
+        yield _entry("Sell a work (say what it brought)…", {"cmd": "sell"},
+                     _player(list(per)), _choice_by("artist", "Artist", per),
+                     _number("money", "It brought (money)", 0, MAX_MONEY, by="player",
+                             bounds={n: (0, _money_room(s, n)) for n in per}))
+    def visitors(to: str) -> dict[str, Options]:
+        return _per_player(s, lambda n: [(c, c) for c in cat.colours if _accepts(
+            s, {"cmd": "visitor", "player": n, "colour": c, "to": to})])
+
+    for to, label in (("gallery", "A visitor into a gallery…"),
+                      ("out", "A visitor out of a gallery…")):
+        per = visitors(to)
+        if per:
+            yield _entry(label, {"cmd": "visitor", "to": to}, _player(list(per)),
+                         _choice_by("colour", "Colour", per))
+
+
+def _fame_entries(s: State) -> Iterator[Entry]:
+    """An artist's fame goes up, by whose action. Steps past the celebrity space stop there:
+    any number of them up to 19 is taken — unless the celebrity's 5 money would take that
+    player past the most money can be; such a player (rare: 995 money or more) has an entry
+    of their own, its steps bounded by the artist chosen."""
+    def fame(n: str, a: str, steps: int) -> Request:
+        return {"cmd": "fame", "artist": a, "by": n, "steps": steps}
+
+    def most(n: str, a: str) -> int:
+        return next((k for k in range(CELEBRITY_FAME, 0, -1)
+                     if _accepts(s, fame(n, a, k))), 0)
+
+    per = _per_player(s, lambda n: [(f"{a.name} (fame {s.artist(a.name).fame})", a.name)
+                                    for a in s.catalog.artists
+                                    if _accepts(s, fame(n, a.name, 1))])
+    full = {n: opts for n, opts in per.items()
+            if all(_accepts(s, fame(n, a, CELEBRITY_FAME)) for _, a in opts)}
+    if full:
+        yield _entry("An artist's fame goes up…", {"cmd": "fame"},
+                     _player(list(full), "by", "Whose action"),
+                     _choice_by("artist", "Artist", full, by="by"),
                      _number("steps", "Steps up", 1, CELEBRITY_FAME))
-    names = [(a.name, a.name) for a in cat.artists
-             if _accepts(s, {"cmd": "acquire", "player": who, "artist": a.name})]
-    if names:
-        yield _entry(f"{who}: acquire a work…", {"cmd": "acquire", "player": who},
-                     _choice("artist", "Artist", names),
-                     _number("cost", "It cost (money)", 0, min(p.money, MAX_MONEY)))
-    works = list(dict.fromkeys(w.artist for w in p.exhibited))
-    priced = [(f"{n} (sells for {v})", n) for n in works
-              if (v := _sale_value(s, n)) is not None
-              and _accepts(s, {"cmd": "sell", "player": who, "artist": n})]
-    if priced:
-        yield _entry(f"{who}: sell a work…", {"cmd": "sell", "player": who},
-                     _choice("artist", "Artist", priced))
-    unpriced = [(n, n) for n in works if _sale_value(s, n) is None and _accepts(
-        s, {"cmd": "sell", "player": who, "artist": n, "money": 0})]
-    if unpriced:
-        yield _entry(f"{who}: sell a work (say what it brought)…",
-                     {"cmd": "sell", "player": who}, _choice("artist", "Artist", unpriced),
-                     _number("money", "It brought (money)", 0, _money_room(s, who)))
-    for to, label in (("gallery", "a visitor into the gallery"),
-                      ("out", "a visitor out of the gallery")):
-        colours = [(c, c) for c in cat.colours if _accepts(
-            s, {"cmd": "visitor", "player": who, "colour": c, "to": to})]
-        if colours:
-            yield _entry(f"{who}: {label}…", {"cmd": "visitor", "player": who, "to": to},
-                         _choice("colour", "Colour", colours))
+    for n, opts in per.items():
+        if n in full:
+            continue
+        yield _entry(f"{n}: an artist's fame goes up (short of a celebrity's money)…",
+                     {"cmd": "fame", "by": n}, _choice("artist", "Artist", opts),
+                     _number("steps", "Steps up", 1, CELEBRITY_FAME, by="artist",
+                             bounds={a: (1, most(n, a)) for _, a in opts}),
+                     about=f"{n} has {s.player(n).money} money: a celebrity's 5 would go "
+                           f"past {MAX_MONEY}.")
 
 
 def _sale_value(s: State, artist: str) -> int | None:
@@ -407,18 +494,56 @@ def _sale_value(s: State, artist: str) -> int | None:
     return None if fame is None else s.catalog.value_at(fame)
 
 
-def _any_player_entries(s: State) -> Iterator[Entry]:
-    """Money and influence, for any player; a visitor the table drew by hand."""
-    who = actor(s)
-    colours = [(c, c) for c in s.catalog.colours
-               if _accepts(s, _with({"cmd": "draw_visitor", "colour": c}, who))]
-    if colours:  # (a bag known by colour: the colours still in it)
-        yield _entry("A visitor drawn from the bag by hand…",
-                     _with({"cmd": "draw_visitor"}, who), _choice("colour", "Colour", colours))
+def _others_entries(s: State) -> Iterator[Entry]:
+    """A whole record (no figure to enter) that the list offers one player as a legal
+    action (tickets and box draws: `_listed`; an artist whose tile prints its fame: the one
+    acting now), for the other players, chosen in the dialog."""
     if s.phase != "play":
         return
-    order = [n for n in ((who,) if who else ()) + s.names if n]
-    order = list(dict.fromkeys(order))  # the acting player first: the choice starts there
+
+    def others(label: str, listed: str | None) -> str:
+        return label.replace(", for another player", "") if listed is None else label
+
+    cur, who = _listed(s), actor(s)
+    per = _per_player(s, lambda n: [] if n == cur else [
+        (c, c) for c in s.tickets
+        if _accepts(s, {"cmd": "take_ticket", "player": n, "colour": c})])
+    if per:
+        yield _entry(others("A ticket taken, for another player…", cur),
+                     {"cmd": "take_ticket"}, _player(list(per)),
+                     _choice_by("colour", "Colour", per))
+    names = [n for n in _order(s) if n != cur
+             and _accepts(s, {"cmd": "draw_visitor", "player": n})]
+    if names:
+        by_box = isinstance(s.bag, Mapping)
+        yield _entry(others("The box draws a visitor, for another player…" if by_box
+                            else "A visitor from the bag, for another player…", cur),
+                     {"cmd": "draw_visitor"}, _player(names))
+    printed = [a.name for a in s.catalog.artists if a.fame is not None]
+    per = _per_player(s, lambda n: [] if n == who else [
+        (a, a) for a in printed if _accepts(s, {"cmd": "discover", "artist": a,
+                                                "player": n})])
+    if per:
+        yield _entry(others("Discover an artist, for another player…", who),
+                     {"cmd": "discover"}, _player(list(per)),
+                     _choice_by("artist", "Artist", per))
+
+
+def _any_player_entries(s: State) -> Iterator[Entry]:
+    """Money and influence, for any player; a visitor the table drew by hand."""
+    if s.phase != "play":
+        colours = [(c, c) for c in s.catalog.colours
+                   if _accepts(s, {"cmd": "draw_visitor", "colour": c})]
+        if colours:  # (a bag known by colour: the colours still in it)
+            yield _entry("A visitor drawn from the bag by hand…", {"cmd": "draw_visitor"},
+                         _choice("colour", "Colour", colours))
+        return
+    per = _per_player(s, lambda n: [(c, c) for c in s.catalog.colours if _accepts(
+        s, {"cmd": "draw_visitor", "player": n, "colour": c})])
+    if per:
+        yield _entry("A visitor drawn from the bag by hand…", {"cmd": "draw_visitor"},
+                     _player(list(per)), _choice_by("colour", "Colour", per))
+    order = _order(s)  # the acting player first: the choice starts there
     room = {n: (-s.player(n).money, _money_room(s, n)) for n in order}
     if any(_accepts(s, {"cmd": "money", "player": n, "delta": 0}) for n in order):
         yield _entry("Money paid or received…", {"cmd": "money"},
@@ -552,8 +677,8 @@ def entries(s: State) -> list[Entry]:
     test holds this over reachable states). The decisions waited on come first."""
     if s.phase in ("no_game", "over"):
         return []
-    return [*_decision_entries(s), *_setup_entries(s), *_record_entries(s, actor(s)),
-            *_any_player_entries(s)]
+    return [*_decision_entries(s), *_setup_entries(s), *_move_entries(s),
+            *_record_entries(s), *_others_entries(s), *_any_player_entries(s)]
 
 
 def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:

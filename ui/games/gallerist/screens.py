@@ -12,8 +12,9 @@ first, in the ruleset's words, `referee.words.step_words`): the ruleset's legal 
 (Enter sends one) and its entries, the steps that need the table's choices or figures (a
 score, an auction value, who qualifies for an intermediate scoring, money, a work bought,
 an artist's fame, a market placement...), each a dialog whose choices and bounds are the
-ruleset's. A protocol line can still be typed in the field below the list (Ctrl+T; F1 lists
-the commands): the expert's escape hatch.
+ruleset's; a record for any player (its first choice), the choices after it that player's.
+A protocol line can still be typed in the field below the list (Ctrl+T; F1 lists the
+commands): the expert's escape hatch.
 """
 
 from __future__ import annotations
@@ -141,9 +142,10 @@ def info_lines(state: dict[str, Any]) -> list[str]:
 @dataclass(frozen=True)
 class Ask:
     """One thing an entry asks for (the ruleset's `entries`): a choice among `options`
-    (words, value), who of the players (`players`: yes/no each), or a whole number from `low`
-    to `high` (by the value chosen in field `by`, when `bounds` has it); `optional`: blank
-    leaves it out. A dotted key (``benefit.money``) goes into an object."""
+    (words, value; by the value chosen in field `by`, when `options_by` has it), who of the
+    players (`players`: yes/no each), or a whole number from `low` to `high` (by the value
+    chosen in field `by`, when `bounds` has it); `optional`: blank leaves it out. A dotted
+    key (``benefit.money``) goes into an object."""
 
     key: str
     label: str
@@ -154,6 +156,7 @@ class Ask:
     optional: bool = False
     by: str | None = None
     bounds: tuple[tuple[Any, int, int], ...] = ()
+    options_by: tuple[tuple[Any, tuple[tuple[str, Any], ...]], ...] = ()
 
     def limits(self, chosen: Any = None) -> tuple[int, int]:
         for value, low, high in self.bounds:
@@ -161,13 +164,22 @@ class Ask:
                 return low, high
         return self.low, self.high
 
+    def choices(self, chosen: Any = None) -> tuple[tuple[str, Any], ...]:
+        """The options offered when field `by` holds `chosen` (a player's own artists...)."""
+        for value, options in self.options_by:
+            if value == chosen:
+                return options
+        return self.options
+
     @classmethod
     def from_json(cls, ask: dict[str, Any]) -> Ask:
         return cls(ask["key"], ask["label"], ask["kind"],
                    tuple((str(w), v) for w, v in ask.get("options") or ()),
                    int(ask.get("low", 0)), int(ask.get("high", 0)),
                    bool(ask.get("optional")), ask.get("by"),
-                   tuple((k, lo, hi) for k, (lo, hi) in (ask.get("bounds") or {}).items()))
+                   tuple((k, lo, hi) for k, (lo, hi) in (ask.get("bounds") or {}).items()),
+                   tuple((k, tuple((str(w), v) for w, v in opts))
+                         for k, opts in (ask.get("options_by") or {}).items()))
 
 
 @dataclass(frozen=True)
@@ -433,10 +445,12 @@ class EntryDialog(Dialog[bool]):
                             yield Input(placeholder="or blank", id=f"field-{i}",
                                         max_length=40, compact=True, classes="gal-number")
                         else:
-                            yield PlainCycle(list(ask.options), ask.options[0][1],
-                                             id=f"field-{i}")
+                            options = self.options(i)
+                            yield PlainCycle(list(options), options[0][1], id=f"field-{i}")
             with Horizontal(classes="buttons"):
                 yield TextButton("Send \\[^S]", id="send", primary=True)
+            yield Static("Tab: the next field · ←/→: another choice · Ctrl+S sends",
+                         classes="hint", id="gal-entry-keys")
             yield self.error_line()
         yield KeyBar()
 
@@ -450,6 +464,11 @@ class EntryDialog(Dialog[bool]):
                 return ask.options[0][1]
         return None
 
+    def options(self, i: int) -> tuple[tuple[str, Any], ...]:
+        """Choice `i`'s options: those of the value chosen in the field they follow."""
+        ask = self.entry.asks[i]
+        return ask.choices(self.chosen(ask.by)) if ask.options_by else ask.options
+
     def placeholder(self, i: int) -> str:
         ask = self.entry.asks[i]
         low, high = ask.limits(self.chosen(ask.by) if ask.by else None)
@@ -457,10 +476,21 @@ class EntryDialog(Dialog[bool]):
         return span + (", or blank" if ask.optional else "")
 
     def on_cycle_changed(self, event: Cycle.Changed) -> None:
-        """A number's bounds follow the choice they depend on (a player's money...)."""
+        """A number's bounds and a choice's options follow the choice they depend on (a
+        player's money, a player's own works...)."""
         for i, ask in enumerate(self.entry.asks):
             if ask.kind == "number" and ask.by is not None:
                 self.query_one(f"#field-{i}", Input).placeholder = self.placeholder(i)
+            elif ask.kind == "choice" and ask.options_by:
+                cycle = self.query_one(f"#field-{i}", Cycle)
+                if event.cycle is cycle:
+                    continue
+                options = self.options(i)
+                if list(options) != cycle.choices:
+                    was = cycle.value  # (kept if the new player has it too)
+                    cycle.choices = list(options)
+                    cycle.index = next((j for j, (_, v) in enumerate(options) if v == was), 0)
+                    cycle.refresh()
 
     def on_mount(self) -> None:
         first = self.query("#field-0, #field-0-0")
@@ -553,8 +583,10 @@ class HelpScreen(Dialog[None]):
                  "and the figures the player aid gives, and records what the table says.",
                  "",
                  "Keys: ↑↓ and Enter pick from the list of what may be done now (an entry "
-                 "with … opens a dialog: ←/→ change a choice, Enter goes to the next field, "
-                 "Ctrl+S sends); every record is in the list. Ctrl+T types a protocol line "
+                 "with … opens a dialog: ←/→ change a choice, Tab goes to the next field, "
+                 "Ctrl+S sends); every record is in the list, for any player: its dialog "
+                 "asks for the player first (the one acting now, ←/→ for the others), and "
+                 "what it offers next is that player's. Ctrl+T types a protocol line "
                  "instead (the expert's way; {\"cmd\": \"state\"} shows the state); "
                  "Ctrl+Z undoes (not after the end: the result stands); F2 (on the new-game "
                  "form) chooses the game.",

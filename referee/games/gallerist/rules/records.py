@@ -226,6 +226,7 @@ def fame(s: State, c: Command) -> list[Event]:
                             "fame": new, "steps": steps}]
     if new == CELEBRITY_FAME:
         p = s.player(by)
+        money_cap(by, p.money, p.money + 5)  # (the 5 money a celebrity brings, like a sale)
         events += [{"type": "celebrity", "artist": name, "by": by},
                    {"type": "money", "player": by, "delta": 5, "money": p.money + 5,
                     "reason": f"{name} became a celebrity"}]

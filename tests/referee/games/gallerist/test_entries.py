@@ -1,6 +1,9 @@
 """What the table is offered is what the rules take (issue 25, item 1): in any reachable state
 every legal action is accepted, and every entry (a step that needs the table's choices or
-figures) is accepted whatever is chosen among its options and typed within its bounds.
+figures) is accepted whatever is chosen among its options and typed within its bounds; and
+the other way round, every request the rules accept, for every player (not only the one
+acting now), is offered: a legal action, or an entry whose choices and bounds make it (the
+candidates: space.py).
 
 The states come from a real session driven by random commands (the rules' tests' generator,
 refused ones too), random picks of entries with random fillings, and undos; with the test
@@ -14,13 +17,14 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from referee.games.gallerist.actions import entries, legal_actions
+from referee.games.gallerist.actions import actor, entries, legal_actions
 from referee.games.gallerist.commands import parse_command
 from referee.games.gallerist.rules import decide
 from referee.games.gallerist.state import State
 from referee.session import Session
 from tests.referee.games.gallerist import make_games
 from tests.referee.games.gallerist import test_session as play
+from tests.referee.games.gallerist.space import accepted_space, offered
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
 
@@ -28,9 +32,11 @@ NAMES = ["Ann", "Ben", "Cy", "Dee"]
 def fill(entry: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
     """The entry's request with a random pick of each choice and a number within bounds."""
     req = dict(entry["request"])
-    for ask in entry["asks"]:
+    for ask in entry["asks"]:  # (a choice that follows another comes after it)
         if ask["kind"] == "choice":
-            req[ask["key"]] = data.draw(st.sampled_from([v for _, v in ask["options"]]))
+            options = (ask["options_by"][req[ask["by"]]] if "options_by" in ask
+                       else ask["options"])
+            req[ask["key"]] = data.draw(st.sampled_from([v for _, v in options]))
     for ask in entry["asks"]:
         value: Any
         if ask["kind"] == "players":
@@ -90,14 +96,24 @@ def reach(data: st.DataObject) -> Session:
 
 
 def check(s: State, data: st.DataObject) -> None:
-    for req in legal_actions(s, None):
+    legal = legal_actions(s, None)
+    for req in legal:
         accepted(s, req)
     found = entries(s)
+    # every request the rules accept, for any player (not only the one acting now), is on
+    # offer: a legal action, or an entry's dialog with that choice and figure
+    missing = [r for r in accepted_space(s) if not offered(legal, found, r)]
+    assert not missing, (s.phase, actor(s), missing[:8], [
+        e for e in found if e["request"]["cmd"] == missing[0]["cmd"]])
     for entry in found:
         assert entry["label"] and entry["asks"], entry
         for ask in entry["asks"]:
             if ask["kind"] == "choice":
                 assert ask["options"], entry
+                if "options_by" in ask:  # every player the entry offers has options
+                    by = next(a for a in entry["asks"] if a["key"] == ask["by"])
+                    assert [v for _, v in by["options"]] == list(ask["options_by"]), entry
+                    assert all(ask["options_by"].values()), entry
             if ask["kind"] == "number":
                 assert ask["low"] <= ask["high"], entry
         for _ in range(3):
@@ -166,3 +182,25 @@ def test_the_auction_and_card_entries_show_what_counts() -> None:
              if e["request"].get("player") == "Ann" and e["request"]["cmd"] == "score"}
     assert about["curator"] == "The works that count (exhibited): Red 1."
     assert about["dealer"] == "The works that count (sold): renowned form 1."
+
+
+def test_a_fame_step_is_offered_short_of_a_celebrity_s_money_past_999() -> None:
+    """A celebrity brings 5 money, refused past 999 (`money_too_high`): a player with 995
+    money or more is offered fame steps only short of the celebrity space, per artist; the
+    others keep the plain entry (any steps up to 19)."""
+    from tests.referee.games.gallerist.helpers import Game
+
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    g.ok("discover", artist="RedA", fame=10)
+    g.ok("discover", artist="BlueA", fame=17)
+    g.ok("money", player="Ann", delta=986)  # 996
+    found = [e for e in entries(g.state) if e["request"]["cmd"] == "fame"]
+    plain = next(e for e in found if "by" not in e["request"])
+    assert [v for _, v in plain["asks"][0]["options"]] == ["Ben"]
+    assert (plain["asks"][2]["low"], plain["asks"][2]["high"]) == (1, 19)
+    ann = next(e for e in found if e["request"].get("by") == "Ann")
+    assert ann["asks"][1]["bounds"] == {"RedA": [1, 8], "BlueA": [1, 1]}
+    assert "996 money" in ann["about"]
+    g.no("fame", "money_too_high", "GAL-10", artist="RedA", by="Ann", steps=9)
+    g.ok("fame", artist="RedA", by="Ann", steps=8)

@@ -659,6 +659,22 @@ def test_money_has_an_upper_bound_said_in_the_refusal() -> None:
     g.no("influence", "influence_too_high", "GAL-9", player="Ann", to=100, reason="gain")
 
 
+def test_a_celebrity_s_money_stays_within_the_upper_bound() -> None:
+    """A celebrity brings 5 money (GAL-11) to a player already near the most money can be:
+    refused `money_too_high`, like a sale would be, and nothing changes (it took Ann to 1003,
+    where no money entry was accepted any more, not even a payment of 0)."""
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    g.ok("discover", artist="RedA", fame=17)
+    g.ok("money", player="Ann", delta=985)  # 995: 5 more is 1000
+    said = g.no("fame", "money_too_high", "GAL-10", artist="RedA", by="Ann", steps=2)
+    assert "999" in said.message
+    assert g.player("Ann")["money"] == 995 and g.json["artists"]["RedA"]["fame"] == 17
+    g.ok("money", player="Ann", delta=-1)  # 994: 5 more is 999
+    g.ok("fame", artist="RedA", by="Ann", steps=2)
+    assert g.player("Ann")["money"] == 999 and g.json["artists"]["RedA"]["celebrity"]
+
+
 def test_a_kickout_action_in_the_final_round_is_no_kickout_final_round() -> None:
     g = Game(["Ann", "Ben"])
     g.place_all()
