@@ -321,6 +321,15 @@ class Choices(OptionList):
     def on_mount(self) -> None:
         self._first()
 
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """Wrap the options again for the width the scrollbar leaves. Textual's OptionList
+        (8.2) counts each option's lines for the width it had when the options were set; when
+        options set later bring the scrollbar, an option that only just fitted is drawn on
+        two lines but given one, and its last word is lost (tests/ui/test_choices_wrap.py)."""
+        self._clear_caches()
+        self._update_lines()
+        self.refresh()
+
     def on_focus(self) -> None:
         self._first()
 
