@@ -345,6 +345,19 @@ class ClubStore:
                          n, ch, json.loads(pr), cm)
                 for b, g, r, p, s, e, st, res, n, ch, pr, cm in rows]
 
+    def seed(self, box: str, game: int) -> str | None:
+        """The game's dice seed as its joined-up log revealed it (hex; None: not yet)."""
+        row = self._conn.execute(
+            "SELECT e.events FROM entries AS e JOIN games AS g ON g.box = e.box AND "
+            "g.game = e.game WHERE e.box = ? AND e.game = ? AND e.seq <= g.head_seq AND "
+            "e.events LIKE '%\"seed_revealed\"%' ORDER BY e.seq DESC LIMIT 1",
+            (box, game)).fetchone()
+        if row is None:
+            return None
+        found = [e.get("seed") for e in json.loads(row[0]) if isinstance(e, dict)
+                 and e.get("type") == "seed_revealed"]
+        return str(found[0]) if found and isinstance(found[0], str) else None
+
     def refused(self) -> list[dict[str, Any]]:
         rows = self._conn.execute("SELECT box, game, seq, at, reason, payload FROM refused "
                                   "ORDER BY id").fetchall()
