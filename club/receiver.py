@@ -35,7 +35,7 @@ from referee.chain import canonical
 
 log = logging.getLogger(__name__)
 RESEND_AGAIN = 5.0  # seconds before the same missing entry is asked for again
-BATCH = 200  # messages kept in one transaction at most (the broker's window is 100)
+BATCH = 1000  # messages kept in one transaction at most (the broker's window: 1000)
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,7 @@ class ClubStore:
             self._conn = sqlite3.connect(self.path, isolation_level=None,
                                          check_same_thread=False)
             self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn.execute("PRAGMA synchronous = FULL")  # (a batch on disk before its acks)
             for statement in SCHEMA:
                 self._conn.execute(statement)
         self._conn.execute("PRAGMA busy_timeout = 5000")
