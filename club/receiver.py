@@ -74,6 +74,7 @@ class Receiver:
         self.received = 0
         self._queue: queue.SimpleQueue[Message | None] = queue.SimpleQueue()
         self._connection = 0
+        self._failed = 0  # a connection whose batch could not be stored (all comes again)
         self._storing = threading.Thread(target=self._store_loop, name="club-store",
                                          daemon=True)
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tableside-club-{club}",
@@ -142,8 +143,10 @@ class Receiver:
     def keep(self, batch: list[Message]) -> None:
         """Keep `batch` in one transaction; then acknowledge each message to the broker and
         say which boxes changed. If the commit fails, nothing of it is acknowledged and the
-        connection is dropped: the broker sends it all again on the next one (the club's
-        session is persistent)."""
+        connection is dropped; what else that connection brought is not kept either: the
+        broker sends it all again, in order, on the next one (the club's session is
+        persistent)."""
+        batch = [m for m in batch if not (m.connection and m.connection == self._failed)]
         changed: list[str] = []
         newest = {m.box: i for i, m in enumerate(batch) if m.leaf == "table"}
         try:
@@ -162,6 +165,7 @@ class Receiver:
         except Exception:
             log.exception("%d messages could not be stored (none acknowledged: the broker "
                           "sends them again after a reconnection)", len(batch))
+            self._failed = max(m.connection for m in batch)
             self._drop_connection()
             return
         for m in batch:

@@ -146,20 +146,25 @@ def test_batches_keep_exactly_what_one_message_at_a_time_keeps(
 
 
 class FailingOnce:
-    """A club's file whose first batch fails at its commit (a disk that refused once)."""
+    """A club's file whose first batch with an entry in it fails at its commit (a disk that
+    refused once)."""
 
     def __init__(self, store: ClubStore) -> None:
-        self.store, self.failed = store, 0
+        self.store, self.failed, self.entries = store, 0, 0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
+
+    def receive(self, box: str, payload: Any) -> Any:
+        self.entries += 1
+        return self.store.receive(box, payload)
 
     def batch(self) -> Any:
         @contextlib.contextmanager
         def failing() -> Iterator[None]:
             with self.store.batch():
                 yield
-                if not self.failed:
+                if self.entries and not self.failed:
                     self.failed += 1
                     raise sqlite3.OperationalError("disk I/O error (the test's)")
 
