@@ -21,9 +21,44 @@ from club.store import ClubStore
 STATIC = Path(__file__).parent / "static"
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'"}
-CSS = ("body{font-family:sans-serif;margin:1em;background:#fafafa}table{border-collapse:"
-       "collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}"
-       ".off{color:#888}.bad{color:#b00;font-weight:bold}.good{color:#060}section{margin:1em 0}")
+CSS = ("body{font-family:sans-serif;margin:1em;background:#fafafa;color:#111}"
+       "table{border-collapse:collapse;margin:.5em 0}"
+       "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
+       "td.n{text-align:right}.off{color:#777}.bad{color:#b00;font-weight:bold}"
+       ".good{color:#060;font-weight:bold}section{margin:1em 0}h3{margin:.8em 0 .2em}"
+       "code{font-size:.85em;overflow-wrap:anywhere}.proof{color:#333;font-size:.9em}"
+       ".proof div{margin:.1em 0}"
+       # a narrow screen: each row of the wide tables becomes a card, its cells labelled
+       "@media (max-width:40em){table.cards,table.cards tbody,table.cards tr,"
+       "table.cards td{display:block}table.cards thead{display:none}"
+       "table.cards tr{border:1px solid #ccc;margin:0 0 .6em;padding:.3em;background:#fff}"
+       "table.cards td{border:0;padding:.1em 0}"
+       "table.cards td::before{content:attr(data-label) ': ';color:#666}"
+       "table.cards td.n{text-align:left}}")
+
+
+def game_name(ruleset: str | None) -> str:
+    """A game's name for people ("Gallery Grippers"); its id if this referee does not know
+    it."""
+    from referee import games
+    from referee.errors import BadRequest
+
+    if not ruleset:
+        return "?"
+    try:
+        return games.find(ruleset).name
+    except BadRequest:
+        return ruleset
+
+
+def _head(*labels: str) -> str:
+    return "<thead><tr>" + "".join(f"<th>{esc(x)}</th>" for x in labels) + "</tr></thead>"
+
+
+def _cell(label: str, content: str, cls: str = "") -> str:
+    """A cell already escaped, with its column's name (shown beside it on a narrow screen)."""
+    classes = f" class='{cls}'" if cls else ""
+    return f"<td data-label='{esc(label)}'{classes}>{content}</td>"
 
 
 def esc(value: Any) -> str:
@@ -62,47 +97,62 @@ class Changes:
 def body(store: ClubStore) -> str:
     """The page's content, from the club's file."""
     games = store.games()
-    out = ["<section><h2>Tables</h2><table><tr><th>box</th><th>online</th><th>game</th>"
-           "<th>players</th><th>whose turn</th><th>last verdict</th><th>commands</th></tr>"]
+    out = ["<section><h2>Tables</h2><table class='cards tables'>",
+           _head("box", "online", "game", "players", "whose turn", "last verdict",
+                 "commands"), "<tbody>"]
     for b in store.boxes():
         t = b["table"] or {}
         verdict = t.get("verdict") or {}
+        turn = t.get("next") if t.get("over") else t.get("current")  # (over: who won)
         out.append(
             f"<tr class='box{'' if b['online'] else ' off'}' data-box='{esc(b['box'])}'>"
-            f"<td>{esc(b['box'])}</td><td>{'online' if b['online'] else 'offline'}</td>"
-            f"<td>{esc(t.get('name'))}{' (over)' if t.get('over') else ''}</td>"
-            f"<td>{esc(', '.join(t.get('players') or []))}</td>"
-            f"<td class='turn'>{esc(t.get('current'))}</td>"
-            f"<td>{esc(verdict.get('title'))}</td>"
-            f"<td class='commands'>{esc(t.get('commands'))}</td></tr>")
-    out.append("</table></section>")
+            + _cell("box", esc(b["box"]))
+            + _cell("online", "online" if b["online"] else "offline")
+            + _cell("game", esc(t.get("name")) + (" (over)" if t.get("over") else ""))
+            + _cell("players", esc(", ".join(t.get("players") or [])))
+            + _cell("whose turn", esc(turn), "turn")
+            + _cell("last verdict", esc(verdict.get("title")))
+            + _cell("commands", esc(t.get("commands")), "commands n") + "</tr>")
+    out.append("</tbody></table></section>")
     for title, since in (("Tonight", evening_start()), ("Season", None)):
-        out.append(f"<section><h2>Standings: {title}</h2>")
+        out.append(f"<section class='standings'><h2>Standings: {title}</h2>")
         tables = standings(games, since=since)
         if not tables:
             out.append("<p>No finished, checked games yet.</p>")
         for t in tables:
-            out.append(f"<h3>{esc(t.game)}</h3><table><tr><th>player</th><th>plays</th>"
-                       "<th>wins</th><th>rating</th></tr>")
-            out += [f"<tr><td>{esc(s.player)}</td><td>{s.plays}</td><td>{s.wins}</td>"
-                    f"<td>{s.ordinal:.2f}</td></tr>" for s in t.rows]
-            out.append("</table>")
+            out.append(f"<h3>{esc(game_name(t.game))}</h3><table class='standings' "
+                       f"data-game='{esc(t.game)}'>" + _head("player", "plays", "wins", "rating")
+                       + "<tbody>")
+            out += [f"<tr><td>{esc(s.player)}</td><td class='n'>{s.plays}</td>"
+                    f"<td class='n'>{s.wins}</td><td class='n'>{s.ordinal:.2f}</td></tr>"
+                    for s in t.rows]
+            out.append("</tbody></table>")
         out.append("</section>")
-    out.append("<section><h2>Games</h2><table><tr><th>box</th><th>game</th><th>players</th>"
-               "<th>status</th><th>winner(s)</th><th>entries</th><th>check</th>"
-               "<th>proof</th></tr>")
+    out.append("<section><h2>Games</h2><table class='cards games'>"
+               + _head("box", "game", "players", "status", "winner(s)", "entries", "check",
+                       "dice proof") + "<tbody>")
     for g in reversed(games):
         cls = {"good": "good", "tampered": "bad"}.get(g.check, "")
         check = {"good": "GOOD", "tampered": "TAMPERED", "pending": "not yet checkable"}[g.check]
         problems = "".join(f"<div>{esc(p)}</div>" for p in g.problems[:5])
+        seed = store.seed(g.box, g.game) if g.commitment else None
+        proof = (f"<div>commitment <code>{esc(g.commitment)}</code></div>"
+                 if g.commitment else "")
+        proof += (f"<div>seed <code>{esc(seed)}</code></div>" if seed else
+                  "<div>seed not revealed yet</div>" if g.commitment else "")
+        if seed and g.check == "good":
+            proof += "<div>every roll follows from this seed</div>"
         out.append(
             f"<tr class='game' data-box='{esc(g.box)}' data-game='{g.game}'>"
-            f"<td>{esc(g.box)}</td><td>{esc(g.ruleset)} #{g.game}{esc(of_file(g))}</td>"
-            f"<td>{esc(', '.join(g.players))}</td><td>{esc(g.status)}</td>"
-            f"<td>{esc(', '.join((g.result or {}).get('winners') or []))}</td>"
-            f"<td>{g.entries}</td><td class='{cls}'>{check}{problems}</td>"
-            f"<td><code>{esc((g.commitment or '')[:16])}</code></td></tr>")
-    out.append("</table></section>")
+            + _cell("box", esc(g.box))
+            + _cell("game", f"{esc(game_name(g.ruleset))} #{g.game}{esc(of_file(g))}")
+            + _cell("players", esc(", ".join(g.players)))
+            + _cell("status", esc(g.status))
+            + _cell("winner(s)", esc(", ".join((g.result or {}).get("winners") or [])))
+            + _cell("entries", str(g.entries), "n")
+            + _cell("check", check + problems, cls)
+            + _cell("dice proof", proof, "proof") + "</tr>")
+    out.append("</tbody></table></section>")
     refused = store.refused()
     if refused:
         out.append("<section><h2 class='bad'>Refused</h2><ul>")
@@ -120,7 +170,8 @@ def make_app(path: str | Path, changes: Changes) -> Any:
     async def index(request: web.Request) -> web.Response:
         v = changes.version
         text = (f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
-                f"content='width=device-width'><title>Club night</title><style>{CSS}</style>"
+                f"content='width=device-width, initial-scale=1'><title>Club night</title>"
+                f"<style>{CSS}</style>"
                 f"</head><body data-version='{v}'><h1>Club night</h1><main id='club'>"
                 f"{body(reader)}</main><script src='club.js'></script></body></html>")
         return web.Response(text=text, content_type="text/html", headers=HEADERS)

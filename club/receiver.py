@@ -3,17 +3,26 @@ session: what the broker holds for the club while it is away comes when it is ba
 each entry once in the club's file (`club.store`), and asks a box to send again what is
 missing (``box/<box>/resend``: after a broker lost what it had acknowledged, a gap in a
 game's chain, or a table further on than the club's copy). Optionally serves the club's page
-(`club.page`)."""
+(`club.page`).
+
+paho's thread only reads the messages and queues them; the club's store thread takes what has
+queued (up to the broker's in-flight window) and keeps it in one transaction, and only once
+that has committed acknowledges each message to the broker (PUBACK) and says the change: an
+entry the broker counts as delivered is in the club's file."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
+import queue
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -26,6 +35,28 @@ from referee.chain import canonical
 
 log = logging.getLogger(__name__)
 RESEND_AGAIN = 5.0  # seconds before the same missing entry is asked for again
+BATCH = 1000  # messages kept in one transaction at most (the broker's window: 1000)
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message as paho read it, waiting for the store thread."""
+
+    box: str
+    leaf: str
+    payload: bytes | Any  # as it came (bytes: JSON, read in the store thread)
+    mid: int = 0
+    qos: int = 0
+    connection: int = 0  # which connection brought it (its PUBACK goes back on that one)
+
+
+def _read(payload: bytes | Any) -> Any:
+    if not isinstance(payload, bytes):
+        return payload
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return payload.decode("utf-8", "replace")
 
 
 class Receiver:
@@ -41,8 +72,13 @@ class Receiver:
         self._asked: dict[tuple[str, str, int, int], float] = {}
         self.connected = threading.Event()
         self.received = 0
+        self._queue: queue.SimpleQueue[Message | None] = queue.SimpleQueue()
+        self._connection = 0
+        self._failed = 0  # a connection whose batch could not be stored (all comes again)
+        self._storing = threading.Thread(target=self._store_loop, name="club-store",
+                                         daemon=True)
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tableside-club-{club}",
-                        clean_session=False)
+                        clean_session=False, manual_ack=True)
         if secret is not None:
             c.username_pw_set(*secret)
         if self.broker.tls:
@@ -54,17 +90,22 @@ class Receiver:
         self.client = c
 
     def start(self) -> None:
+        self._storing.start()
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=30)
         self.client.loop_start()
 
     def stop(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+        if self._storing.is_alive():  # what was queued is kept (not acknowledged: the
+            self._queue.put(None)     # broker sends it again, and it is a duplicate then)
+            self._storing.join()
 
     def _on_connect(self, c: Any, u: Any, flags: Any, rc: Any, props: Any = None) -> None:
         if rc.is_failure:
             log.error("the broker %s refused the club: %s", self.broker.url, rc)
             return
+        self._connection += 1
         c.subscribe(topics.everything(self.club), qos=1)
         self.connected.set()
         log.info("subscribed to %s at %s", topics.everything(self.club), self.broker.url)
@@ -78,16 +119,74 @@ class Receiver:
         if where is None or where[0] != self.club:
             return
         _, box, leaf = where
+        self._queue.put(Message(box, leaf, msg.payload, msg.mid, msg.qos, self._connection))
+
+    def _store_loop(self) -> None:
+        """The store thread: each time, every message queued (at most `BATCH`) in one
+        transaction."""
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self.keep(batch)
+                    return
+                batch.append(item)
+            self.keep(batch)
+
+    def keep(self, batch: list[Message]) -> None:
+        """Keep `batch` in one transaction; then acknowledge each message to the broker and
+        say which boxes changed. If the commit fails, nothing of it is acknowledged and the
+        connection is dropped; what else that connection brought is not kept either: the
+        broker sends it all again, in order, on the next one (the club's session is
+        persistent)."""
+        batch = [m for m in batch if not (m.connection and m.connection == self._failed)]
+        changed: list[str] = []
+        newest = {m.box: i for i, m in enumerate(batch) if m.leaf == "table"}
         try:
-            payload = json.loads(msg.payload)
-        except ValueError:
-            payload = msg.payload.decode("utf-8", "replace")
-        try:
-            self.handle(box, leaf, payload)
+            with self.store.batch():
+                for i, m in enumerate(batch):
+                    if m.leaf == "table" and newest[m.box] != i:
+                        continue  # (the same box's newer table follows in this batch)
+                    try:
+                        with self.store.one():
+                            if (self._keep(m.box, m.leaf, _read(m.payload))
+                                    and m.box not in changed):
+                                changed.append(m.box)
+                    except Exception:
+                        log.exception("a message from box %s (%s) could not be kept",
+                                      m.box, m.leaf)
         except Exception:
-            log.exception("a message from box %s (%s) could not be kept", box, leaf)
+            log.exception("%d messages could not be stored (none acknowledged: the broker "
+                          "sends them again after a reconnection)", len(batch))
+            self._failed = max(m.connection for m in batch)
+            self._drop_connection()
+            return
+        for m in batch:
+            if m.qos and m.connection == self._connection:
+                self.client.ack(m.mid, m.qos)
+        for box in changed:
+            self.on_change(box)
+
+    def _drop_connection(self) -> None:
+        sock = self.client.socket()
+        if isinstance(sock, socket.socket):
+            with contextlib.suppress(OSError):  # (paho sees the loss and reconnects)
+                sock.shutdown(socket.SHUT_RDWR)
 
     def handle(self, box: str, leaf: str, payload: Any) -> None:
+        """One message, kept at once (its own transaction)."""
+        self.keep([Message(box, leaf, payload)])
+
+    def _keep(self, box: str, leaf: str, payload: Any) -> bool:
+        """One message into the club's file (inside the batch's transaction); whether it
+        changed what the page shows."""
         if leaf == "entries":
             self.received += 1
             got = self.store.receive(box, payload)
@@ -106,8 +205,8 @@ class Receiver:
                 if head < last:
                     self.ask(box, current, head + 1, file)
         else:
-            return
-        self.on_change(box)
+            return False
+        return True
 
     def ask(self, box: str, game: int, seq: int, file: str = "") -> None:
         """Ask `box` to send game `game` (its own number) of its file `file` again from entry

@@ -17,6 +17,7 @@ the hashes and `verify` use ``box_game``. A box that sends no file is one file (
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -141,7 +142,7 @@ class ClubStore:
             self._conn = sqlite3.connect(self.path, isolation_level=None,
                                          check_same_thread=False)
             self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn.execute("PRAGMA synchronous = FULL")  # (a batch on disk before its acks)
             for statement in SCHEMA:
                 self._conn.execute(statement)
             for table, column, kind in ADDED:
@@ -248,8 +249,45 @@ class ClubStore:
         self._conn.execute("UPDATE games SET check_state = 'tampered', problems = ? "
                            "WHERE box = ? AND game = ?", (canonical(known), box, game))
 
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction (one commit) for everything written inside: what `receive`
+        answers inside a batch is durable once the batch has returned (nested: the outer
+        batch's). Raises, having written nothing of it, if the commit fails."""
+        c = self._conn
+        if c.in_transaction:
+            yield
+            return
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            c.execute("COMMIT")
+        except BaseException:
+            if c.in_transaction:
+                c.execute("ROLLBACK")
+            raise
+
+    @contextlib.contextmanager
+    def one(self) -> Iterator[None]:
+        """Inside a batch, one message's writes: kept together, or (on an exception)
+        undone without undoing the rest of the batch."""
+        c = self._conn
+        c.execute("SAVEPOINT one")
+        try:
+            yield
+        except BaseException:
+            c.execute("ROLLBACK TO one")
+            c.execute("RELEASE one")
+            raise
+        c.execute("RELEASE one")
+
     def receive(self, box: str, payload: Any) -> Received:
-        """One entry as a box published it (club.md's ``entries`` payload)."""
+        """One entry as a box published it (club.md's ``entries`` payload); durable when
+        this returns (or, inside `batch`, when the batch does)."""
+        with self.batch():
+            return self._receive(box, payload)
+
+    def _receive(self, box: str, payload: Any) -> Received:
         if not isinstance(payload, dict):
             return self._refuse(box, payload, "an entry that is not a JSON object")
         game, seq = payload.get("game"), payload.get("seq")
@@ -275,30 +313,21 @@ class ClubStore:
             return self._refuse(box, payload, f"entry {seq} of game {game} whose content "
                                 "does not match its hash (forged or damaged)", tainted=number)
         c = self._conn
-        c.execute("BEGIN IMMEDIATE")
-        try:
-            kept = c.execute("SELECT hash FROM entries WHERE box = ? AND game = ? AND seq = ?",
-                             (box, number, seq)).fetchone()
-            if kept is not None:
-                c.execute("COMMIT")
-                if kept[0] == digest:
-                    return Received("duplicate", missing=self._gaps(box, number, game),
-                                    file=file)
-                return self._refuse(box, payload, f"entry {seq} of game {game} again with "
-                                    "another content (a rewritten entry)", tainted=number)
-            c.execute("INSERT INTO entries (box, game, seq, at, command, events, prev, hash, "
-                      "received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                      (box, number, seq, at, canonical(command), canonical(events), prev,
-                       digest, now()))
-            left: list[tuple[int, int]] = []
-            if seq == 1:
-                left = self._first(box, number, payload, events, at)
-            self._advance(box, number)
-            c.execute("COMMIT")
-        except BaseException:
-            if c.in_transaction:
-                c.execute("ROLLBACK")
-            raise
+        kept = c.execute("SELECT hash FROM entries WHERE box = ? AND game = ? AND seq = ?",
+                         (box, number, seq)).fetchone()
+        if kept is not None:
+            if kept[0] == digest:
+                return Received("duplicate", missing=self._gaps(box, number, game), file=file)
+            return self._refuse(box, payload, f"entry {seq} of game {game} again with "
+                                "another content (a rewritten entry)", tainted=number)
+        c.execute("INSERT INTO entries (box, game, seq, at, command, events, prev, hash, "
+                  "received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  (box, number, seq, at, canonical(command), canonical(events), prev,
+                   digest, now()))
+        left: list[tuple[int, int]] = []
+        if seq == 1:
+            left = self._first(box, number, payload, events, at)
+        self._advance(box, number)
         return Received("stored", missing=tuple(left) + self._gaps(box, number, game),
                         file=file)
 
@@ -343,6 +372,8 @@ class ClubStore:
                 problems.append(f"box {box} sent entry {head_seq + 1} of game {game}, which "
                                 "does not follow the entry before it (prev hash differs)")
             head_seq, head_hash = head_seq + 1, digest
+            if '"game_over"' not in events_text and '"seed_revealed"' not in events_text:
+                continue  # (most entries: nothing to parse for)
             for e in json.loads(events_text):
                 if e.get("type") == "game_over":
                     result = result_of(e)
@@ -417,6 +448,19 @@ class ClubStore:
         return [ClubGame(b, g, r, json.loads(p), s, e, st, json.loads(res) if res else None,
                          n, ch, json.loads(pr), cm, f, g if bg is None else bg)
                 for b, g, r, p, s, e, st, res, n, ch, pr, cm, f, bg in rows]
+
+    def seed(self, box: str, game: int) -> str | None:
+        """The game's dice seed as its joined-up log revealed it (hex; None: not yet)."""
+        row = self._conn.execute(
+            "SELECT e.events FROM entries AS e JOIN games AS g ON g.box = e.box AND "
+            "g.game = e.game WHERE e.box = ? AND e.game = ? AND e.seq <= g.head_seq AND "
+            "e.events LIKE '%\"seed_revealed\"%' ORDER BY e.seq DESC LIMIT 1",
+            (box, game)).fetchone()
+        if row is None:
+            return None
+        found = [e.get("seed") for e in json.loads(row[0]) if isinstance(e, dict)
+                 and e.get("type") == "seed_revealed"]
+        return str(found[0]) if found and isinstance(found[0], str) else None
 
     def refused(self) -> list[dict[str, Any]]:
         rows = self._conn.execute("SELECT box, game, seq, at, reason, payload FROM refused "

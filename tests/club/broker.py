@@ -89,7 +89,7 @@ class Broker:
                         f"listener {self.port} 127.0.0.1\nallow_anonymous false\n"
                         f"password_file {pw}\nacl_file {acl}\npersistence false\n"
                         "log_dest stderr\nlog_type error\nlog_type warning\n"
-                        "max_inflight_messages 100\nmax_queued_messages 100000\n")
+                        "max_inflight_messages 1000\nmax_queued_messages 100000\n")
         return conf
 
     def start(self, *, write: bool = True) -> None:

@@ -141,8 +141,8 @@ def test_a_box_whose_file_is_moved_aside_keeps_publishing_both_files(
         page = body(reader)
     finally:
         reader.close()
-    assert "gallery-grippers #1</td>" in page
-    assert f"gallery-grippers #2 (game 1 of file {new_id[:8]})</td>" in page
+    assert "Gallery Grippers #1</td>" in page
+    assert f"Gallery Grippers #2 (game 1 of file {new_id[:8]})</td>" in page
 
 
 def test_a_publisher_sending_a_file_follows_the_new_one_and_leaves_the_old_untouched(
