@@ -47,6 +47,9 @@ WINDOW = 100  # entries published and not yet acknowledged, at most
 CONNECT_WAIT = 10.0  # seconds for the broker's answer to CONNECT
 BACKOFF = (0.2, 5.0)  # seconds between tries: first, then doubling up to the last
 FLUSH_EVERY = 0.2  # seconds: ack marks are written at most this often while sending
+# seconds: the table (a live view for people) is published at most this often; at a command
+# per keypress it was one retained message per command, half of all the club received
+TABLE_EVERY = 0.5
 DRAIN = 5.0  # seconds a stopping publisher goes on sending what is left, while connected
 
 
@@ -80,7 +83,7 @@ class Publisher:
         self._table: tuple[Any, Any, int] | None = None  # (ruleset, state, commands)
         self._table_dirty = False
         self._verdict: dict[str, Any] | None = None
-        self._pending_events: tuple[Any, list[dict[str, Any]]] | None = None
+        self._table_at = -TABLE_EVERY  # (monotonic) when the table was last published
         self._resend: list[tuple[int, int]] = []
         self._answered = threading.Event()  # (game, seq) the club asked for again
         self.state = "connecting"  # connecting | online | unreachable | refused | stopped
@@ -99,8 +102,9 @@ class Publisher:
         with self._cv:
             self._table = (ruleset, state, commands)
             self._table_dirty = True
-            if events is not None:
-                self._pending_events = (ruleset, events)
+            found = self._verdict_in(ruleset, events)
+            if found is not None:  # (kept here: a table not yet published must not lose it)
+                self._verdict = found
             self._kicked = True
             self._cv.notify()
 
@@ -176,7 +180,8 @@ class Publisher:
             while outbox is not None and not self._stopping:
                 if self._reopen:  # a new file: its own outbox (the old one is not written)
                     outbox.close()
-                    self._verdict = None
+                    with self._cv:
+                        self._verdict = None
                     outbox = self._outbox = self._open()
                     delay = self._backoff[0]
                     continue
@@ -346,27 +351,42 @@ class Publisher:
                 self._say("online", f"Club online: box {s.box} at {s.broker.url}; every "
                           "game is sent")
             if not more or inflight:
-                self._wait(FLUSH_EVERY if inflight or self._stopping else 5.0,
-                           draining=True)
+                self._wait(min(FLUSH_EVERY if inflight or self._stopping else 5.0,
+                               self._table_due()), draining=True)
         if lost.is_set() and not self._stopping:
             self._say("unreachable", f"Club offline: lost the broker {s.broker.url}; the "
                       "games are kept and sent when it is back")
 
+    @staticmethod
+    def _verdict_in(ruleset: Any, events: list[dict[str, Any]] | None) -> dict[str, Any] | None:
+        if not events:
+            return None
+        try:
+            return verdict_of(ruleset, events)
+        except Exception:  # (a renderer's failure never stops the box or its publishing)
+            log.exception("the verdict could not be put into words for the club")
+            return None
+
+    def _table_due(self) -> float:
+        """Seconds until the dirty table may be published (0: now; inf: nothing to send)."""
+        with self._cv:
+            if not self._table_dirty or self._table is None:
+                return float("inf")
+        return max(0.0, self._table_at + TABLE_EVERY - time.monotonic())
+
     def _publish_table(self, client: mqtt.Client, outbox: Outbox) -> None:
+        if self._table_due() > 0 and not self._stopping:
+            return
         with self._cv:
             if not self._table_dirty or self._table is None:
                 return
             ruleset, state, commands = self._table
-            events = self._pending_events
-            self._pending_events = None
+            verdict = self._verdict
             self._table_dirty = False
-        if events is not None:
-            found = verdict_of(events[0], events[1])
-            if found is not None:
-                self._verdict = found
+        self._table_at = time.monotonic()
         try:
             payload = table_payload(outbox.latest_game(), ruleset, state, commands=commands,
-                                    verdict=self._verdict, at=now())
+                                    verdict=verdict, at=now())
             payload["file"] = outbox.file
         except Exception:
             log.exception("the table could not be put into words for the club")

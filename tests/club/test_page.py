@@ -167,7 +167,8 @@ def test_the_club_page_shows_a_finished_games_standings_and_proof(
                 assert check.startswith("GOOD"), check
                 assert game.commitment in proof.replace("\n", "").replace(" ", "")
                 assert game.seed in proof.replace("\n", "").replace(" ", "")
-                assert "(over)" in await browser.text("tr.box[data-box='box-1']")
+                await _shown(browser, "document.querySelector(\"tr.box[data-box='box-1']\")"
+                             ".innerText.includes('(over)')", True)  # (the table's last view)
         finally:
             await runner.cleanup()
 

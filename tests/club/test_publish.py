@@ -167,3 +167,37 @@ def test_a_box_that_stops_right_after_a_command_still_sends_it(broker: Broker,
                 listener.messages.append((f"tableside/{CLUB}/box/box-1/entries", m, False))
     finally:
         listener.close()
+
+
+def test_a_burst_of_commands_sends_few_tables_and_the_last_one_is_the_table_now(
+        broker: Broker, tmp_path: Path) -> None:
+    """The table is a live view for people: at most one each TABLE_EVERY seconds (it was one
+    per command, half of what the club had to take in), never a stale one at the end, and a
+    verdict of a command whose table was never sent is still the table's last verdict."""
+    import time
+
+    from club.publisher import TABLE_EVERY
+    from club.table import verdict_of
+
+    listener = Listener(broker)
+    session = box_session(tmp_path / "box.sqlite", broker)
+    try:
+        wait_for(lambda: listener.last("box-1", "online") is not None, 10, "the box online")
+        began = time.monotonic()
+        play(session, script(200))
+        wait_for(lambda: (listener.last("box-1", "table") or {}).get("commands")
+                 == len(session.log), 10, "the table after the last command")
+        took = time.monotonic() - began
+        tables = [m for t, m, _ in listener.messages if t.endswith("/box-1/table")]
+        assert len(tables) <= 2 + took / TABLE_EVERY, (len(tables), took)
+        assert len(tables) < len(session.log)
+        last = tables[-1]
+        assert last["state"] == json.loads(json.dumps(session.ruleset.state_json(
+            session.state)))
+        verdicts = [v for e in session.log
+                    if (v := verdict_of(session.ruleset, list(e.events))) is not None]
+        assert verdicts, "the script has obstacles: their verdicts"
+        assert last["verdict"] == verdicts[-1]
+    finally:
+        session.close()
+        listener.close()
