@@ -121,7 +121,76 @@ def test_an_extra_draw_from_an_empty_deck_reshuffles_by_house_rule_or_is_refused
     assert err.message == "The deck is empty: no extra draw."
 
 
-# ---- playing a card (ART-10, ART-13) -----------------------------------------------------
+# ---- drawing and the final card (ART-10, ART-12) -----------------------------------------
+
+def test_a_draw_belongs_to_phase_a_and_is_owed() -> None:
+    g = Game(["Ann", "Ben"])
+    g.phase("B")
+    err = g.no("draw", "wrong_phase", "ART-10", player="Ann")
+    assert err.message == ("A draw belongs to the mission phase (A); the game is in the "
+                           "movement phase (B).")
+    g = drawn()
+    err = g.no("draw", "no_draw_due", "ART-10", player="Ann")
+    assert err.message == "Ann owes no draw this round; an extra card is extra_draw (paid)."
+
+
+def test_the_table_reports_the_final_card_only_under_table_detection() -> None:
+    g = Game(["Ann", "Ben"])
+    err = g.no("draw", "bad_request", "ART-12", player="Ann", final=True)
+    assert err.message == ("The box counts the deck and says when the final card comes "
+                           '(final_card_detection = "count").')
+    t = Game(["Ann", "Ben"], rules={"final_card_detection": "table"})
+    above = t.state.deck.above
+    events = t.ok("draw", player="Ann", final=True)
+    assert events == [{"type": "final_card", "player": "Ann", "detected": "table"},
+                      {"type": "warning", "message": f"The box counted {above} more card(s) "
+                       "above the final card; it takes the table's word."}]
+
+
+def test_the_counted_final_card_is_announced_and_an_extra_draw_draws_again_below_it() -> None:
+    g = drawn()
+    g.given(deck=replace(g.state.deck, above=0))
+    events = g.ok("extra_draw", player="Ann", pay="fuel")
+    assert events == [paid(fuel=1),
+                      {"type": "final_card", "player": "Ann", "detected": "count"},
+                      {"type": "drawn", "player": "Ann", "extra": True, "from": "below"}]
+
+
+def test_under_table_detection_the_box_warns_when_its_count_says_final() -> None:
+    g = Game(["Ann", "Ben"], rules={"final_card_detection": "table"})
+    g.given(deck=replace(g.state.deck, above=0))
+    events = g.ok("draw", player="Ann")
+    assert events == [{"type": "warning", "message": "By the box's count the final card is "
+                       'next; if it is, send this draw again with "final": true.'},
+                      {"type": "drawn", "player": "Ann", "extra": False, "from": "below"}]
+
+
+# ---- playing a card (ART-10, ART-13, ART-14) ---------------------------------------------
+
+def test_playing_a_card_belongs_to_phase_a() -> None:
+    g = Game(["Ann", "Ben"])
+    g.phase("B")
+    err = g.no("play_card", "wrong_phase", "ART-10", player="Ann")
+    assert err.message == ("Playing a mission card belongs to the mission phase (A); the game "
+                           "is in the movement phase (B).")
+
+
+def test_a_cards_agents_go_to_named_cities_and_on_polynesia_to_a_symbols_islands() -> None:
+    g = drawn()
+    err = g.no("play_card", "unknown_city", "ART-14", player="Ann", agents={"film": 1})
+    assert err.message.startswith("'film' is not a city of this mission (Start, Film, ")
+    err = g.no("play_card", "unknown_symbol", "ART-14", player="Ann", clues=["dance"])
+    assert err.message == ("'dance' is not a clue symbol (film, sculpture, book, painting, "
+                           "artifact, music).")
+    p = Game(["Ann", "Ben"], mission="test-polynesia", catalog=BOARDS)
+    p.drawn()
+    p.no("play_card", "unknown_city", "ART-14", player="Ann", agents={"Atlantis": 1})
+    p.no("play_card", "unknown_city", "ART-14", player="Ann",
+         agents={"film": 1, "Atlantis": 1})
+    events = p.ok("play_card", player="Ann", agents={"Book A": 2, "film": 1})
+    assert [(e["to"], e["count"], e["cause"]) for e in events
+            if e["type"] == "agents_placed"] == [
+        ("Book A", 2, "c1"), ("Film A", 1, "c1"), ("Film B", 1, "c1")]
 
 def test_every_owed_draw_comes_before_the_first_card() -> None:
     g = Game(["Ann", "Ben"])
