@@ -109,8 +109,8 @@ def test_a_move_out_of_a_lost_city_clears_must_leave_and_counts_the_pawn_once() 
     g.given(players=tuple(replace(p, city="Film", must_leave=True) for p in g.state.players))
     g.ok("move", player="Ann", to="Start")
     g.ok("move", player="Ann", to="Start", ally=True)
-    assert not g.state.player("Ann").must_leave  # type: ignore[union-attr]
-    assert not g.state.ally.must_leave
+    assert g.json["players"][0]["must_leave"] is False  # the state says false, not null
+    assert g.json["ally"]["must_leave"] is False
     g.ok("move", player="Ann", to="Sculpture")
     assert g.state.moved == ("Ann", "blue")
 
@@ -133,10 +133,31 @@ def test_a_clue_given_changes_that_cards_owner_only() -> None:
 
 
 def test_health_gained_goes_to_the_named_player_from_the_reserve() -> None:
-    g = Game(["Ann", "Ben"])
+    g = Game(["Ann", "Ben", "Cy"])
     g.drawn()
     g.health("Ben", 1)
     reserve = g.state.health_reserve
-    g.ok("play_card", player="Ann", gain={"health": {"Ben": 2}})
+    g.ok("play_card", player="Ann", gain={"health": {"Ben": 2, "Cy": 1}})
     assert g.state.player("Ben").health == 3  # type: ignore[union-attr]
-    assert g.state.health_reserve == reserve - 2
+    assert g.state.health_reserve == reserve - 3
+
+
+@pytest.mark.parametrize(("won", "row"), [(False, ("test-board", "medium", 2, 4)),
+                                          (True, ("test-board", "medium", 3, 3))])
+def test_the_hall_counts_each_mission_and_difficulty_on_its_own_row(
+        won: bool, row: tuple[str, str, int, int]) -> None:
+    g = Game(["Ann", "Ben"])
+    other = ("test-egypt", "medium", 1, 1)
+    g.given(hall=(other, ("test-board", "easy", 5, 0), ("test-board", "medium", 2, 3)))
+    g.given(track=6 if won else 0)
+    g.phase("B")
+    if won:
+        g.given(artwork=("Film",))
+        g.at("Ann", "Film")
+        g.agents("Film", 0)
+    else:
+        g.health("Ann", 1)
+        g.van("fuel", 0)
+    events = g.ok("end_phase") if won else g.ok("move", player="Ann", to="Film", health=1)
+    assert events[-1]["type"] == "game_over"
+    assert g.state.hall == (("test-board", "easy", 5, 0), row, other)
