@@ -161,3 +161,12 @@ def test_the_hall_counts_each_mission_and_difficulty_on_its_own_row(
     events = g.ok("end_phase") if won else g.ok("move", player="Ann", to="Film", health=1)
     assert events[-1]["type"] == "game_over"
     assert g.state.hall == (("test-board", "easy", 5, 0), row, other)
+
+
+def test_the_start_keeps_the_dice_commitment_and_an_unknown_event_is_refused() -> None:
+    from referee.games.art_project.evolve import evolve
+
+    g = Game(["Ann", "Ben"])
+    assert g.state.commitment == COMMIT and g.json["commitment"] == COMMIT
+    with pytest.raises(ValueError, match="unknown event type 'nope'"):
+        evolve(g.state, {"type": "nope"})
