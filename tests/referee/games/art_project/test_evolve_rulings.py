@@ -170,3 +170,16 @@ def test_the_start_keeps_the_dice_commitment_and_an_unknown_event_is_refused() -
     assert g.state.commitment == COMMIT and g.json["commitment"] == COMMIT
     with pytest.raises(ValueError, match="unknown event type 'nope'"):
         evolve(g.state, {"type": "nope"})
+
+
+def test_a_game_lost_during_a_battle_leaves_no_battle_open() -> None:
+    g = Game(["Ann", "Ben"])
+    g.phase("C")
+    g.at("Ann", "Film")
+    g.agents("Film", 3)
+    g.ok("battle", city="Film", leader="Ann", rolls={"Ann": 1})
+    g.van("weapon", 0)
+    g.health("Ann", 1)
+    events = g.ok("weapon", player="Ann", health=1)  # the last health pays the weapon
+    assert events[-1]["reason"] == "health" and g.state.over
+    assert g.state.battle is None
