@@ -108,7 +108,10 @@ def extra_draw(s: ArtState, cmd: c.ExtraDraw) -> list[dict[str, object]]:
                              f"{st.van[r]} {r}" for r in RESOURCES) + ").")
         if p.health < 1:
             raise refuse("not_enough_health", "ART-7", f"{p.name} has no health to pay.")
-        pay_optional(steps, p.name, "fuel", 1, {p.name: 1})
+        # one health instead of a token the van lacks: none of the van's tokens go with it
+        # (under per_type the van may still hold another type)
+        gone = next(r for r in RESOURCES if not st.van.get(r, 0))
+        pay_optional(steps, p.name, gone, 1, {p.name: 1})
     else:
         if not st.van.get(cmd.pay, 0):
             if st.rules.extra_draw_payment == "per_type":
