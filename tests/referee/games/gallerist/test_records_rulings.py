@@ -85,7 +85,8 @@ def test_a_counted_bag_s_draw() -> None:
         {"type": "visitor_drawn", "player": None, "colour": "pink", "left": 1,
          "source": "table"}]
     g.place_all()
-    g.no("draw_visitor", "unknown_colour", "GAL-13", colour="green")
+    err = g.no("draw_visitor", "unknown_colour", "GAL-13", colour="green")
+    assert f"the colours are {', '.join(g.state.catalog.colours)}." in err.message
     g.no("draw_visitor", "unknown_player", "GAL-1", player="Zed", colour="pink")
     events = g.ok("draw_visitor", player="Ann", colour="white")
     assert events[0] == {"type": "visitor_drawn", "player": "Ann", "colour": "white",
@@ -334,7 +335,8 @@ def test_sell_s_event_at_the_catalog_s_value_or_the_table_s() -> None:
     err = h.no("sell", "value_needed", "GAL-25", player="Ann", artist=name)
     assert name in err.message
     h.given_player("Ann", money=990)
-    h.no("sell", "money_too_high", "GAL-10", player="Ann", artist=name, money=10)
+    err = h.no("sell", "money_too_high", "GAL-10", player="Ann", artist=name, money=10)
+    assert "Ann has 990, so at most 9 more" in err.message
     assert h.ok("sell", player="Ann", artist=name, money=9) == [
         {"type": "sold", "player": "Ann", "artist": name, "money": 9, "source": "table"}]
     assert h.player("Ann")["money"] == 999
