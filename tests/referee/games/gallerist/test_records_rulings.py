@@ -286,16 +286,19 @@ def test_acquire_s_event_slots_and_cost() -> None:
          "signature": False}]
     assert g.player("Ann")["money"] == 0
     err = g.no("acquire", "not_enough_money", "GAL-10", player="Ann", artist="RedA", cost=1)
-    assert "work" in err.message
+    assert "Ann has 0 money, not the 1 work costs" in err.message
     assert g.ok("acquire", player="Ann", artist="RedA")[0]["cost"] == 0
     g.no("acquire", "money_too_high", "GAL-10", player="Ben", artist="RedA", cost=1000)
     g.ok("acquire", player="Ann", artist="RedA")
     err = g.no("acquire", "gallery_full", "GAL-12", player="Ann", artist="RedA")
-    assert "3 works" in err.message and "(a masterpiece opens the 4th)" in err.message
+    assert "3 works, all its slots (a masterpiece opens the 4th)." in err.message
     g.given_player("Ann", exhibited=(Work("RedA", True), Work("RedA"), Work("RedA")))
     g.ok("acquire", player="Ann", artist="RedA")  # a masterpiece: the 4th slot
     err = g.no("acquire", "gallery_full", "GAL-12", player="Ann", artist="RedA")
     assert "4 works, all its slots." in err.message and "masterpiece" not in err.message
+    g.given_player("Ann", exhibited=(Work("RedA"),) * 4)  # its masterpiece sold since
+    err = g.no("acquire", "gallery_full", "GAL-12", player="Ann", artist="RedA")
+    assert "4 works, all its slots." in err.message
 
 
 def test_a_celebrity_s_work_only_with_its_signature() -> None:
