@@ -69,6 +69,8 @@ def test_game_started_and_setup_steps() -> None:
     assert s.player("Ann").tiles == ("old", "t2")
     dicts = Game(["Ann", "Ben"], bag={"pink": 3, "white": 1}).state
     assert dict(dicts.bag) == {"pink": 3, "white": 1}  # type: ignore[arg-type]
+    with pytest.raises(TypeError):  # the state's values are frozen: nothing changes it by hand
+        dicts.bag["pink"] = 0  # type: ignore[index]
 
 
 def test_turn_started_counts_turns_and_keeps_the_start_player() -> None:
