@@ -207,8 +207,9 @@ def test_a_market_placement_s_event_and_refusals() -> None:
     err = g.no("market", "not_enough_money", "GAL-10", player="Ben", column=1, row="lower",
                cost=11)
     assert "Ben has 10 money, not the 11 placement costs" in err.message
-    g.no("market", "money_too_high", "GAL-10", player="Ben", column=1, row="lower",
-         cost=1000)
+    err = g.no("market", "money_too_high", "GAL-10", player="Ben", column=1, row="lower",
+               cost=1000)
+    assert err.message == "A placement's cost is at most 999, not 1000."
     g.no("market", "value_needed", "GAL-20", player="Ben", column=1, row="lower")
     three = Game(["Ann", "Ben", "Cy"])
     three.place_all()
