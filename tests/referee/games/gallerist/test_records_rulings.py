@@ -211,6 +211,9 @@ def test_a_market_placement_s_event_and_refusals() -> None:
                cost=1000)
     assert err.message == "A placement's cost is at most 999, not 1000."
     g.no("market", "value_needed", "GAL-20", player="Ben", column=1, row="lower")
+    g.given_player("Ben", money=0)  # an upper-row placement is free
+    assert g.ok("market", player="Ben", column=1, row="upper")[0]["cost"] == 0
+    assert g.player("Ben")["money"] == 0
     three = Game(["Ann", "Ben", "Cy"])
     three.place_all()
     assert three.ok("market", player="Cy", column=2, row="upper")[0]["column"] == 2
