@@ -135,3 +135,22 @@ def test_the_caps_say_the_most_a_figure_can_be() -> None:
     g.given_player("Ben", money=990)
     err = g.no("money", "money_too_high", "GAL-10", player="Ben", delta=10)
     assert "Ben has 990, so at most 9 more, not 10." in err.message
+
+
+def test_no_goal_tile_left_queues_no_scoring_even_one_for_all() -> None:
+    g = Game(["Ann", "Ben"], rules={"intermediate_per_stack": False})
+    g.given(goals_scored=(1, 2, 3))
+    assert intermediate_queue(g.state, ("pink",)) == []
+
+
+def test_a_stack_emptied_in_a_kickout_is_scored_before_the_next_kickout() -> None:
+    g = two()
+    g.given(tickets=frozen({"pink": 1, "brown": 5, "white": 5}))
+    g.given_player("Ben", locations=("Fourth Location", "Fourth Location"))
+    g.ok("move", player="Ann", to="Fourth Location")
+    g.ok("location_action", player="Ann")
+    g.ok("end_turn", player="Ann")
+    g.ok("take_ticket", player="Ben", colour="pink")  # during Ben's first kicked-out action
+    events = g.ok("kickout_action", player="Ben", kind="pass")
+    assert next(e for e in events if e["type"] == "queued")["front"] is True
+    assert [p["decision"] for p in g.json["pending"]] == ["intermediate", "kickout"]
