@@ -267,3 +267,77 @@ def test_a_stack_emptied_during_a_scoring_is_queued_when_it_ends() -> None:
     queued = [e for e in events if e["type"] == "queued"]
     assert queued and queued[0]["stacks"] == ["brown"]
     assert [p["decision"] for p in g.json["pending"]] == ["intermediate"]
+
+
+def test_a_move_s_events_in_full() -> None:
+    g = two()
+    g.given_player("Ben", locations=("Fourth Location", "Media Centre"))
+    g.given_player("Ann", locations=("Fourth Location",))
+    events = g.ok("move", player="Ann", to="Fourth Location", leave_assistant="desk")
+    assert events == [
+        {"type": "moved", "player": "Ann", "from": "Media Centre", "to": "Fourth Location",
+         "leave_assistant": "desk"},
+        {"type": "kicked_out", "player": "Ben", "piece": "assistant",
+         "location": "Fourth Location"}]
+    ann = g.player("Ann")
+    assert ann["gallerist"] == "Fourth Location" and ann["assistants"]["desks"] == 1
+    assert ann["assistants"]["locations"] == {"Fourth Location": 1, "Media Centre": 1}
+    err = g.no("move", "already_moved", "GAL-6", player="Ann", to="International Market")
+    assert "Ann" in err.message
+    h = two()
+    assert h.ok("move", player="Ann", to="International Market") == [
+        {"type": "moved", "player": "Ann", "from": "Media Centre",
+         "to": "International Market", "leave_assistant": None}]
+
+
+def test_a_move_s_refusals() -> None:
+    g = two()
+    err = g.no("move", "must_move_elsewhere", "GAL-6", player="Ann", to="Media Centre")
+    assert "Media Centre" in err.message
+    g.no("move", "not_your_turn", "GAL-5", player="Ben", to="Fourth Location")
+    g.given_player("Ann", desks=0, locations=("Fourth Location", "Artists Colony",
+                                              "Fourth Location"))
+    err = g.no("move", "no_assistant", "GAL-6", player="Ann", to="International Market",
+               leave_assistant="Moon")
+    assert "'Moon'" in err.message and "from Artists Colony, Fourth Location." in err.message
+    err = g.no("move", "no_assistant", "GAL-6", player="Ann", to="International Market",
+               leave_assistant="desk")
+    assert "desk" in err.message
+    g.given_player("Ann", locations=())
+    err = g.no("move", "no_assistant", "GAL-6", player="Ann", to="International Market",
+               leave_assistant="Artists Colony")
+    assert err.message.endswith("from (none on the board).")
+    g.given_player("Ann", desks=1)
+    assert g.ok("move", player="Ann", to="International Market",
+                leave_assistant="desk")[0]["leave_assistant"] == "desk"
+    for where in ("gallery", "kicked out"):
+        k = two()
+        k.given_player("Ann", gallerist=where)
+        err = k.no("move", "no_assistant", "GAL-6", player="Ann", to="Fourth Location",
+                   leave_assistant="desk")
+        assert "from the gallery" in err.message
+        assert k.ok("move", player="Ann", to="Fourth Location")[0]["from"] == where
+
+
+def test_a_move_in_the_final_round_sends_pieces_back_at_once() -> None:
+    g = Game(["Ann", "Ben", "Cy"], start="Ann")
+    g.place_all({"Ann": "Media Centre", "Ben": "Artists Colony", "Cy": "Fourth Location"})
+    g.given(end_triggered=0)  # round 1 is the final round
+    g.given_player("Ben", desks=3, locations=("International Market", "International Market"))
+    g.given_player("Cy", gallerist="International Market", desks=4,
+                   locations=("International Market",))
+    g.given_player("Ann", locations=("International Market",))
+    events = g.ok("move", player="Ann", to="International Market")
+    assert events[1:] == [
+        {"type": "kicked_out", "player": "Ben", "piece": "assistant",
+         "location": "International Market", "returned": "desk"},
+        {"type": "kicked_out", "player": "Ben", "piece": "assistant",
+         "location": "International Market", "returned": "removed"},
+        {"type": "kicked_out", "player": "Cy", "piece": "gallerist",
+         "location": "International Market", "returned": "gallery"},
+        {"type": "kicked_out", "player": "Cy", "piece": "assistant",
+         "location": "International Market", "returned": "removed"}]
+    ben, cy = g.player("Ben")["assistants"], g.player("Cy")["assistants"]
+    assert (ben["desks"], ben["removed"], cy["desks"], cy["removed"]) == (4, 1, 4, 1)
+    assert g.player("Cy")["gallerist"] == "gallery"
+    assert g.player("Ann")["assistants"]["locations"] == {"International Market": 1}
