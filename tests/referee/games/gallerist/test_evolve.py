@@ -106,6 +106,22 @@ def test_moved_leaves_an_assistant_from_a_desk_or_a_location() -> None:
     ann = s.player("Ann")
     assert ann.locations == ("Artists Colony", "Media Centre", "Fourth Location")
     assert ann.desks == 1 and ann.gallerist == "Media Centre"
+    s = replace(s, turn=Turn())  # the last desk's assistant: none left at a desk
+    s = evolve(s, {"type": "moved", "player": "Ann", "from": "Media Centre",
+                   "to": "Fourth Location", "leave_assistant": "desk"})
+    ann = s.player("Ann")
+    assert ann.desks == 0 and ann.locations[-1] == "Media Centre"
+
+
+def test_game_over_leaves_nobody_to_play_whatever_came_before() -> None:
+    """The handler's own promise, not only what the rules' order gives it (final scoring
+    has cleared `current` before its game_over): a folded log that ends leaves no turn."""
+    s = replace(play(), current="Ann")
+    s = evolve(s, {"type": "game_over", "outcome": "won", "winners": ["Ann"],
+                   "reason": "money", "rule": "GAL-24"})
+    assert (s.phase, s.current) == ("over", None)
+    assert dict(s.result or {}) == {"outcome": "won", "winners": ["Ann"], "reason": "money",
+                                    "rule": "GAL-24"}
 
 
 def test_kicked_out_pieces_wait_or_go_back() -> None:
