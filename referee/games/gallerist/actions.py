@@ -3,6 +3,7 @@ state as the protocol shows it, and what undo would take back, in words."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -48,17 +49,16 @@ def _pending_words(s: State, p: Pending) -> str:
         how = ("score the next goal tile" if s.rules.intermediate_tiles == "all"
                else "name one goal tile")
         return (f"The {p.stack} tickets ran out: intermediate scoring, {how} ({tiles}), who "
-                "qualifies and the benefit (intermediate).")
+                "qualifies and the benefit.")
     if p.decision == "kickout":
         same = sum(q.decision == "kickout" and q.player == p.player and q.piece == p.piece
                    and q.location == p.location for q in s.queue)
         piece = f"{p.piece}, 1 of {same} still to go" if same > 1 else f"{p.piece}"
         if s.in_final_round:
             return (f"{p.player}'s {piece} was kicked out of {p.location}; no kicked-out "
-                    "actions in the final round: say whether a desk is free (kickout_action "
-                    "pass with desk).")
+                    "actions in the final round: say whether a desk is free for it.")
         return (f"{p.player} was kicked out of {p.location} ({piece}): a kicked-out action "
-                "(location, paid in influence, or executive), or pass (kickout_action).")
+                "(location, paid in influence, or executive), or pass.")
     return f"{p.player or 'The table'}: {p.decision}."
 
 
@@ -77,16 +77,17 @@ def next_step(s: State) -> str:
         check = f" (setup steps still open: {', '.join(todo)})" if todo else ""
         free = [x for x in s.catalog.start_locations if all(p.gallerist != x for p in s.players)]
         return (f"{due}: place your gallerist on a starting location ({', '.join(free)}) and "
-                f"take its reputation tile (place_start); reverse turn order{check}.")
+                f"take its reputation tile; reverse turn order{check}.")
     if s.phase == "final_scoring":
         left = owed(s)
         if not left:
-            return "Every figure is in: final_scoring totals the money and names the winner."
+            return "Every figure is in: the final scoring totals the money and names the winner."
         pick = next_pick(s)
         if pick is not None:
-            return (f"Final scoring, the auction: {pick} chooses a renowned work "
-                    f"(auction_pick); {len(left) - 1} more entries owed after it.")
-        return (f"Final scoring: enter {left[0]} with score; {len(left)} "
+            return (f"Final scoring, the auction: {pick} chooses a renowned work"
+                    f"; {len(left) - 1} more entries owed after it.")
+        said = re.sub(r" \([a-z_]+\)$", "", left[0])  # ("Ann's influence (influence)": the words)
+        return (f"Final scoring: enter {said}; {len(left)} "
                 f"entr{'y' if len(left) == 1 else 'ies'} owed.")
     if s.queue:
         return _pending_words(s, s.queue[0])
@@ -99,13 +100,12 @@ def next_step(s: State) -> str:
             where = "to any location (your gallerist is in your gallery)"
         else:
             where = f"to a location other than {p.gallerist}"
-        return f"{head}. {p.name}: move your gallerist {where} (move)."
+        return f"{head}. {p.name}: move your gallerist {where}."
     if not s.turn.location_action:
-        extra = "" if s.turn.executive else "; one executive action too, if wanted (executive)"
-        return (f"{head}. {p.name}: the location action at {p.gallerist} "
-                f"(location_action){extra}.")
-    extra = "" if s.turn.executive else "an executive action if wanted (executive), then "
-    return f"{head}. {p.name}: {extra}end the turn (end_turn)."
+        extra = "" if s.turn.executive else "; one executive action too, if wanted"
+        return f"{head}. {p.name}: the location action at {p.gallerist}{extra}."
+    extra = "" if s.turn.executive else "an executive action if wanted, then "
+    return f"{head}. {p.name}: {extra}end the turn."
 
 
 def _pending_json(s: State) -> list[dict[str, Any]]:

@@ -374,7 +374,7 @@ def test_scoring_refusals_and_term_by_term_figures() -> None:
     for n in ("Ann", "Ben"):
         for cat in ("reputation", "curator", "dealer", "influence"):
             g.ok("score", player=n, category=cat, money=1)
-    assert "final_scoring" in g.next
+    assert "Every figure is in" in g.next
     events = g.ok("final_scoring")
     assert events[-1]["winners"] == ["Ann"] and events[-1]["reason"] == "money"
     assert g.json["over"] and "wins with the most money" in g.next

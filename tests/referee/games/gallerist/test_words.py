@@ -52,3 +52,23 @@ def test_records_say_what_they_changed() -> None:
                    "source": "table"}]) == "drawn by hand: a brown visitor from the bag"
     assert words({"cmd": "market", "player": "Cy", "column": 3, "row": "lower", "cost": 2},
                  []) == "Cy: an assistant to the market, column 3, lower row, paid 2"
+
+
+def test_the_next_line_names_no_protocol_command_at_any_step() -> None:
+    """`next` is read at the table (console, box, page): it says what to do in words,
+    never `(end_turn)` or `auction_pick`, at every step of the whole game, the setup, the
+    turns, kick-outs, the intermediate scoring, the final round and the final scoring."""
+    from referee.games.gallerist.actions import next_step
+    from referee.games.gallerist.commands import SCHEMA
+
+    s = Session(seed=play.SEED)
+    said = []
+    for req in make_games.game():
+        if req["cmd"] != "state":
+            play.ok(s, **req)
+            said.append(next_step(s.state))
+    assert len(set(said)) > 20  # (the game's many moments, not one line)
+    for line in said:
+        named = [c for c in SCHEMA if f"({c}" in line or ("_" in c and c in line)]
+        assert not named, line  # ("move" and "sell" are words too: only as protocol names)
+        assert "_" not in line, line
