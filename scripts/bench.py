@@ -1127,7 +1127,8 @@ def bench_web() -> None:
     run(long_game)
 
 
-CLUB_SIZE = {"boxes": 5, "commands": 200}  # (--boxes, --commands; the issue's: 30 x 1000)
+CLUB_SIZE: dict[str, Any] = {"boxes": 5, "commands": 200, "pace": 5.0, "nice": 10}
+# (--boxes, --commands, --pace, --box-nice; the issue's size: 30 x 1000)
 
 
 def bench_club() -> None:
@@ -1169,8 +1170,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="club: how many boxes (default %(default)s)")
     parser.add_argument("--commands", type=int, default=CLUB_SIZE["commands"],
                         help="club: commands per box (default %(default)s)")
+    parser.add_argument("--pace", type=float, default=CLUB_SIZE["pace"],
+                        help="club: commands a second per box on the paced night, 0 for "
+                        "none (default %(default)s)")
+    parser.add_argument("--box-nice", type=int, default=CLUB_SIZE["nice"],
+                        help="club: the boxes' nice on the first night (default "
+                        "%(default)s)")
     args = parser.parse_args(argv)
-    CLUB_SIZE.update(boxes=args.boxes, commands=args.commands)
+    CLUB_SIZE.update(boxes=args.boxes, commands=args.commands, pace=args.pace,
+                     nice=args.box_nice)
     unknown = [s for s in args.sections if s not in SECTIONS]
     if unknown:
         parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
