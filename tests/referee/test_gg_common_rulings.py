@@ -155,6 +155,8 @@ def test_the_table_s_decision_in_words() -> None:
     assert describe(Pending("Ann", Decision.DRAW, ("specialist", "attribute"), {})) == (
         "Ann must draw 1 card(s)")
     assert (die_id(None), die_id("Ann"), die_id("table")) == ("table", "Ann", "table")
+    # A decision with no words of its own (a log from another version) is named by its id.
+    assert describe(Pending("Ann", "lookout", (), {})) == "Ann must lookout"
 
 
 @pytest.mark.parametrize(("percentile", "low", "high"), [("1-100", 1, 100), ("0-99", 0, 99)])
@@ -212,19 +214,26 @@ def test_a_turn_starts_with_a_re_up_only_at_or_below_the_threshold_and_with_card
          "hand": 6}]
 
 
-def test_nobody_re_ups_with_both_decks_empty() -> None:
-    """GG-18: with nothing left to draw, a short hand owes no re-up (six cards in all, dealt
-    to the one player; the same game on eight cards re-ups at once, above)."""
-    catalog = SMALL.replace("copies = 4", "copies = 3").replace("copies = 2", "copies = 1")
+@pytest.mark.parametrize(("hacker_copies", "left", "reup"), [(3, 0, False), (4, 1, True)])
+def test_a_short_hand_re_ups_while_any_card_is_left(hacker_copies: int, left: int,
+                                                    reup: bool) -> None:
+    """GG-18: with nothing left to draw a short hand owes no re-up; one card left is enough
+    to owe one (the player deals six of the catalog's six or seven cards)."""
+    catalog = SMALL.replace("copies = 4", f"copies = {hacker_copies}").replace(
+        "copies = 2", "copies = 1")
     t = Table(Session(parse_catalog(catalog, "six.toml"), seed=SEED))
     t.ok("new_game", players=["Solo"], rules={"reup_at_or_below": 6})
     t.ok("deal", player="Solo", specialists=["Hacker"] * 3,
          attributes=["Rope", "Gloves", "Torch"])
     answer = t.ok("turn_order", rolls={"Solo": 3})
-    assert t.state["decks"] == {"specialist": {"draw": 0, "discard": 0},
+    assert t.state["decks"] == {"specialist": {"draw": left, "discard": 0},
                                 "attribute": {"draw": 0, "discard": 0}}
-    assert t.state["pending"] == []
-    assert t.events(answer, "turn") == [{"type": "turn", "player": "Solo", "number": 1}]
+    owed = [{"type": "pending", "player": "Solo", "decision": "reup", "options": ["reup"],
+             "hand": 6}] if reup else []
+    assert answer["events"][-1 - len(owed):] == [
+        {"type": "turn", "player": "Solo", "number": 1}, *owed]
+    if reup:
+        return
     t.ok("move", player="Solo", tile="plain", roll=1)
     assert t.ok("end_turn", player="Solo")["events"] == [
         {"type": "turn", "player": "Solo", "number": 2}]

@@ -112,8 +112,8 @@ def pending_of(s: GameState, player: str | None, decision: str) -> Pending | Non
 
 
 def _a(kind: str) -> str:
-    """A card kind with its article: "a specialist", "an attribute"."""
-    return f"{'an' if kind[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {kind}"
+    """A card kind (specialist or attribute) with its article."""
+    return "an attribute" if kind == "attribute" else f"a {kind}"
 
 
 def catalog_card(s: GameState, name: str, kind: str, *, code: str, rule: str) -> Card:
