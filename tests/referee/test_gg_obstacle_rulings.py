@@ -217,3 +217,97 @@ def test_the_bypass_roll_is_the_players_percentile_for_the_bypass() -> None:
     [again] = t.events(t.ok("bypass", player="Ann"), "roll")
     assert (again["index"], again["value"], again["kept"]) == (first["index"], first["value"],
                                                                True)
+
+
+def test_a_card_of_the_wrong_kind_or_not_held_is_refused() -> None:
+    t = hacker()
+    t.ok("move", player="Ann", tile="security", museum=M1, roll=3)
+    says(t, "bypass", "not_a_specialist", "GG-6",
+         "More Tech is an attribute card, not a specialist.",
+         player="Ann", specialist="More Tech", roll=50)
+    says(t, "bypass", "not_a_attribute", "GG-6", "Hacker is a specialist card, not an attribute.",
+         player="Ann", attribute="Hacker", roll=50)
+    says(t, "bypass", "unknown_card", "GG-19", "There is no card called 'Jetpack'.",
+         player="Ann", attribute="Jetpack", roll=50)
+    ann = t.player("Ann")["hand"]
+    missing = next(c for c in sorted(CAT.attributes) if c not in ann["attributes"])
+    says(t, "bypass", "card_not_in_hand", "GG-6", f"Ann does not hold {missing}.",
+         player="Ann", attribute=missing, roll=50)
+    # Each kind is looked up in its own hand: a held attribute is played (and discarded).
+    held = ann["attributes"][0]
+    t.ok("bypass", player="Ann", attribute=held, roll=100)
+    after = t.player("Ann")["hand"]["attributes"]
+    assert after.count(held) == ann["attributes"].count(held) - 1 and len(after) == 2
+
+
+def test_caught_with_one_strike_loses_the_art_and_takes_the_second() -> None:
+    """GG-10: a failed bypass while carrying art, with one strike before: the art goes back,
+    the second strike, and the leave-or-re-enter choice."""
+    t = start()
+    fail_bypass(t, "Ann")  # strike 1, inside M1
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="plain", roll=1)
+    t.ok("end_turn", player="Ben")
+    t.ok("move", player="Ann", tile="art", roll=2)
+    t.ok("steal", player="Ann", art=ART.name)
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="plain", roll=1)
+    t.ok("end_turn", player="Ben")
+    t.ok("move", player="Ann", tile="alarm", roll=3)
+    events = t.ok("bypass", player="Ann", roll=1)["events"]
+    assert events[3:] == [
+        {"type": "art_returned", "player": "Ann", "pieces": [{"name": ART.name, "museum": M1}]},
+        {"type": "strike", "player": "Ann", "strikes": 2},
+        {"type": "pending", "player": "Ann", "decision": "second_strike",
+         "options": ["leave", "reenter"], "museum": M1}]
+    assert t.player("Ann")["art"] == [] and t.player("Ann")["strikes"] == 2
+
+
+def test_the_third_strike_carrying_art_returns_it() -> None:
+    """GG-15: out with art in hand: the art goes back to its museum before the hand goes."""
+    t = start()
+    for i in range(2):
+        fail_bypass(t, "Ann")
+        if i == 1:
+            t.ok("choose", player="Ann", choice="reenter")
+        t.ok("end_turn", player="Ann")
+        t.ok("move", player="Ben", tile="plain", roll=1)
+        t.ok("end_turn", player="Ben")
+    t.ok("move", player="Ann", tile="art", roll=2)
+    t.ok("steal", player="Ann", art=ART.name)
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="plain", roll=1)
+    t.ok("end_turn", player="Ben")
+    hand = t.player("Ann")["hand"]
+    t.ok("move", player="Ann", tile="alarm", roll=3)
+    events = [e for e in t.ok("bypass", player="Ann", roll=1)["events"][3:]
+              if e["type"] != "seed_revealed"]
+    assert events == [
+        *OUT,
+        {"type": "art_returned", "player": "Ann", "pieces": [{"name": ART.name, "museum": M1}]},
+        *hand_out(hand),
+        {"type": "game_over", "winner": "Ben", "reason": "last_player_standing",
+         "rule": "GG-16", "outcome": "won", "winners": ["Ben"]}]
+
+
+def test_out_with_an_empty_hand_discards_nothing() -> None:
+    """The cards played at the third failed bypass are discarded first (GG-9): a player who
+    played their last cards there has no hand left to discard (GG-15)."""
+    t = start()
+    for i in range(3):
+        hand = t.player("Ann")["hand"]
+        museum = M1 if t.player("Ann")["where"] == "outside" else None
+        t.ok("move", player="Ann", tile="security", museum=museum, roll=3)
+        events = t.ok("bypass", player="Ann", specialist=hand["specialists"][0],
+                      attribute=hand["attributes"][0], roll=1)["events"]
+        if i == 1:
+            t.ok("choose", player="Ann", choice="reenter")
+        if i < 2:
+            t.ok("end_turn", player="Ann")
+            t.ok("move", player="Ben", tile="plain", roll=1)
+            t.ok("end_turn", player="Ben")
+    assert t.player("Ann")["hand"] == {"specialists": [], "attributes": []}
+    events = [e for e in events[3:] if e["type"] != "seed_revealed"]
+    assert events == [*OUT, {"type": "out", "player": "Ann", "rule": "GG-15"},
+                      {"type": "game_over", "winner": "Ben", "reason": "last_player_standing",
+                       "rule": "GG-16", "outcome": "won", "winners": ["Ben"]}]

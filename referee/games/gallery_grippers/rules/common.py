@@ -111,13 +111,18 @@ def pending_of(s: GameState, player: str | None, decision: str) -> Pending | Non
     return None
 
 
+def _a(kind: str) -> str:
+    """A card kind (specialist or attribute) with its article."""
+    return "an attribute" if kind == "attribute" else f"a {kind}"
+
+
 def catalog_card(s: GameState, name: str, kind: str, *, code: str, rule: str) -> Card:
     """The catalog's card `name`, which must be of `kind` (GG-19: the catalog decides)."""
     card = s.catalog.card(name)
     if card is None:
         raise refuse("unknown_card", "GG-19", f"There is no card called {name!r}.")
     if card.kind != kind:
-        raise refuse(code, rule, f"{card.name} is a {card.kind} card, not a {kind}.")
+        raise refuse(code, rule, f"{card.name} is {_a(card.kind)} card, not {_a(kind)}.")
     return card
 
 
