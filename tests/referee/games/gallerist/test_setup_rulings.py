@@ -92,7 +92,7 @@ def test_the_player_list_s_refusals() -> None:
     assert "'teal'" in err.message and "Ben can take" in err.message
     err = refused("bad_players", "GAL-1", players=[{"name": "Ann", "color": "green"}, "Ben",
                                                    {"name": "Cy", "color": "GREEN"}], bag=10)
-    assert "Ann and Cy both chose green" in err.message
+    assert "Ann and Cy both chose green" in err.message and shouted(err.message) == []
     err = refused("unknown_player", "GAL-1", players=["Ann", "Ben"], start_player="Zed",
                   bag=10)
     assert "'Zed'" in err.message and "(Ann, Ben)" in err.message
@@ -292,3 +292,15 @@ def test_a_location_that_is_no_starting_one_is_refused_with_the_starting_ones() 
     starts = g.state.catalog.start_locations
     assert "Harbour" not in starts and len(starts) > 1
     assert f"({', '.join(starts)})" in err.message
+
+
+def test_the_box_s_settings_are_the_house_rules_unless_new_game_names_its_own() -> None:
+    fresh = RULESET.initial_state(CATALOG)
+    box = {"kickout_order": "seat_from_start_player"}
+    for own, want in ((None, "seat_from_start_player"),
+                      ({"kickout_order": "seat_after_mover"}, "seat_after_mover")):
+        req = {"cmd": "new_game", "players": ["Ann", "Ben"], "start_player": "Ann",
+               "catalog": FIXTURE, **({"rules": own} if own else {})}
+        [e] = RULESET.decide(fresh, RULESET.start(RULESET.parse(req), commitment="cc",
+                                                  settings=box))
+        assert e["rules"]["kickout_order"] == want
