@@ -213,11 +213,12 @@ def test_over_and_before_the_game() -> None:
         with pytest.raises(GameOver) as err:
             RULESET.decide(g.state, RULESET.parse({"cmd": cmd, **fields}))
         assert (err.value.code, err.value.rule) == ("game_over", "GAL-24")
+        assert is_sentence(err.value.args[0]) and shouted(err.value.args[0]) == []
     fresh = RULESET.initial_state(CATALOG)
     with pytest.raises(Refusal) as no:
         RULESET.decide(fresh, RULESET.parse({"cmd": "money", "player": "Ann", "delta": 1}))
     assert (no.value.code, no.value.rule) == ("no_game", None)
-    assert "new_game" in no.value.message
+    assert "new_game" in no.value.message and is_sentence(no.value.message)
 
 
 def test_whose_turn_and_what_waits() -> None:
