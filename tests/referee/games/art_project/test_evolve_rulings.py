@@ -183,3 +183,16 @@ def test_a_game_lost_during_a_battle_leaves_no_battle_open() -> None:
     events = g.ok("weapon", player="Ann", health=1)  # the last health pays the weapon
     assert events[-1]["reason"] == "health" and g.state.over
     assert g.state.battle is None
+
+
+def test_a_battle_won_on_its_roll_counts_the_city_as_fought() -> None:
+    g = Game(["Ann", "Ben"])
+    g.phase("C")
+    g.at("Ann", "Book")
+    g.at("Ben", "Book")
+    g.agents("Book", 1)
+    events = g.ok("battle", city="Book", leader="Ann", rolls={"Ann": 6, "Ben": 6})
+    assert [e["won"] for e in events if e["type"] == "battle"] == [True]  # 12 against 11
+    assert g.state.fought == ("Book",) and g.state.battle is None
+    g.no("battle", "already_fought", "ART-19", city="Book", leader="Ben",
+              rolls={"Ann": 6, "Ben": 6})

@@ -5,6 +5,7 @@ game_started event, the checklist's figures, the starting places) (GAL-1..5, 13,
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -91,7 +92,7 @@ def test_the_player_list_s_refusals() -> None:
     assert "'teal'" in err.message and "Ben can take" in err.message
     err = refused("bad_players", "GAL-1", players=[{"name": "Ann", "color": "green"}, "Ben",
                                                    {"name": "Cy", "color": "GREEN"}], bag=10)
-    assert "Ann and Cy both chose green" in err.message
+    assert "Ann and Cy both chose green" in err.message and shouted(err.message) == []
     err = refused("unknown_player", "GAL-1", players=["Ann", "Ben"], start_player="Zed",
                   bag=10)
     assert "'Zed'" in err.message and "(Ann, Ben)" in err.message
@@ -212,11 +213,12 @@ def test_over_and_before_the_game() -> None:
         with pytest.raises(GameOver) as err:
             RULESET.decide(g.state, RULESET.parse({"cmd": cmd, **fields}))
         assert (err.value.code, err.value.rule) == ("game_over", "GAL-24")
+        assert is_sentence(err.value.args[0]) and shouted(err.value.args[0]) == []
     fresh = RULESET.initial_state(CATALOG)
     with pytest.raises(Refusal) as no:
         RULESET.decide(fresh, RULESET.parse({"cmd": "money", "player": "Ann", "delta": 1}))
     assert (no.value.code, no.value.rule) == ("no_game", None)
-    assert "new_game" in no.value.message
+    assert "new_game" in no.value.message and is_sentence(no.value.message)
 
 
 def test_whose_turn_and_what_waits() -> None:
@@ -234,3 +236,72 @@ def test_whose_turn_and_what_waits() -> None:
     g.given(queue=(Pending("intermediate", stack="pink"),))
     err = g.no("end_turn", "decision_pending", "GAL-5", player="Ann")
     assert "the intermediate scoring for the pink tickets" in err.message
+
+
+def shouted(words: str) -> list[str]:
+    """The words of two or more letters written in capitals (no figure here is an acronym)."""
+    return [w for w in re.findall(r"[A-Za-z_]+", words) if len(w) > 1 and w.isupper()]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4])
+@pytest.mark.parametrize("solo_removal", [0, 4])
+def test_the_checklist_is_said_in_sentences(count: int, solo_removal: int) -> None:
+    """Each step is read at the table: sentences that open on a capital (or a figure), none
+    of them shouted, each finished."""
+    rules = GalleristRules(solo_visitor_removal=solo_removal)
+    for step in checklist(setup_for(count, rules), CATALOG):
+        words = step["words"]
+        assert is_sentence(words), step
+        for sentence in re.split(r"(?<=\.)\s+", words):
+            assert not sentence[0].islower(), step
+        assert shouted(words) == [], step
+
+
+def test_a_bag_exactly_emptied_by_the_kinds_taken_out_is_empty_not_refused() -> None:
+    path = Path(FIXTURE).with_name("_exact_bag.toml")
+    for bag, left in (("12", 0), ("{pink = 4, brown = 5, white = 6}",
+                                  {"pink": 0, "brown": 1, "white": 2})):
+        path.write_text(Path(FIXTURE).read_text().replace("bag = 40", f"bag = {bag}"))
+        try:  # two players: 4 of each of the 3 kinds taken out (GAL-2)
+            [e] = start(players=["Ann", "Ben"], start_player="Ann", catalog=str(path))
+        finally:
+            path.unlink()
+        assert e["bag"] == left
+
+
+def test_a_catalog_without_a_bag_is_refused_in_a_sentence_naming_the_field() -> None:
+    built_in = RULESET.initial_state(RULESET.load_catalog(None))  # its catalog: no bag
+    with pytest.raises(Refusal) as no_bag:
+        RULESET.decide(built_in, RULESET.start(RULESET.parse(
+            {"cmd": "new_game", "players": ["Ann"]}), commitment="cc", settings={}))
+    assert (no_bag.value.code, no_bag.value.rule) == ("catalog_incomplete", "GAL-13")
+    assert is_sentence(no_bag.value.message) and '"bag"' in no_bag.value.message
+    assert shouted(no_bag.value.message) == []
+
+
+def test_a_location_that_is_no_starting_one_is_refused_with_the_starting_ones() -> None:
+    text = Path(FIXTURE).read_text().replace('"Fourth Location"]',
+                                             '"Fourth Location", "Harbour"]')
+    path = Path(FIXTURE).with_name("_harbour.toml")
+    path.write_text(text)
+    try:
+        g = Game(["Ann", "Ben"], catalog=str(path))
+    finally:
+        path.unlink()
+    err = g.no("place_start", "not_a_start_location", "GAL-4", player="Ben",
+               location="Harbour")
+    starts = g.state.catalog.start_locations
+    assert "Harbour" not in starts and len(starts) > 1
+    assert f"({', '.join(starts)})" in err.message
+
+
+def test_the_box_s_settings_are_the_house_rules_unless_new_game_names_its_own() -> None:
+    fresh = RULESET.initial_state(CATALOG)
+    box = {"kickout_order": "seat_from_start_player"}
+    for own, want in ((None, "seat_from_start_player"),
+                      ({"kickout_order": "seat_after_mover"}, "seat_after_mover")):
+        req = {"cmd": "new_game", "players": ["Ann", "Ben"], "start_player": "Ann",
+               "catalog": FIXTURE, **({"rules": own} if own else {})}
+        [e] = RULESET.decide(fresh, RULESET.start(RULESET.parse(req), commitment="cc",
+                                                  settings=box))
+        assert e["rules"]["kickout_order"] == want
