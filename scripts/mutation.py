@@ -54,6 +54,7 @@ GAME_TESTS = {
                          "tests/referee/test_gg_obstacle_rulings.py",
                          "tests/referee/test_gg_cards_rulings.py",
                          "tests/referee/test_gg_common_rulings.py",
+                         "tests/referee/test_gg_setup_rulings.py",
                          "tests/referee/games/test_gallery_grippers_house_rules.py"],
 }
 CORE_TESTS = {
