@@ -51,6 +51,10 @@ FLUSH_EVERY = 0.2  # seconds: ack marks are written at most this often while sen
 # per keypress it was one retained message per command, half of all the club received
 TABLE_EVERY = 0.5
 DRAIN = 5.0  # seconds a stopping publisher goes on sending what is left, while connected
+# seconds between two passes over the outbox, at least: a table's command (one every few
+# seconds) goes out at once, while commands that come faster (a box catching up, the bench)
+# are read, published and acknowledged many to a pass instead of one pass each
+PASS_EVERY = 0.02
 
 
 def now() -> str:
@@ -225,6 +229,7 @@ class Publisher:
         answer: list[Any] = []
         lost = threading.Event()
         done: set[int] = set()
+        waiting = [0]  # how many are in flight (the pass sets it, under `lock`)
         lock = threading.Lock()
 
         def on_connect(c: Any, u: Any, flags: Any, rc: Any, props: Any = None) -> None:
@@ -240,7 +245,12 @@ class Publisher:
         def on_publish(c: Any, u: Any, mid: int, rc: Any, props: Any = None) -> None:
             with lock:
                 done.add(mid)
-            self._kick()
+                # (woken only when the last one in flight is acknowledged, or when half the
+                # window waits: the ack marks are written by the pass, at most every
+                # FLUSH_EVERY, so waking for each acknowledgement only costs CPU)
+                wake = len(done) >= waiting[0] or len(done) * 2 >= self._window
+            if wake:
+                self._kick()
 
         def on_message(c: Any, u: Any, msg: Any) -> None:  # the club asks: send again
             try:
@@ -280,7 +290,7 @@ class Publisher:
                           f"{rc}; the games are kept; check the box's credentials")
                 return False
             self.connections += 1
-            self._send(client, outbox, lost, done, lock)
+            self._send(client, outbox, lost, done, waiting, lock)
             return True
         finally:
             if not lost.is_set():
@@ -293,13 +303,20 @@ class Publisher:
                 client.disconnect()
             client.loop_stop()
 
+    def _pace(self, passed: float) -> None:
+        """Let at least `PASS_EVERY` pass since the pass that began at `passed` (a stop or a
+        lost connection is seen at the next pass, at most that much later)."""
+        rest = passed + PASS_EVERY - time.monotonic()
+        if rest > 0:
+            time.sleep(rest)
+
     def _kick(self) -> None:
         with self._cv:
             self._kicked = True
             self._cv.notify()
 
     def _send(self, client: mqtt.Client, outbox: Outbox, lost: threading.Event,
-              done: set[int], lock: threading.Lock) -> None:
+              done: set[int], waiting: list[int], lock: threading.Lock) -> None:
         s = self.settings
         topic = box_topic(s.club, s.box, "entries")
         client.publish(box_topic(s.club, s.box, "online"), presence(True), qos=1, retain=True)
@@ -312,6 +329,7 @@ class Publisher:
         last_flush = 0.0
         more = True
         stop_seen = False
+        passed = time.monotonic()  # when the last pass began
         while not lost.is_set() and not self._reopen:
             if self._stopping:  # (after one whole pass since the stop: the last entry too)
                 if stop_seen and (not (inflight or more)
@@ -341,6 +359,8 @@ class Publisher:
                     self.sent += 1
                 else:
                     cursor = max(cursor, going_on)
+            with lock:
+                waiting[0] = len(inflight)
             self._publish_table(client, outbox)
             idle = not inflight
             if idle or time.monotonic() - last_flush >= FLUSH_EVERY:
@@ -353,6 +373,8 @@ class Publisher:
             if not more or inflight:
                 self._wait(min(FLUSH_EVERY if inflight or self._stopping else 5.0,
                                self._table_due()), draining=True)
+                self._pace(passed)
+            passed = time.monotonic()
         if lost.is_set() and not self._stopping:
             self._say("unreachable", f"Club offline: lost the broker {s.broker.url}; the "
                       "games are kept and sent when it is back")

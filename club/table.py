@@ -7,10 +7,22 @@ from typing import Any
 
 from referee.ruleset import DescribesTable
 
+_DESCRIBES: dict[type, bool] = {}
+
+
+def _describes(kind: type) -> bool:
+    # (a runtime-checkable Protocol's isinstance walks the protocol's members each time:
+    # asked once per ruleset class, not on every accepted command)
+    found = _DESCRIBES.get(kind)
+    if found is None:
+        found = _DESCRIBES[kind] = all(callable(getattr(kind, name, None))
+                                       for name in ("table", "verdict"))
+    return found
+
 
 def verdict_of(ruleset: Any, events: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The verdict an entry's events hold, as the ruleset words it (None: none)."""
-    if not isinstance(ruleset, DescribesTable):
+    if not (_describes(type(ruleset)) or isinstance(ruleset, DescribesTable)):
         return None
     found = ruleset.verdict(events)
     if found is None:
