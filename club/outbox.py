@@ -86,6 +86,7 @@ class Outbox:
             (club, box)).fetchall())
         self._written = dict(self.acked)
         self._games: dict[int, dict[str, Any]] = {}
+        self._last: dict[int, tuple[int, str]] = {}  # game -> (seq, hash) of the last one read
 
     def close(self) -> None:
         self._conn.close()
@@ -116,6 +117,8 @@ class Outbox:
                 if len(out) < limit:
                     out.append(item)
             cursor = out[-1].id + 1 if len(out) == limit else rows[-1][0] + 1
+            if len(rows) < limit:  # (the file's end: no second query to find nothing)
+                break
         return out, cursor
 
     def _outgoing(self, rows: list[tuple[int, str, str, int]]) -> Iterator[Outgoing]:
@@ -127,6 +130,7 @@ class Outbox:
                 continue
             before = prev.get(game) or self._hash_before(game, seq)
             prev[game] = digest
+            self._last[game] = (seq, digest)
             b = json.loads(body)
             payload = {"game": game, "seq": seq, "at": b["at"], "command": b["command"],
                        "events": b["events"], "undone": bool(undone), "prev": before,
@@ -137,6 +141,9 @@ class Outbox:
     def _hash_before(self, game: int, seq: int) -> str:
         if seq == 1:
             return GENESIS
+        last = self._last.get(game)
+        if last is not None and last[0] == seq - 1:  # (the entry read just before: no query)
+            return last[1]
         row = self._conn.execute("SELECT lower(hex(h)) FROM entries WHERE id = ?",
                                  (entry_id(game, seq - 1),)).fetchone()
         return str(row[0]) if row else GENESIS
@@ -165,6 +172,10 @@ class Outbox:
         before it): remembered now, written by `flush`."""
         if seq > self.acked.get(game, 0):
             self.acked[game] = seq
+
+    def unwritten(self) -> bool:
+        """Whether an acknowledgement is remembered and not written yet (see `flush`)."""
+        return any(self._written.get(g) != s for g, s in self.acked.items())
 
     def flush(self) -> None:
         """Write the acknowledgements that changed (one short transaction)."""

@@ -46,7 +46,9 @@ log = logging.getLogger(__name__)
 WINDOW = 100  # entries published and not yet acknowledged, at most
 CONNECT_WAIT = 10.0  # seconds for the broker's answer to CONNECT
 BACKOFF = (0.2, 5.0)  # seconds between tries: first, then doubling up to the last
-FLUSH_EVERY = 0.2  # seconds: ack marks are written at most this often while sending
+# seconds: ack marks are written at most this often (a mark lost in a power cut only means
+# its entries are sent again; writing one per entry cost a write transaction per command)
+FLUSH_EVERY = 1.0
 # seconds: the table (a live view for people) is published at most this often; at a command
 # per keypress it was one retained message per command, half of all the club received
 TABLE_EVERY = 0.5
@@ -82,6 +84,7 @@ class Publisher:
         self._window = window
         self._cv = threading.Condition()
         self._kicked = False
+        self._fresh = True  # entries may have been written since the last read of the file
         self._stopping = False
         self._drain_until = 0.0
         self._table: tuple[Any, Any, int] | None = None  # (ruleset, state, commands)
@@ -109,6 +112,7 @@ class Publisher:
             found = self._verdict_in(ruleset, events)
             if found is not None:  # (kept here: a table not yet published must not lose it)
                 self._verdict = found
+            self._fresh = True
             self._kicked = True
             self._cv.notify()
 
@@ -229,7 +233,6 @@ class Publisher:
         answer: list[Any] = []
         lost = threading.Event()
         done: set[int] = set()
-        waiting = [0]  # how many are in flight (the pass sets it, under `lock`)
         lock = threading.Lock()
 
         def on_connect(c: Any, u: Any, flags: Any, rc: Any, props: Any = None) -> None:
@@ -245,10 +248,10 @@ class Publisher:
         def on_publish(c: Any, u: Any, mid: int, rc: Any, props: Any = None) -> None:
             with lock:
                 done.add(mid)
-                # (woken only when the last one in flight is acknowledged, or when half the
-                # window waits: the ack marks are written by the pass, at most every
-                # FLUSH_EVERY, so waking for each acknowledgement only costs CPU)
-                wake = len(done) >= waiting[0] or len(done) * 2 >= self._window
+                # (woken only when half the window waits, or while stopping: the ack marks
+                # are written at most every FLUSH_EVERY, at the next pass, so waking for each
+                # acknowledgement would only cost CPU)
+                wake = len(done) * 2 >= self._window or self._stopping
             if wake:
                 self._kick()
 
@@ -290,7 +293,7 @@ class Publisher:
                           f"{rc}; the games are kept; check the box's credentials")
                 return False
             self.connections += 1
-            self._send(client, outbox, lost, done, waiting, lock)
+            self._send(client, outbox, lost, done, lock)
             return True
         finally:
             if not lost.is_set():
@@ -316,7 +319,7 @@ class Publisher:
             self._cv.notify()
 
     def _send(self, client: mqtt.Client, outbox: Outbox, lost: threading.Event,
-              done: set[int], waiting: list[int], lock: threading.Lock) -> None:
+              done: set[int], lock: threading.Lock) -> None:
         s = self.settings
         topic = box_topic(s.club, s.box, "entries")
         client.publish(box_topic(s.club, s.box, "online"), presence(True), qos=1, retain=True)
@@ -346,33 +349,41 @@ class Publisher:
             for game, seq in asked:  # sent again from there (the club keeps each once)
                 outbox.acked[game] = min(outbox.acked.get(game, 0), seq - 1)
                 cursor = min(cursor, entry_id(game, seq))
-            more = False
-            if len(inflight) < self._window:
-                outs, going_on = outbox.batch(cursor, self._window - len(inflight))
-                for out in outs:
-                    more = True
-                    info = client.publish(topic, canonical(out.payload).encode(), qos=1)
-                    if info.rc != mqtt.MQTT_ERR_SUCCESS:
-                        break
-                    inflight.append((info.mid, out.game, out.seq))
-                    cursor = out.id + 1
-                    self.sent += 1
-                else:
-                    cursor = max(cursor, going_on)
-            with lock:
-                waiting[0] = len(inflight)
+            room = self._window - len(inflight)
+            if room > 0:
+                with self._cv:
+                    fresh, self._fresh = self._fresh, False
+                # the file is read only when it may hold more: an entry accepted since the
+                # last read, the last read filling the window, a resend, a stop (a pass woken
+                # by acknowledgements alone reads nothing)
+                if fresh or more or asked or self._stopping:
+                    outs, going_on = outbox.batch(cursor, room)
+                    more = len(outs) >= room
+                    for out in outs:
+                        info = client.publish(topic, canonical(out.payload).encode(), qos=1)
+                        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                            more = True  # (tried again at the next pass)
+                            break
+                        inflight.append((info.mid, out.game, out.seq))
+                        cursor = out.id + 1
+                        self.sent += 1
+                    else:
+                        cursor = max(cursor, going_on)
             self._publish_table(client, outbox)
-            idle = not inflight
-            if idle or time.monotonic() - last_flush >= FLUSH_EVERY:
+            if self._stopping or time.monotonic() - last_flush >= FLUSH_EVERY:
                 outbox.flush()
                 last_flush = time.monotonic()
-            if idle and not caught_up:
+            if not inflight and not more and not caught_up:
                 caught_up = True
                 self._say("online", f"Club online: box {s.box} at {s.broker.url}; every "
                           "game is sent")
             if not more or inflight:
-                self._wait(min(FLUSH_EVERY if inflight or self._stopping else 5.0,
-                               self._table_due()), draining=True)
+                due = 5.0  # (nothing owed: only the next entry, a resend or a stop wakes it)
+                if inflight or outbox.unwritten():  # the acks to take, the marks to write
+                    due = max(0.0, last_flush + FLUSH_EVERY - time.monotonic())
+                if self._stopping and not inflight:  # (the next pass sees all is sent)
+                    due = 0.0
+                self._wait(min(due, self._table_due()), draining=True)
                 self._pace(passed)
             passed = time.monotonic()
         if lost.is_set() and not self._stopping:

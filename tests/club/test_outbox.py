@@ -56,3 +56,43 @@ def test_after_a_resend_the_entries_acked_meanwhile_are_skipped_not_stuck_on(
     finally:
         box.close()
     assert read_acks(db) == {("club", "box-1", 1): 250}
+
+
+def test_entries_read_one_at_a_time_chain_as_one_batch_does(tmp_path: Path) -> None:
+    # A table's pace: each pass reads the one new entry; its "prev" comes from the entry read
+    # just before (remembered, not read again), from the file after a resend jumps back,
+    # and is the same as one batch of them all says.
+    db = tmp_path / "box.sqlite"
+    n = played(db, 40)
+    box = Outbox(db, club="club", box="box-1")
+    try:
+        whole, _ = box.batch(entry_id(1, 1), 100)
+        cursor, single = entry_id(1, 1), []
+        while True:
+            outs, cursor = box.batch(cursor, 1)
+            if not outs:
+                break
+            single += outs
+        again, _ = box.batch(entry_id(1, 17), 3)  # (back: the club asked from 17)
+    finally:
+        box.close()
+    assert [o.payload for o in single] == [o.payload for o in whole]
+    assert len(single) == n
+    assert [o.payload for o in again] == [o.payload for o in whole[16:19]]
+
+
+def test_an_ack_is_unwritten_until_flushed(tmp_path: Path) -> None:
+    db = tmp_path / "box.sqlite"
+    played(db, 5)
+    box = Outbox(db, club="club", box="box-1")
+    try:
+        assert not box.unwritten()
+        box.ack(1, 3)
+        assert box.unwritten() and read_acks(db) == {}
+        box.flush()
+        assert not box.unwritten()
+        box.ack(1, 2)  # (older than the mark: nothing changes)
+        assert not box.unwritten()
+    finally:
+        box.close()
+    assert read_acks(db) == {("club", "box-1", 1): 3}
