@@ -109,9 +109,9 @@ def test_a_box_whose_file_is_moved_aside_keeps_publishing_both_files(
         assert [m for m in said if "damaged" in m and str(moved) in m]
         play(session, second)
         new = box_rows(db)
-        new_id = read_file_id(db)
         wait_for(lambda: [g.entries for g in club_games(tmp_path)] == [len(old), len(new)],
                  30, "the club holding the new file's game")
+        new_id = read_file_id(db)  # (made when the publisher opens the new file: by now)
     finally:
         session.close()
     assert digest(moved) == damaged  # the publisher wrote nothing into the damaged file
