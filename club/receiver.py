@@ -35,6 +35,11 @@ from referee.chain import canonical
 
 log = logging.getLogger(__name__)
 RESEND_AGAIN = 5.0  # seconds before the same missing entry is asked for again
+# times an entry still missing is asked for again by the clock alone (every RESEND_AGAIN: a
+# minute), when nothing the box sends asks again: a request published while the box was away
+# is lost (the box's session is clean), and the box's table at its reconnection may come
+# within RESEND_AGAIN of the lost request
+RESEND_RETRIES = 12
 BATCH = 1000  # messages kept in one transaction at most (the broker's window: 1000)
 
 
@@ -70,6 +75,8 @@ class Receiver:
         self.broker = parse_url(url, what="--broker")
         self.on_change = on_change or (lambda box: None)
         self._asked: dict[tuple[str, str, int, int], float] = {}
+        # (box, file, game, seq) asked for and not yet joined up: how many times again
+        self._owed: dict[tuple[str, str, int, int], int] = {}
         self.connected = threading.Event()
         self.received = 0
         self._queue: queue.SimpleQueue[Message | None] = queue.SimpleQueue()
@@ -125,7 +132,11 @@ class Receiver:
         """The store thread: each time, every message queued (at most `BATCH`) in one
         transaction."""
         while True:
-            first = self._queue.get()
+            try:
+                first = self._queue.get(timeout=RESEND_AGAIN if self._owed else None)
+            except queue.Empty:
+                self._ask_again()
+                continue
             if first is None:
                 return
             batch = [first]
@@ -139,6 +150,28 @@ class Receiver:
                     return
                 batch.append(item)
             self.keep(batch)
+            if self._owed:
+                self._ask_again()
+
+    def _ask_again(self) -> None:
+        """Ask again for each entry asked for whose request is due again and which has not
+        joined its game's chain yet (on the store thread: it reads the club's file)."""
+        t = time.monotonic()
+        for key, left in list(self._owed.items()):
+            if t - self._asked.get(key, -RESEND_AGAIN) < RESEND_AGAIN:
+                continue
+            box, file, game, seq = key
+            try:
+                joined = self.store.head(box, game, file) >= seq
+            except Exception:
+                log.exception("whether box %s's game %s is joined up could not be read", box,
+                              game)
+                joined = False
+            if joined or left <= 0:
+                del self._owed[key]
+                continue
+            self._owed[key] = left - 1
+            self._publish_ask(key, t)
 
     def keep(self, batch: list[Message]) -> None:
         """Keep `batch` in one transaction; then acknowledge each message to the broker and
@@ -212,9 +245,14 @@ class Receiver:
         """Ask `box` to send game `game` (its own number) of its file `file` again from entry
         `seq` (at most every few seconds for the same entry)."""
         key = (box, file, game, seq)
+        self._owed[key] = RESEND_RETRIES  # (asked again by the clock until it is joined up)
         t = time.monotonic()
         if t - self._asked.get(key, -RESEND_AGAIN) < RESEND_AGAIN:
             return
+        self._publish_ask(key, t)
+
+    def _publish_ask(self, key: tuple[str, str, int, int], t: float) -> None:
+        box, file, game, seq = key
         self._asked[key] = t
         asked: dict[str, object] = {"game": game, "seq": seq}
         if file:
