@@ -64,7 +64,7 @@ def _discard(s: GameState, cards: Iterable[str]) -> GameState:
     discards = {k: dict(v) for k, v in s.discards.items()}
     for card in cards:
         deck = _deck_of(s, card)
-        discards[deck] = _add(discards.get(deck, {}), [card])
+        discards[deck] = _add(discards[deck], [card])  # both decks from game_started on
     return replace(s, discards=discards)
 
 
@@ -130,15 +130,17 @@ def first_player(s: GameState, e: Event) -> GameState:
 
 def turn(s: GameState, e: Event) -> GameState:
     seat = s.index_of(e["player"])
+    if seat is None:
+        raise ValueError(f"event names unknown player {e['player']!r}")
     return replace(s, current=seat, turn_number=e["number"], turn=TurnInfo(),
                    round=_round(s, seat))
 
 
-def _round(s: GameState, seat: int | None) -> int:
+def _round(s: GameState, seat: int) -> int:
     """The round a turn at `seat` is in: a new round begins each time play comes round past
     the first player's seat again (players who are out are skipped, so a round may be short)."""
     first = s.index_of(s.first_player) if s.first_player is not None else None
-    if s.current is None or seat is None or first is None or s.round == 0:
+    if s.current is None or first is None or s.round == 0:
         return 1
     n = len(s.players)
     return s.round + ((seat - first) % n <= (s.current - first) % n)
