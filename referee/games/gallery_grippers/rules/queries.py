@@ -8,7 +8,7 @@ in `obstacle.bypass`). What a player may do now is `legal_actions`, found by ask
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
@@ -305,16 +305,26 @@ class UndoPreview:
     dice_stay: bool  # the box's dice of that step stay on the table for its redo
 
 
-_DETAIL: dict[str, Callable[[dict[str, Any]], str]] = {
-    "move": lambda cmd: f"to {cmd['tile'].replace('_', ' ')}",
-    "bypass": lambda cmd: f"roll {cmd['roll']['value']}" if cmd.get("roll") else "",
-    "deal": lambda cmd: "starting hand",
-    "draw": lambda cmd: str(cmd.get("card") or cmd["deck"]),
-    "steal": lambda cmd: str(cmd["art"]),
-    "choose": lambda cmd: str(cmd["choice"]),
-    "tiebreak": lambda cmd: f"winner {cmd['winner']}",
-    "end_turn": lambda cmd: "passing the turn",
-}
+def _detail(name: str, cmd: dict[str, Any]) -> str:
+    """A few words on a step of command `name` ("" for a command said by its name alone).
+    A plain function, not a table of lambdas: mutmut mutates no code outside a function."""
+    if name == "move":
+        return f"to {cmd['tile'].replace('_', ' ')}"
+    if name == "bypass":
+        return f"roll {cmd['roll']['value']}" if cmd.get("roll") else ""
+    if name == "deal":
+        return "starting hand"
+    if name == "draw":
+        return str(cmd.get("card") or cmd["deck"])
+    if name == "steal":
+        return str(cmd["art"])
+    if name == "choose":
+        return str(cmd["choice"])
+    if name == "tiebreak":
+        return f"winner {cmd['winner']}"
+    if name == "end_turn":
+        return "passing the turn"
+    return ""
 
 
 def undo_preview(step: Step | None) -> UndoPreview | None:
@@ -323,8 +333,7 @@ def undo_preview(step: Step | None) -> UndoPreview | None:
     if step is None:
         return None
     name = str(step.command["cmd"])
-    say = _DETAIL.get(name)
-    detail = say(step.command) if say else ""
+    detail = _detail(name, step.command)
     player = step.command.get("player")
     dice = any(e.get("type") == "roll" and e.get("source") == "electronic" for e in step.events)
     return UndoPreview(step, name.replace("_", " "), player if isinstance(player, str) else None,
