@@ -216,11 +216,22 @@ def test_the_answer_is_kept_per_state_and_player_and_handed_out_as_a_copy() -> N
     first.clear()
     again = q.legal_actions(s, "Ann")
     assert again == _outside_moves("Ann") and isinstance(again, list)
-    assert q.legal_actions(s, "Ben") == []  # the same state, another player
+    assert q.legal_actions(s, None) == []  # the same state, another player, or the table
+    assert q.legal_actions(s, "Ann") == _outside_moves("Ann")
+    assert q.legal_actions(s, "Ben") == []
     assert q.legal_actions(s, "Ann") == _outside_moves("Ann")
     other = state_of(start(["Ann", "Ben"], rolls={"Ann": 1, "Ben": 6}))
     assert q.legal_actions(other, "Ann") == []  # another state, the same player
     assert q.legal_actions(other, "Ben") == _outside_moves("Ben")
+
+
+def test_the_first_question_with_nothing_kept_is_answered() -> None:
+    """As in a console or a box just started: no answer kept yet."""
+    s = state_of(start())
+    q._last_asked[0] = None
+    assert q.legal_actions(s, "Ann") == _outside_moves("Ann")
+    q._last_asked[0] = None
+    assert q.can(s, "Ann", c.MoveRoll)
 
 
 def test_the_table_s_own_steps_in_setup() -> None:
