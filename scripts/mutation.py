@@ -56,6 +56,7 @@ GAME_TESTS = {
                          "tests/referee/test_gg_common_rulings.py",
                          "tests/referee/test_gg_setup_rulings.py",
                          "tests/referee/test_gg_evolve.py",
+                         "tests/referee/test_gg_queries_rulings.py",
                          "tests/referee/games/test_gallery_grippers_house_rules.py"],
 }
 CORE_TESTS = {

@@ -8,7 +8,7 @@ in `obstacle.bypass`). What a player may do now is `legal_actions`, found by ask
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
@@ -76,23 +76,40 @@ class Sale:
     money_before: int
     win_money: int
 
+    # Each property's figure is a plain function below: mutmut mutates no decorated function.
     @property
     def extra(self) -> int:
         """Pieces beyond the first: each earns the fence bonus."""
-        return max(len(self.pieces) - 1, 0)
+        return _sale_extra(self)
 
     @property
     def price(self) -> int:
-        return self.face + self.bonus
+        return _sale_price(self)
 
     @property
     def money_after(self) -> int:
-        return self.money_before + self.price
+        return _sale_money_after(self)
 
     @property
     def wins(self) -> bool:
         """The sale reaches the win money: the game ends (GG-14)."""
-        return self.money_after >= self.win_money
+        return _sale_wins(self)
+
+
+def _sale_extra(sale: Sale) -> int:
+    return max(len(sale.pieces) - 1, 0)
+
+
+def _sale_price(sale: Sale) -> int:
+    return sale.face + sale.bonus
+
+
+def _sale_money_after(sale: Sale) -> int:
+    return sale.money_before + _sale_price(sale)
+
+
+def _sale_wins(sale: Sale) -> bool:
+    return _sale_money_after(sale) >= sale.win_money
 
 
 def sale_price(state: GameState, player: str, pieces: Sequence[str] | None = None) -> Sale:
@@ -120,13 +137,14 @@ class BypassTerms:
     low: int  # the faces the percentile dice show (1-100, or 0-99: GG-7)
     high: int
 
+    # Each property's figure is a plain function below: mutmut mutates no decorated function.
     @property
     def base(self) -> int:
         """What the cards and the art add to the roll."""
-        return self.specialist_bonus + self.attribute_bonus - self.deduction
+        return _terms_base(self)
 
     def total(self, roll: int) -> int:
-        return roll + self.base
+        return roll + _terms_base(self)
 
     def succeeds(self, roll: int) -> bool:
         return self.total(roll) >= self.target
@@ -135,15 +153,27 @@ class BypassTerms:
     def need(self) -> int | None:
         """The lowest face that bypasses; None when no face the dice can show does. A face
         of `low` or less means any roll bypasses."""
-        need = self.target - self.base
-        if need > self.high:
-            return None
-        return max(need, self.low)
+        return _terms_need(self)
 
     @property
     def certain(self) -> bool:
         """Every face bypasses."""
-        return self.need == self.low
+        return _terms_certain(self)
+
+
+def _terms_base(t: BypassTerms) -> int:
+    return t.specialist_bonus + t.attribute_bonus - t.deduction
+
+
+def _terms_need(t: BypassTerms) -> int | None:
+    need = t.target - _terms_base(t)
+    if need > t.high:
+        return None
+    return max(need, t.low)
+
+
+def _terms_certain(t: BypassTerms) -> bool:
+    return _terms_need(t) == t.low
 
 
 def bypass_terms(state: GameState, player: str, specialist: str | None,
@@ -275,16 +305,26 @@ class UndoPreview:
     dice_stay: bool  # the box's dice of that step stay on the table for its redo
 
 
-_DETAIL: dict[str, Callable[[dict[str, Any]], str]] = {
-    "move": lambda cmd: f"to {cmd['tile'].replace('_', ' ')}",
-    "bypass": lambda cmd: f"roll {cmd['roll']['value']}" if cmd.get("roll") else "",
-    "deal": lambda cmd: "starting hand",
-    "draw": lambda cmd: str(cmd.get("card") or cmd["deck"]),
-    "steal": lambda cmd: str(cmd["art"]),
-    "choose": lambda cmd: str(cmd["choice"]),
-    "tiebreak": lambda cmd: f"winner {cmd['winner']}",
-    "end_turn": lambda cmd: "passing the turn",
-}
+def _detail(name: str, cmd: dict[str, Any]) -> str:
+    """A few words on a step of command `name` ("" for a command said by its name alone).
+    A plain function, not a table of lambdas: mutmut mutates no code outside a function."""
+    if name == "move":
+        return f"to {cmd['tile'].replace('_', ' ')}"
+    if name == "bypass":
+        return f"roll {cmd['roll']['value']}" if cmd.get("roll") else ""
+    if name == "deal":
+        return "starting hand"
+    if name == "draw":
+        return str(cmd.get("card") or cmd["deck"])
+    if name == "steal":
+        return str(cmd["art"])
+    if name == "choose":
+        return str(cmd["choice"])
+    if name == "tiebreak":
+        return f"winner {cmd['winner']}"
+    if name == "end_turn":
+        return "passing the turn"
+    return ""
 
 
 def undo_preview(step: Step | None) -> UndoPreview | None:
@@ -293,8 +333,7 @@ def undo_preview(step: Step | None) -> UndoPreview | None:
     if step is None:
         return None
     name = str(step.command["cmd"])
-    say = _DETAIL.get(name)
-    detail = say(step.command) if say else ""
+    detail = _detail(name, step.command)
     player = step.command.get("player")
     dice = any(e.get("type") == "roll" and e.get("source") == "electronic" for e in step.events)
     return UndoPreview(step, name.replace("_", " "), player if isinstance(player, str) else None,
