@@ -125,7 +125,7 @@ def test_each_board_s_setup_agents_and_markers() -> None:
 def test_a_city_s_own_agents_count_even_none_and_a_mission_s_own_markers() -> None:
     m = RULESET.load_catalog(None).missions["test-board"]
     cities = tuple(replace(c, agents={"Film": 0, "Book": 5}.get(c.name)) for c in m.cities)
-    assert setup_agents(replace(m, cities=cities), 2) == {
+    assert setup_agents(replace(m, cities=cities)) == {
         "Start": 2,
         "Film": 0,
         "Sculpture": 2,
@@ -136,7 +136,7 @@ def test_a_city_s_own_agents_count_even_none_and_a_mission_s_own_markers() -> No
     }
     usa = RULESET.load_catalog(BOARDS).missions["test-usa"]
     dallas = tuple(replace(c, agents=4) if c.name == "Dallas" else c for c in usa.cities)
-    assert setup_agents(replace(usa, cities=dallas), 2)["Dallas"] == 4
+    assert setup_agents(replace(usa, cities=dallas))["Dallas"] == 4
 
 
 def test_a_catalog_s_markers_and_too_many_setup_agents(tmp_path: Path) -> None:
@@ -215,6 +215,12 @@ def test_new_game_refusals_in_words() -> None:
         refused("bad_ally", "ART-34", players=[{"name": "Ann", "color": "red"}], ally="red") == solo
     )
     assert refused("bad_ally", "ART-34", ally="green") == "Only solo has an ally pawn."
+
+
+def test_a_bad_house_rule_is_refused_with_the_setting_s_own_words() -> None:
+    assert refused("bad_rules", None, rules={"deck_empty": "burn"}) == (
+        'rules.deck_empty: must be one of "skip", "reshuffle" (ART-12), not "burn"'
+    )
 
 
 def test_a_catalog_with_dice_faces_allows_the_catalog_die() -> None:
