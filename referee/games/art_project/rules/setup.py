@@ -29,7 +29,7 @@ DIE_IDS = tuple(f"ally{i}" for i in range(1, 6))  # ART-20
 MAX_NAME = 20
 
 
-def setup_agents(m: Mission, players: int) -> dict[str, int]:
+def setup_agents(m: Mission) -> dict[str, int]:
     """Agents per city at setup (ART-4, ART-29, ART-30, ART-32, ART-33)."""
     out = {}
     for city in m.cities:
@@ -107,7 +107,7 @@ def new_game(s: ArtState, cmd: c.NewGame) -> list[Event]:
     if not solo and cmd.ally is not None:
         raise refuse("bad_ally", "ART-34", "Only solo has an ally pawn.")
     health = DIFFICULTY_HEALTH[cmd.difficulty] * (2 if solo else 1)
-    agents = setup_agents(m, len(players))
+    agents = setup_agents(m)
     placed = sum(agents.values())
     if placed > AGENT_TOKENS:
         raise refuse("catalog_incomplete", "ART-4", f"The mission's setup places {placed} "

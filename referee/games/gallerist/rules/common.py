@@ -149,7 +149,3 @@ def settle(before: State, events: list[Event], *, resolved: bool = False) -> lis
         for e in next_turn(s):
             add(e)
     return out
-
-
-def run(before: State, events: list[Event]) -> State:
-    return fold(before, events)
