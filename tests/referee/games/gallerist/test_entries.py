@@ -202,5 +202,6 @@ def test_a_fame_step_is_offered_short_of_a_celebrity_s_money_past_999() -> None:
     ann = next(e for e in found if e["request"].get("by") == "Ann")
     assert ann["asks"][1]["bounds"] == {"RedA": [1, 8], "BlueA": [1, 1]}
     assert "996 money" in ann["about"]
-    g.no("fame", "money_too_high", "GAL-10", artist="RedA", by="Ann", steps=9)
+    err = g.no("fame", "money_too_high", "GAL-10", artist="RedA", by="Ann", steps=9)
+    assert "Ann has 996, so at most 3 more, not 5" in err.message  # (the player who gets it)
     g.ok("fame", artist="RedA", by="Ann", steps=8)
