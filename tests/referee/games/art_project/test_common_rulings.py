@@ -33,6 +33,17 @@ def won() -> Game:
     return g
 
 
+def battling() -> Game:
+    """Phase C, Ann and Ben in Film against 4 agents, Ann leading a battle both rolled 1 in."""
+    g = Game()
+    g.phase("C")
+    g.at("Ann", "Film")
+    g.at("Ben", "Film")
+    g.agents("Film", 4)
+    g.ok("battle", city="Film", leader="Ann", rolls={"Ann": 1, "Ben": 1})
+    return g
+
+
 def test_before_a_game_every_command_is_refused_no_game_with_no_rule() -> None:
     g = no_game()
     for cmd, fields in (
@@ -86,12 +97,7 @@ def test_a_waiting_decision_is_named_in_words_with_its_options_and_rule() -> Non
 
 
 def test_an_open_battle_is_named_in_words() -> None:
-    g = Game()
-    g.phase("C")
-    g.at("Ann", "Film")
-    g.at("Ben", "Film")
-    g.agents("Film", 4)
-    g.ok("battle", city="Film", leader="Ann", rolls={"Ann": 1, "Ben": 1})
+    g = battling()
     err = g.no("end_phase", "battle_open", "ART-19")
     assert err.message == ("The battle in Film is open: reroll, add a weapon or concede first.")
 
@@ -105,12 +111,7 @@ def test_an_unknown_player_is_refused_with_the_players_listed() -> None:
 
 
 def test_health_named_while_the_van_holds_the_token_breaks_the_golden_rule() -> None:
-    g = Game()
-    g.phase("C")
-    g.at("Ann", "Film")
-    g.at("Ben", "Film")
-    g.agents("Film", 4)
-    g.ok("battle", city="Film", leader="Ann", rolls={"Ann": 1, "Ben": 1})
+    g = battling()
     g.van("weapon", 2)
     err = g.no("weapon", "golden_rule", "ART-7", player="Ann", health=1)
     assert err.message == (
