@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from referee.games.gallerist.rules.scoring import renowned_json
 from referee.games.gallerist.state import CATEGORIES, Work, frozen
 from tests.referee.games.gallerist.helpers import FIXTURE, Game
 
@@ -368,3 +369,58 @@ def test_a_total_of_0_loses_to_a_total_of_1() -> None:
     over = g.ok("final_scoring")[-1]
     assert over["totals"] == {"Ann": 0, "Ben": 1}
     assert (over["winners"], over["reason"]) == (["Ben"], "money")
+
+
+# ---- GAL-20: what a renowned work is priced by, per art form (the summary's `renowned`) ------
+
+NOBODY = {"fame": None, "artists": [], "value": None}
+
+
+def test_the_renowned_artists_of_each_form_among_the_discovered(tmp_path: Path) -> None:
+    g = Game(["Ann", "Ben"], catalog=catalog(tmp_path, RedB=3, BlueB=3))
+    g.place_all()
+    assert renowned_json(g.state) == {f: NOBODY for f in ("formA", "formB", "formC", "formD")}
+    g.ok("discover", artist="RedB")  # printed 3; BlueB, face down at 3 too, does not count
+    g.ok("discover", artist="RedA", fame=5)
+    g.ok("discover", artist="BlueA", fame=5)
+    g.ok("discover", artist="RedD", fame=5)  # another form's artist at formA's fame
+    g.ok("discover", artist="BlueD", fame=9)
+    want = {"formA": {"fame": 5, "artists": ["RedA", "BlueA"], "value": 6},  # catalog order
+            "formB": {"fame": 3, "artists": ["RedB"], "value": 3},
+            "formC": NOBODY,
+            "formD": {"fame": 9, "artists": ["BlueD"], "value": 6}}
+    assert renowned_json(g.state) == want
+    g.given(artists={**g.state.artists,
+                     "BlueA": replace(g.state.artist("BlueA"), celebrity=True)})
+    final(g)
+    assert scoring(g)["auction"]["renowned"] == {
+        **want, "formA": {"fame": 19, "artists": ["BlueA"], "value": 15}}
+
+
+def test_under_auction_fame_from_all_a_face_down_artist_s_printed_fame_counts(
+        tmp_path: Path) -> None:
+    g = Game(["Ann", "Ben"], catalog=catalog(tmp_path, RedA=6, RedB=3, BlueB=11),
+             rules={"auction_fame_from": "all"})
+    g.place_all()
+    assert renowned_json(g.state) == {
+        "formA": {"fame": 6, "artists": ["RedA"], "value": 6},
+        "formB": {"fame": 11, "artists": ["BlueB"], "value": 10},  # face down: printed 11
+        "formC": NOBODY, "formD": NOBODY}
+    g.ok("discover", artist="RedA")  # printed 6
+    g.ok("fame", artist="RedA", by="Ann", steps=2)  # its fame now, not the printed one
+    final(g)
+    assert scoring(g)["auction"]["renowned"]["formA"] == {
+        "fame": 8, "artists": ["RedA"], "value": 6}
+
+
+def test_an_entered_figure_past_999_is_refused_naming_what_it_is() -> None:
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    spend(g, "Ann", 2)
+    final(g)
+    err = g.no("auction_pick", "money_too_high", "GAL-10", player="Ann", easel="formC",
+               counts_as="sold", value=1000)
+    assert err.message == "The formC work's value is at most 999, not 1000."
+    err = g.no("score", "money_too_high", "GAL-10", player="Ben", category="reputation",
+               money=1000)
+    assert err.message == "Ben's reputation tiles money is at most 999, not 1000."
