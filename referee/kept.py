@@ -192,6 +192,20 @@ def left_by(rolled: Sequence[Rolled], piles: Piles,
     return out + list(dropped)
 
 
+def without(dice: Iterable[KeptDie], these: Iterable[KeptDie]) -> list[KeptDie]:
+    """`dice` less `these`, by identity, not by value: two dice the tray read for the same
+    player, die and purpose with the same value are equal records but two dice on the table,
+    and reusing one must leave the other (else an undo and a redo would lose it, and its
+    next roll would be asked of the tray again: a die chosen)."""
+    gone = {id(k) for k in these}
+    return [k for k in dice if id(k) not in gone]
+
+
+def _among(k: KeptDie, these: Iterable[KeptDie]) -> bool:
+    """Whether die `k` itself (not an equal record) is one of `these` (see `without`)."""
+    return any(k is u for u in these)
+
+
 def _reuses(k: KeptDie, r: Rolled) -> bool:
     """Whether the kept roll `r` of a stored step is kept die `k` reused."""
     assert r.roll is not None
@@ -208,7 +222,7 @@ def reused_by(kept: Sequence[KeptDie], rolled: Sequence[Rolled]) -> list[KeptDie
     used: list[KeptDie] = []
     for r in rolled:
         if r.roll is not None and r.roll.kept:
-            k = next((k for k in kept if k not in used and _reuses(k, r)), None)
+            k = next((k for k in kept if not _among(k, used) and _reuses(k, r)), None)
             if k is None:
                 raise ValueError(f"the log reuses a kept roll that is not on the table: "
                                  f"{dict(r.event or {})}")
@@ -241,7 +255,7 @@ def corrections(typed: Sequence[KeptDie],
     for r in rolled:
         if r.roll is None:
             continue
-        k = next((k for k in typed if k not in answered
+        k = next((k for k in typed if not _among(k, answered)
                   and k.fits(r.id, r.player, r.key, r.purpose)), None)
         if k is None:
             continue

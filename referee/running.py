@@ -26,6 +26,7 @@ from referee.kept import (
     piles_after,
     reused_by,
     typed_left_by,
+    without,
 )
 from referee.ruleset import Event, Rolled, Ruleset
 from referee.snapshot import Codec
@@ -249,7 +250,7 @@ class RunningGame:
         before = self.piles[-2] if len(self.piles) > 1 else {}
         back = left_by(self.rolled(target), before, self.dropped.get(seq, []))
         gone = orphaned_by_undo([*back, *self.kept], seq)
-        return target, [k for k in back if k not in gone], gone
+        return target, without(back, gone), gone
 
     def take_back(self, back: list[KeptDie], gone: list[KeptDie]) -> None:
         """Carry out `undo_plan`: the top step no longer stands."""
@@ -257,7 +258,7 @@ class RunningGame:
         self.states.pop(len(self.seqs), None)
         self.piles.pop()
         self.dropped.pop(seq, None)
-        self.kept = [*back, *(k for k in self.kept if k not in gone)]
+        self.kept = [*back, *without(self.kept, gone)]
         self.typed = [*typed_left_by(self.rolled(self.log.at(seq))), *self.typed]
 
     def settle(self, entry: LogEntry, used: list[KeptDie]) -> None:
@@ -266,13 +267,13 @@ class RunningGame:
         rolled again are forgotten (their correction, if any, is in its events)."""
         if self.typed:
             _, answered = corrections(self.typed, self.rolled(entry))
-            self.typed = [k for k in self.typed if k not in answered]
-        kept = [k for k in self.kept if k not in used]
+            self.typed = without(self.typed, answered)
+        kept = without(self.kept, used)
         if not kept:
             self.kept = kept
             return
         dropped = dropped_by(kept, self.ruleset.renewed(entry.events))
-        self.kept = [k for k in kept if k not in dropped]
+        self.kept = without(kept, dropped)
         if dropped:
             self.dropped[entry.seq] = dropped
 

@@ -38,6 +38,7 @@ from referee.kept import (
     refuse_physical_while_kept,
     typed_left_by,
     waiting_for,
+    without,
 )
 from referee.ruleset import (
     DieRequest,
@@ -210,7 +211,7 @@ class Session:
             return ()
         found = list[KeptDie]()
         for req in need.requests:
-            k = waiting_for([k for k in game.kept if k not in found], req, self.state,
+            k = waiting_for(without(game.kept, found), req, self.state,
                             game.current_piles, game.ruleset)
             if k is not None:
                 found.append(k)
@@ -417,7 +418,7 @@ class Session:
                                    "after rolling")
         events = list(result)
         logged = ruleset.command_json(command)
-        kept = [k for k in game.kept if k not in used]
+        kept = without(game.kept, used)
         if kept:  # (nothing kept: nothing to refuse or drop)
             refuse_physical_while_kept(kept, ruleset.rolled(logged, events), base,
                                        game.current_piles, ruleset)
@@ -495,7 +496,7 @@ class Session:
              used: list[KeptDie]) -> tuple[Roll, str | None]:
         """One electronic roll (and, for a box draw, the card it picks): the die an undo
         left on the table for this die id, player, die and purpose, else the stream's next."""
-        k = waiting_for([k for k in game.kept if k not in used], req, base, game.current_piles,
+        k = waiting_for(without(game.kept, used), req, base, game.current_piles,
                         game.ruleset)
         if k is not None:
             used.append(k)

@@ -16,7 +16,7 @@ import pytest
 
 from referee.games.gallery_grippers.catalog import default_catalog, parse_catalog
 from referee.session import LogEntry, Session
-from tests.referee.conftest import SEED, Table, start
+from tests.referee.conftest import SEED, Table, hand_for, start
 
 M1 = next(iter(default_catalog().museums))
 OLD_LOG = Path(__file__).parent / "games" / "old_undo_log.json"
@@ -91,6 +91,37 @@ def test_turn_order_refuses_typed_values_only_for_players_with_a_kept_die() -> N
     answer = t.ok("turn_order", rolls={"Ben": 2})
     [ann] = [r for r in rolls(answer) if r["player"] == "Ann"]
     assert ann["kept"] is True
+
+
+def test_two_equal_tray_dice_kept_for_one_player_are_two_dice() -> None:
+    """The tray read 2 for Ann's turn-order die and, in the tie's re-roll, 2 again: both
+    undone, two kept dice of the same value wait for Ann. The turn-order roll again reuses
+    one; the other still waits for the re-roll, so the tray is not asked for Ann's re-roll
+    (a kept die lost there would let Ann roll it again: found by test_kept_property, the
+    two dice being equal records, and both were taken off the table)."""
+    t = Table(Session(seed=SEED))
+    t.ok("new_game", players=["Ann", "Ben", "Cy"], rules={"tiebreak": "reroll"})
+    for name in ("Ann", "Ben", "Cy"):
+        t.ok("deal", player=name, **hand_for(t.session))
+    first = rolls(t.ok("turn_order", rolls={"Ann": 6, "Cy": 6}, via="tray"))
+    [ben] = [r["value"] for r in first if r["player"] == "Ben"]  # from the box
+    assert ben < 6
+    t.ok("turn_order", rolls={"Ann": 6, "Cy": 1}, via="tray")  # the re-roll: Ann first
+    t.ok("undo")
+    t.ok("undo")
+    assert sorted((k.player, k.roll.value) for k in t.session.kept) == [
+        ("Ann", 6), ("Ann", 6), ("Ben", ben), ("Cy", 1), ("Cy", 6)]
+    again = rolls(t.ok("turn_order", rolls={}))
+    assert [(r["player"], r["value"], r["kept"]) for r in again if r["player"] != "Ben"] == [
+        ("Ann", 6, True), ("Cy", 6, True)]
+    assert sorted((k.player, k.roll.value) for k in t.session.kept) == [("Ann", 6), ("Cy", 1)]
+    assert Session.resume(list(t.session.log), seed=SEED).kept == t.session.kept  # (the log)
+    t.no("turn_order", "die_kept", rolls={"Ann": 5, "Cy": 1}, via="tray")
+    rerolled = rolls(t.ok("turn_order", rolls={}))
+    assert [(r["player"], r["value"], r["kept"]) for r in rerolled] == [
+        ("Ann", 6, True), ("Cy", 1, True)]
+    assert t.session.kept == ()
+    assert t.session.state.current_player.name == "Ann"
 
 
 # ---- 2. a free roll is kept only for a free roll -----------------------------------------
