@@ -13,6 +13,7 @@ from referee.dice import Roll
 from referee.errors import KeptDieWaiting
 from referee.kept import (
     KeptDie,
+    corrections,
     drawable,
     dropped_by,
     dropped_events,
@@ -21,7 +22,10 @@ from referee.kept import (
     piles_after,
     refuse_physical_while_kept,
     reused_by,
+    stays,
+    typed_left_by,
     waiting,
+    without,
 )
 from referee.ruleset import Rolled, Ruleset
 
@@ -166,3 +170,77 @@ def test_a_card_named_by_hand_is_refused_while_the_box_draw_waits_and_says_why()
 def test_nothing_is_refused_where_no_kept_die_waits(rolled: Rolled) -> None:
     refuse_physical_while_kept([D6, CARD], [rolled], None, {"attribute": 5}, rules())
 
+
+
+def tray(value: int, die: str = "d6", kept: bool = False) -> Roll:
+    return Roll(die=die, value=value, source="physical", via="tray", kept=kept)
+
+
+def test_a_stored_step_reuses_by_id_and_player_both_and_an_electronic_die_by_index() -> None:
+    ally = KeptDie("Ann", "d6", "battle", electronic(4, 7), id="ally1")  # Ann rolls ally1
+    with pytest.raises(ValueError):  # Ann's own die is not the ally's
+        reused_by([ally], [Rolled("Ann", "Ann", "d6", "battle", electronic(4, 7, kept=True))])
+    first = KeptDie("Ann", "d6", "move", electronic(4, 3), id="Ann")
+    later = KeptDie("Ann", "d6", "move", electronic(4, 5), id="Ann")  # the same value
+    assert reused_by([first, later], [
+        Rolled("Ann", "Ann", "d6", "move", electronic(4, 5, kept=True))]) == [later]
+
+
+def test_a_stored_step_reuses_a_tray_die_of_the_same_value_die_and_purpose_only() -> None:
+    on_table = KeptDie("Ann", "d6", "move", tray(4), id="Ann")
+    for other in (Rolled("Ann", "Ann", "d6", "move", tray(5, kept=True)),  # another value
+                  Rolled("Ann", "Ann", "d10", "move", tray(4, "d10", kept=True)),
+                  Rolled("Ann", "Ann", "d6", "free", tray(4, kept=True))):  # another purpose
+        with pytest.raises(ValueError):
+            reused_by([on_table], [other])
+    twin = KeptDie("Ann", "d6", "move", tray(4), id="Ann")  # equal, but another die
+    assert twin == on_table and twin is not on_table
+    step = [Rolled("Ann", "Ann", "d6", "move", tray(4, kept=True))] * 2
+    used = reused_by([on_table, twin], step)
+    assert len(used) == 2 and used[0] is on_table and used[1] is twin
+
+
+def test_two_equal_dice_are_taken_off_the_table_one_at_a_time() -> None:
+    on_table = KeptDie("Ann", "d6", "move", tray(4), id="Ann")
+    twin = KeptDie("Ann", "d6", "move", tray(4), id="Ann")
+    left = without([on_table, twin, D6], [on_table])
+    assert len(left) == 2 and left[0] is twin and left[1] is D6
+    assert without([on_table, twin], []) == [on_table, twin]
+
+
+def test_what_stays_on_the_table_after_an_undo() -> None:
+    assert stays(electronic(4, 7)) and stays(tray(4))
+    assert not stays(Roll.physical("d6", 4)) and not stays(None)  # typed; a card by hand
+
+
+def test_a_die_kept_from_the_tray_is_said_to_be_from_the_tray() -> None:
+    from_tray = KeptDie("Ann", "d6", "move", tray(4), id="Ann")
+    err = refusal([from_tray], Rolled("Ann", "Ann", "d6", "move", Roll.physical("d6", 2)))
+    assert "it shows 4 (read by the tray). Send" in str(err)
+    err = refusal([D6], Rolled("Ann", "Ann", "d6", "move", Roll.physical("d6", 2)))
+    assert "it shows 4. Send" in str(err)
+
+
+def test_undoing_a_typed_die_remembers_it_as_typed_for_its_correction() -> None:
+    untold = Roll(die="d10", value=2, source="physical")  # no `via`: typed
+    left = typed_left_by([Rolled("Ann", "Ann", "d10", "free", untold),
+                          Rolled("Ann", "Ann", "d6", "move", Roll.physical("d6", 3)),
+                          Rolled("Ann", "Ann", "d6", "move", tray(4)),  # kept, not typed
+                          Rolled("Ann", "Ann", "d6", "move", electronic(5, 2))])
+    assert [(k.key, k.purpose, k.roll) for k in left] == [
+        ("d10", "free", Roll.physical("d10", 2, via="typed")),
+        ("d6", "move", Roll.physical("d6", 3, via="typed"))]
+
+
+def test_a_typed_die_rolled_again_with_another_value_is_corrected_once_in_full() -> None:
+    was = KeptDie("Ann", "d6", "move", Roll.physical("d6", 3), id="Ann")
+    events, answered = corrections([was], [
+        Rolled("Ann", "Ann", "pick:attribute", "draw", None, card="Rope"),  # no die
+        Rolled("Ann", "Ann", "d6", "move", tray(5)),
+        Rolled("Ann", "Ann", "d6", "move", electronic(6, 4))])  # nothing typed left for it
+    assert events == [{"type": "die_corrected", "id": "Ann", "player": "Ann", "die": "d6",
+                       "purpose": "move", "was": 3, "now": 5, "source": "physical",
+                       "via": "tray"}]
+    assert len(answered) == 1 and answered[0] is was
+    events, answered = corrections([was], [Rolled("Ann", "Ann", "d6", "move", tray(3))])
+    assert events == [] and answered == [was]  # the same value: answered, no correction
