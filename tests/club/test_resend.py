@@ -16,7 +16,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from club import receiver as receiving
 from club.receiver import Receiver
 from club.store import ClubStore
-from tests.club.broker import CLUB, READER, Broker, wait_for
+from tests.club.broker import CLUB, READER, Broker, Listener, wait_for
 from tests.club.play import script
 from tests.club.test_faults import box_rows, club_rows
 from tests.club.test_publish import box_session, play
@@ -78,13 +78,19 @@ def test_a_missing_entry_is_asked_for_again_by_the_clock_then_given_up(
 def test_a_request_lost_while_the_box_was_away_is_asked_again_when_it_is_back(
         broker: Broker, tmp_path: Path) -> None:
     db = tmp_path / "box.sqlite"
-    # The box plays while no club listens: the broker takes every entry and drops it.
+    # The box plays while no club listens: the broker takes every entry and drops it, and
+    # keeps the box's table (retained; watched here on that topic alone).
+    tables = Listener(broker, topic=f"tableside/{CLUB}/box/box-1/table")
     session = box_session(db, broker)
     try:
         play(session, script(30))
+        want = box_rows(db)
+        wait_for(lambda: (tables.last("box-1", "table") or {}).get("commands") == want[-1][1],
+                 30, "the box's table retained", state=lambda: tables.last("box-1", "table"))
     finally:
         session.close()
-    want = box_rows(db)
+        tables.client.loop_stop()
+        tables.client.disconnect()
     store = ClubStore(tmp_path / "club.sqlite")
     receiver = Receiver(store, club=CLUB, url=broker.url,
                         secret=(READER, broker.passwords[READER]))
