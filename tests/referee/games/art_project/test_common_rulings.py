@@ -4,6 +4,8 @@ changes a refusal's code, rule or words, or an event the box, console, page or l
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.games.art_project import RULESET
 from referee.games.art_project.state import Pending
 from tests.referee.games.art_project.helpers import Game
@@ -44,6 +46,15 @@ def battling() -> Game:
     return g
 
 
+def moved_paying_health(health: int) -> tuple[Game, list[dict[str, Any]]]:
+    """Phase B, no fuel in the van: Ann, holding `health`, moves to Film paying 1 health."""
+    g = Game(["Ann", "Ben"])
+    g.phase("B")
+    g.health("Ann", health)
+    g.van("fuel", 0)
+    return g, g.ok("move", player="Ann", to="Film", health=1)
+
+
 def test_before_a_game_every_command_is_refused_no_game_with_no_rule() -> None:
     g = no_game()
     for cmd, fields in (
@@ -66,11 +77,7 @@ def test_a_won_game_refuses_everything_naming_the_win_and_its_rule() -> None:
 
 
 def test_a_lost_game_refuses_everything_naming_the_loss_its_reason_and_rule() -> None:
-    g = Game(["Ann", "Ben"])
-    g.phase("B")
-    g.health("Ann", 1)
-    g.van("fuel", 0)
-    events = g.ok("move", player="Ann", to="Film", health=1)
+    g, events = moved_paying_health(1)
     assert events[-1] == {
         "type": "game_over",
         "outcome": "lost",
@@ -153,11 +160,7 @@ def test_health_named_beyond_what_a_player_holds_is_refused() -> None:
 
 
 def test_a_payment_leaving_one_health_goes_on() -> None:
-    g = Game(["Ann", "Ben"])
-    g.phase("B")
-    g.health("Ann", 2)
-    g.van("fuel", 0)
-    events = g.ok("move", player="Ann", to="Film", health=1)
+    g, events = moved_paying_health(2)
     assert "game_over" not in [e["type"] for e in events]
     assert g.state.player("Ann").health == 1  # type: ignore[union-attr]
     assert not g.state.over
