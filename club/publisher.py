@@ -1,15 +1,16 @@
 """A box publishing its games to the club's broker (paho-mqtt; docs/club.md).
 
-Everything happens on one thread of its own (and paho's network thread while connected):
-the session's subscriber only notes the newest state and wakes it, so no command, key or
-button ever waits on the network. The entries to send are read from the game file (the
-outbox, `club.outbox`), in order, at most `WINDOW` unacknowledged at a time; each broker
-acknowledgement (PUBACK, QoS 1) moves the game's ack mark on, and the marks are written to
-the file. A connection that drops is thrown away with everything in flight: the next one
-(after a back-off) sends again from the oldest unacknowledged entry, so after a disconnect,
-a restart or a power cut the rest goes out in order, some perhaps twice (the club keeps each
-once). The link's state (connecting, online, unreachable, refused) is said through `status`
-when it changes, never per command.
+Everything happens on one thread of its own, the MQTT connection's traffic too (paho's
+external-loop API: its `socket()` in this thread's own `select`, no network thread of paho's):
+the session's subscriber only notes the newest state and wakes it (one byte on a socket pair,
+written only when it is not already awake), so no command, key or button ever waits on the
+network. The entries to send are read from the game file (the outbox, `club.outbox`), in
+order, at most `WINDOW` unacknowledged at a time; each broker acknowledgement (PUBACK, QoS 1)
+moves the game's ack mark on, and the marks are written to the file. A connection that drops
+is thrown away with everything in flight: the next one (after a back-off) sends again from the
+oldest unacknowledged entry, so after a disconnect, a restart or a power cut the rest goes out
+in order, some perhaps twice (the club keeps each once). The link's state (connecting,
+online, unreachable, refused) is said through `status` when it changes, never per command.
 
 The game file is read only once it may be (`ready`: its proof of every entry, beside the
 session, found nothing wrong), so nothing of a damaged file is sent and nothing is written to
@@ -24,6 +25,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import select
+import socket
 import threading
 import time
 from collections import deque
@@ -53,6 +56,7 @@ FLUSH_EVERY = 1.0
 # per keypress it was one retained message per command, half of all the club received
 TABLE_EVERY = 0.5
 DRAIN = 5.0  # seconds a stopping publisher goes on sending what is left, while connected
+LEAVE_WAIT = 2.0  # seconds a stopping publisher waits for its "online: false" to be acknowledged
 # seconds between two passes over the outbox, at least: a table's command (one every few
 # seconds) goes out at once, while commands that come faster (a box catching up, the bench)
 # are read, published and acknowledged many to a pass instead of one pass each
@@ -65,6 +69,21 @@ def now() -> str:
 
 def presence(online: bool) -> bytes:
     return canonical({"online": online, "at": now()}).encode()
+
+
+class _Link:
+    """One connection to the broker, driven from the publisher's thread: what paho's callbacks
+    (run in that thread, from `loop_read`) have said so far."""
+
+    def __init__(self, client: mqtt.Client) -> None:
+        self.client = client
+        self.answer: list[Any] = []  # the CONNACK's reason code, once it came
+        self.lost = False
+        self.done: set[int] = set()  # entries' mids acknowledged (PUBACK), not yet taken
+        # mids of what is not an entry (the presence, the tables): their PUBACKs are not put
+        # in `done` (there they would never be taken, and would count towards the half
+        # window that ends a wait: after 50 tables every wait would end at once)
+        self.others: set[int] = set()
 
 
 class Publisher:
@@ -82,7 +101,12 @@ class Publisher:
         self._outbox: Outbox | None = None
         self._backoff = backoff
         self._window = window
-        self._cv = threading.Condition()
+        self._lock = threading.Lock()  # what the session's thread and this one share
+        # the session's thread wakes this one's `select` with a byte, only when it is not
+        # already kicked (one write per pass at most, not one per command)
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
         self._kicked = False
         self._fresh = True  # entries may have been written since the last read of the file
         self._stopping = False
@@ -92,7 +116,6 @@ class Publisher:
         self._verdict: dict[str, Any] | None = None
         self._table_at = -TABLE_EVERY  # (monotonic) when the table was last published
         self._resend: list[tuple[int, int]] = []
-        self._answered = threading.Event()  # (game, seq) the club asked for again
         self.state = "connecting"  # connecting | online | unreachable | refused | stopped
         self._said: str | None = None
         self._thread = threading.Thread(target=self._run, name="club-publisher", daemon=True)
@@ -106,39 +129,47 @@ class Publisher:
     def accepted(self, ruleset: Any, state: Any, commands: int,
                  events: list[dict[str, Any]] | None = None) -> None:
         """A command was accepted (it is in the file): note the table, wake the thread."""
-        with self._cv:
+        found = self._verdict_in(ruleset, events)
+        with self._lock:
             self._table = (ruleset, state, commands)
             self._table_dirty = True
-            found = self._verdict_in(ruleset, events)
             if found is not None:  # (kept here: a table not yet published must not lose it)
                 self._verdict = found
             self._fresh = True
-            self._kicked = True
-            self._cv.notify()
+        self._kick()
 
     def restart(self) -> None:
         """The session started afresh on a new game file at the same path (the old one was
         moved aside): follow it."""
-        with self._cv:
+        with self._lock:
             self._reopen = True
-            self._kicked = True
-            self._cv.notify()
+        self._kick()
 
     def kick(self) -> None:
         """Look again whether the file may be read (its proof has finished)."""
         self._kick()
 
-    def stop(self, timeout: float = DRAIN + 3.0) -> None:
+    def stop(self, timeout: float = DRAIN + LEAVE_WAIT + 1.0) -> None:
         """Send what is left while connected (for up to `DRAIN` seconds: what is not sent
         then goes at the next start), say the box is leaving (online: false), write the ack
         marks, and stop."""
-        with self._cv:
+        with self._lock:
             self._drain_until = time.monotonic() + DRAIN
             self._stopping = True
-            self._cv.notify()
-        self._answered.set()  # (no more waiting for a broker that does not answer)
+        self._kick()
         if self._thread.is_alive():
             self._thread.join(timeout)
+        if not self._thread.is_alive():
+            self._wake_r.close()
+            self._wake_w.close()
+
+    def _kick(self) -> None:
+        with self._lock:
+            if self._kicked:
+                return  # (the thread is woken already: its next pass sees this too)
+            self._kicked = True
+        with contextlib.suppress(OSError):  # (full: woken anyway; closed: it has stopped)
+            self._wake_w.send(b"\0")
 
     # ---- the thread ----------------------------------------------------------------------
     def _say(self, state: str, text: str) -> None:
@@ -150,19 +181,76 @@ class Publisher:
             except Exception:
                 log.exception("the club's status could not be shown")
 
-    def _wait(self, timeout: float, *, draining: bool = False) -> None:
-        """Until kicked (or stopped, unless `draining`: then until kicked), at most
-        `timeout` seconds."""
-        with self._cv:
-            if not self._kicked and (draining or not self._stopping):
-                self._cv.wait(timeout)
-            self._kicked = False
+    def _wait(self, timeout: float, *, draining: bool = False, link: _Link | None = None,
+              until: Callable[[], bool] | None = None) -> None:
+        """Until kicked (or stopped, unless `draining`), at most `timeout` seconds. While
+        connected (`link`) the connection's traffic is read and written meanwhile, in this
+        thread; a lost connection or `until()` ends the wait too."""
+        deadline = time.monotonic() + timeout
+        wake = self._wake_r
+        while True:
+            with self._lock:
+                woken = self._kicked or (self._stopping and not draining)
+                self._kicked = False
+            if link is not None and link.lost:
+                return
+            # (a wait whose `until` holds already still reads the socket once: were `until`
+            # to hold for long, the acknowledgements would otherwise never be read)
+            met = link is not None and until is not None and until()
+            rest = 0.0 if woken or met else deadline - time.monotonic()
+            if rest <= 0 and link is None:
+                return
+            # (connected, the socket is looked at even when woken already: a flood of
+            # commands, each waking the thread, must not keep the PUBACKs from being read)
+            sock = None if link is None else link.client.socket()
+            if link is not None and sock is None:
+                link.lost = True  # (paho closed it: on_disconnect has been said)
+                return
+            readers: list[Any] = [wake]
+            writers: list[Any] = []
+            pending = 0
+            if link is not None and sock is not None:
+                readers.append(sock)
+                if link.client.want_write():
+                    writers.append(sock)
+                pending = sock.pending() if hasattr(sock, "pending") else 0  # (TLS)
+            try:
+                readable, writable, _ = select.select(readers, writers, [],
+                                                      0.0 if pending else max(rest, 0.0))
+            except (OSError, ValueError):  # (the socket closed under it: the link is lost)
+                if link is None:
+                    raise
+                link.lost = True
+                return
+            if wake in readable:
+                with contextlib.suppress(BlockingIOError):
+                    wake.recv(4096)
+            if link is not None and sock is not None:
+                self._traffic(link, sock in readable or pending > 0, sock in writable)
+                if link.lost or (until is not None and until()):
+                    return
+            if rest <= 0:
+                return
+
+    @staticmethod
+    def _traffic(link: _Link, readable: bool, writable: bool) -> None:
+        """The connection's reads and writes (callbacks run here), its keepalive."""
+        c = link.client
+        rc = mqtt.MQTT_ERR_SUCCESS
+        if readable:
+            rc = c.loop_read()
+        if rc == mqtt.MQTT_ERR_SUCCESS and writable and c.socket() is not None:
+            rc = c.loop_write()
+        if rc == mqtt.MQTT_ERR_SUCCESS and c.socket() is not None:
+            rc = c.loop_misc()
+        if rc != mqtt.MQTT_ERR_SUCCESS or c.socket() is None:
+            link.lost = True
 
     def _open(self) -> Outbox | None:
         """The outbox of the file at `path`, once it may be read (None: stopping, or it
         cannot be opened; that is said)."""
         while True:
-            with self._cv:
+            with self._lock:
                 self._reopen = False
             if self._stopping:
                 return None
@@ -188,7 +276,7 @@ class Publisher:
             while outbox is not None and not self._stopping:
                 if self._reopen:  # a new file: its own outbox (the old one is not written)
                     outbox.close()
-                    with self._cv:
+                    with self._lock:
                         self._verdict = None
                     outbox = self._outbox = self._open()
                     delay = self._backoff[0]
@@ -229,31 +317,20 @@ class Publisher:
         s = self.settings
         where = s.broker.url
         client = self._client()
-        answered = self._answered = threading.Event()  # (set by `stop` too)
-        answer: list[Any] = []
-        lost = threading.Event()
-        done: set[int] = set()
-        lock = threading.Lock()
+        link = _Link(client)
 
+        # (paho calls these from `loop_read`, in this thread: no lock for `link`)
         def on_connect(c: Any, u: Any, flags: Any, rc: Any, props: Any = None) -> None:
-            answer.append(rc)
-            answered.set()
-            self._kick()
+            link.answer.append(rc)
 
         def on_disconnect(c: Any, u: Any, flags: Any, rc: Any, props: Any = None) -> None:
-            lost.set()
-            answered.set()
-            self._kick()
+            link.lost = True
 
         def on_publish(c: Any, u: Any, mid: int, rc: Any, props: Any = None) -> None:
-            with lock:
-                done.add(mid)
-                # (woken only when half the window waits, or while stopping: the ack marks
-                # are written at most every FLUSH_EVERY, at the next pass, so waking for each
-                # acknowledgement would only cost CPU)
-                wake = len(done) * 2 >= self._window or self._stopping
-            if wake:
-                self._kick()
+            if mid in link.others:
+                link.others.discard(mid)
+            else:
+                link.done.add(mid)
 
         def on_message(c: Any, u: Any, msg: Any) -> None:  # the club asks: send again
             try:
@@ -265,10 +342,9 @@ class Publisher:
                 return
             if file != outbox.file:  # (a file moved aside: what it holds stays in it)
                 return
-            with self._cv:
+            with self._lock:
                 self._resend.append((game, max(1, seq)))
-                self._kicked = True
-                self._cv.notify()
+                self._kicked = True  # (this thread: seen when the wait goes round)
 
         client.on_connect, client.on_disconnect = on_connect, on_disconnect
         client.on_publish, client.on_message = on_publish, on_message
@@ -279,32 +355,47 @@ class Publisher:
                       f"({getattr(err, 'strerror', None) or err}); the games are kept and "
                       "sent when it is back")
             return False
-        client.loop_start()
         try:
-            if not answered.wait(CONNECT_WAIT) or not answer:
+            deadline = time.monotonic() + CONNECT_WAIT
+            while not (link.answer or link.lost or self._stopping):
+                rest = deadline - time.monotonic()
+                if rest <= 0:
+                    break
+                self._wait(rest, link=link, until=lambda: bool(link.answer))
+            if not link.answer:
                 if self._stopping:
                     return False
                 self._say("unreachable", f"Club offline: broker {where} does not answer; "
                           "the games are kept and sent when it is back")
                 return False
-            rc = answer[0]
+            rc = link.answer[0]
             if rc.is_failure:
                 self._say("refused", f"Club refused box {s.box}: broker {where} says "
                           f"{rc}; the games are kept; check the box's credentials")
                 return False
             self.connections += 1
-            self._send(client, outbox, lost, done, lock)
+            self._send(link, outbox)
             return True
         finally:
-            if not lost.is_set():
-                if self._stopping and answer and not answer[0].is_failure:
-                    # a clean leave (the Last Will is not sent then)
-                    info = client.publish(box_topic(s.club, s.box, "online"),
-                                          presence(False), qos=1, retain=True)
-                    with contextlib.suppress(RuntimeError, ValueError):  # (it went meanwhile)
-                        info.wait_for_publish(2.0)
-                client.disconnect()
-            client.loop_stop()
+            self._leave(link)
+
+    def _leave(self, link: _Link) -> None:
+        """The connection's end: a clean leave when stopping (the Last Will is not sent then,
+        so "online: false" is published, and waited for), then DISCONNECT, and its socket
+        closed."""
+        client = link.client
+        if not link.lost:
+            if self._stopping and link.answer and not link.answer[0].is_failure:
+                s = self.settings
+                info = client.publish(box_topic(s.club, s.box, "online"), presence(False),
+                                      qos=1, retain=True)
+                if info.rc == mqtt.MQTT_ERR_SUCCESS:
+                    self._wait(LEAVE_WAIT, draining=True, link=link,
+                               until=lambda: info.mid in link.done)
+            client.disconnect()  # (written at once when it can be; paho closes its socket)
+        sock = client.socket()
+        if sock is not None:  # (not written: the socket is closed all the same)
+            sock.close()
 
     def _pace(self, passed: float) -> None:
         """Let at least `PASS_EVERY` pass since the pass that began at `passed` (a stop or a
@@ -313,18 +404,14 @@ class Publisher:
         if rest > 0:
             time.sleep(rest)
 
-    def _kick(self) -> None:
-        with self._cv:
-            self._kicked = True
-            self._cv.notify()
-
-    def _send(self, client: mqtt.Client, outbox: Outbox, lost: threading.Event,
-              done: set[int], lock: threading.Lock) -> None:
+    def _send(self, link: _Link, outbox: Outbox) -> None:
         s = self.settings
+        client, done = link.client, link.done
         topic = box_topic(s.club, s.box, "entries")
-        client.publish(box_topic(s.club, s.box, "online"), presence(True), qos=1, retain=True)
+        link.others.add(client.publish(box_topic(s.club, s.box, "online"), presence(True),
+                                       qos=1, retain=True).mid)
         client.subscribe(box_topic(s.club, s.box, "resend"), qos=1)
-        with self._cv:
+        with self._lock:
             self._table_dirty = self._table is not None
         inflight: deque[tuple[int, int, int]] = deque()  # (mid, game, seq), in sent order
         cursor = outbox.first_unacked()
@@ -332,26 +419,32 @@ class Publisher:
         last_flush = 0.0
         more = True
         stop_seen = False
+
+        def urgent() -> bool:
+            """Whether acknowledgements should end the wait: half the window, or while
+            stopping (otherwise they are taken at the next pass: the ack marks are written
+            at most every FLUSH_EVERY, so a pass for each one would only cost CPU)."""
+            return len(done) * 2 >= self._window or (self._stopping and bool(done))
+
         passed = time.monotonic()  # when the last pass began
-        while not lost.is_set() and not self._reopen:
+        while not link.lost and not self._reopen:
             if self._stopping:  # (after one whole pass since the stop: the last entry too)
                 if stop_seen and (not (inflight or more)
                                   or time.monotonic() > self._drain_until):
                     break
                 stop_seen = True
-            with lock:  # acknowledged, in order: the ack marks move on
-                while inflight and inflight[0][0] in done:
-                    mid, game, seq = inflight.popleft()
-                    done.discard(mid)
-                    outbox.ack(game, seq)
-            with self._cv:
+            while inflight and inflight[0][0] in done:  # acknowledged, in order: marks move on
+                mid, game, seq = inflight.popleft()
+                done.discard(mid)
+                outbox.ack(game, seq)
+            with self._lock:
                 asked, self._resend = self._resend, []
             for game, seq in asked:  # sent again from there (the club keeps each once)
                 outbox.acked[game] = min(outbox.acked.get(game, 0), seq - 1)
                 cursor = min(cursor, entry_id(game, seq))
             room = self._window - len(inflight)
             if room > 0:
-                with self._cv:
+                with self._lock:
                     fresh, self._fresh = self._fresh, False
                 # the file is read only when it may hold more: an entry accepted since the
                 # last read, the last read filling the window, a resend, a stop (a pass woken
@@ -369,7 +462,7 @@ class Publisher:
                         self.sent += 1
                     else:
                         cursor = max(cursor, going_on)
-            self._publish_table(client, outbox)
+            self._publish_table(link, outbox)
             if self._stopping or time.monotonic() - last_flush >= FLUSH_EVERY:
                 outbox.flush()
                 last_flush = time.monotonic()
@@ -383,10 +476,11 @@ class Publisher:
                     due = max(0.0, last_flush + FLUSH_EVERY - time.monotonic())
                 if self._stopping and not inflight:  # (the next pass sees all is sent)
                     due = 0.0
-                self._wait(min(due, self._table_due()), draining=True)
+                self._wait(min(due, self._table_due()), draining=True, link=link,
+                           until=urgent)
                 self._pace(passed)
             passed = time.monotonic()
-        if lost.is_set() and not self._stopping:
+        if link.lost and not self._stopping:
             self._say("unreachable", f"Club offline: lost the broker {s.broker.url}; the "
                       "games are kept and sent when it is back")
 
@@ -402,15 +496,15 @@ class Publisher:
 
     def _table_due(self) -> float:
         """Seconds until the dirty table may be published (0: now; inf: nothing to send)."""
-        with self._cv:
+        with self._lock:
             if not self._table_dirty or self._table is None:
                 return float("inf")
         return max(0.0, self._table_at + TABLE_EVERY - time.monotonic())
 
-    def _publish_table(self, client: mqtt.Client, outbox: Outbox) -> None:
+    def _publish_table(self, link: _Link, outbox: Outbox) -> None:
         if self._table_due() > 0 and not self._stopping:
             return
-        with self._cv:
+        with self._lock:
             if not self._table_dirty or self._table is None:
                 return
             ruleset, state, commands = self._table
@@ -425,6 +519,7 @@ class Publisher:
             log.exception("the table could not be put into words for the club")
             return
         s = self.settings
-        client.publish(box_topic(s.club, s.box, "table"),
-                       json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode(),
-                       qos=1, retain=True)
+        link.others.add(link.client.publish(
+            box_topic(s.club, s.box, "table"),
+            json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode(),
+            qos=1, retain=True).mid)

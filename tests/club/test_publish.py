@@ -201,3 +201,44 @@ def test_a_burst_of_commands_sends_few_tables_and_the_last_one_is_the_table_now(
     finally:
         session.close()
         listener.close()
+
+
+def test_an_idle_box_after_many_tables_does_not_wake_its_publisher(
+        broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The broker's acknowledgements of tables and of the presence are not entries': taken
+    for entries' they filled half the window after 50 tables, and from then on every wait of
+    the publisher ended at once (a pass each PASS_EVERY, idle or not)."""
+    import time
+
+    import club.publisher as publisher
+
+    monkeypatch.setattr(publisher, "TABLE_EVERY", 0.0)  # a table after every command
+    passes: list[float] = []
+    pace = publisher.Publisher._pace
+
+    def counted(self: publisher.Publisher, passed: float) -> None:
+        passes.append(time.monotonic())
+        pace(self, passed)
+
+    monkeypatch.setattr(publisher.Publisher, "_pace", counted)
+    listener = Listener(broker)
+    db = tmp_path / "box.sqlite"
+    session = box_session(db, broker)
+    try:
+        wait_for(lambda: listener.last("box-1", "online") is not None, 10, "the box online")
+        for req in script(60):
+            play(session, (req,))
+            wait_for(lambda: (listener.last("box-1", "table") or {}).get("commands")
+                     == len(session.log), 10, "the table after this command")
+        tables = [m for t, m, _ in listener.messages if t.endswith("/box-1/table")]
+        assert len(tables) >= 55, len(tables)  # (more than half the window's worth)
+        want = len(file_entries(db))
+        wait_for(lambda: sum(read_acks(db).values()) == want, 10,
+                 "every entry acknowledged and its mark written")
+        since = time.monotonic()
+        time.sleep(1.5)  # idle: nothing to send, nothing owed
+        idle = [t for t in passes if t >= since]
+        assert len(idle) <= 3, f"{len(idle)} passes in 1.5 s of an idle box"
+    finally:
+        session.close()
+        listener.close()
