@@ -109,6 +109,9 @@ class Publisher:
         self._wake_w.setblocking(False)
         self._kicked = False
         self._fresh = True  # entries may have been written since the last read of the file
+        # connected and sending: only then does a new entry wake the thread (connecting,
+        # or waiting to try again, it has nothing to do with one: `_fresh` keeps it)
+        self._sending = False
         self._stopping = False
         self._drain_until = 0.0
         self._table: tuple[Any, Any, int] | None = None  # (ruleset, state, commands)
@@ -128,7 +131,9 @@ class Publisher:
 
     def accepted(self, ruleset: Any, state: Any, commands: int,
                  events: list[dict[str, Any]] | None = None) -> None:
-        """A command was accepted (it is in the file): note the table, wake the thread."""
+        """A command was accepted (it is in the file): note the table, and wake the thread
+        if it is sending (connecting or offline, an entry gives it nothing to do: the next
+        connection reads the file from the oldest entry not acknowledged)."""
         found = self._verdict_in(ruleset, events)
         with self._lock:
             self._table = (ruleset, state, commands)
@@ -136,7 +141,9 @@ class Publisher:
             if found is not None:  # (kept here: a table not yet published must not lose it)
                 self._verdict = found
             self._fresh = True
-        self._kick()
+            wake = self._sending
+        if wake:
+            self._kick()
 
     def restart(self) -> None:
         """The session started afresh on a new game file at the same path (the old one was
@@ -405,6 +412,15 @@ class Publisher:
             time.sleep(rest)
 
     def _send(self, link: _Link, outbox: Outbox) -> None:
+        with self._lock:
+            self._sending = True
+        try:
+            self._sending_on(link, outbox)
+        finally:
+            with self._lock:
+                self._sending = False
+
+    def _sending_on(self, link: _Link, outbox: Outbox) -> None:
         s = self.settings
         client, done = link.client, link.done
         topic = box_topic(s.club, s.box, "entries")

@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from club.outbox import read_acks
 from club.receiver import Receiver
 from club.store import ClubStore
@@ -85,8 +87,19 @@ class BlackHole:
             c.close()
 
 
-def test_a_box_offline_for_500_commands_catches_up_in_order(broker: Broker, club: Receiver,
-                                                            tmp_path: Path) -> None:
+def test_a_box_offline_for_500_commands_catches_up_in_order(
+        broker: Broker, club: Receiver, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import club.publisher as publisher
+
+    kicks: list[str] = []
+    kick = publisher.Publisher._kick
+
+    def counted(self: publisher.Publisher) -> None:
+        kicks.append(threading.current_thread().name)
+        kick(self)
+
+    monkeypatch.setattr(publisher.Publisher, "_kick", counted)
     db = tmp_path / "box.sqlite"
     hole = BlackHole()
     said: list[str] = []
@@ -94,6 +107,8 @@ def test_a_box_offline_for_500_commands_catches_up_in_order(broker: Broker, club
     try:
         play(session, script(500))  # the table plays on; nothing is acknowledged
         assert len(session.log) == len(script(500))
+        # (the publisher waits for the broker's answer: an entry does not wake it)
+        assert len(kicks) <= 2, f"{len(kicks)} wake-ups for 500 commands while offline"
         wait_for(lambda: any(s.startswith("Club offline") for s in said), 30,
                  "the box saying the club is offline")
         assert read_acks(db) == {}
