@@ -221,12 +221,19 @@ class Receiver:
         """One message into the club's file (inside the batch's transaction); whether it
         changed what the page shows."""
         if leaf == "entries":
-            self.received += 1
-            got = self.store.receive(box, payload)
-            if got.outcome == "refused":
-                log.warning("refused from box %s: %s", box, got.reason)
-            for game, seq in got.missing:
-                self.ask(box, game, seq, got.file)
+            self._entry(box, payload)
+        elif leaf == "batch":  # (entries one after another: each kept, or refused, alone)
+            items = payload.get("entries") if isinstance(payload, dict) else None
+            if not isinstance(items, list):
+                self.store.refuse(box, payload, 'a batch that is not {"entries": [...]}')
+                log.warning("refused from box %s: a batch that is not a list of entries", box)
+                return True
+            for item in items:
+                try:
+                    with self.store.one():
+                        self._entry(box, item)
+                except Exception:
+                    log.exception("an entry of a batch from box %s could not be kept", box)
         elif leaf == "online" and isinstance(payload, dict):
             self.store.presence(box, bool(payload.get("online")), str(payload.get("at")))
         elif leaf == "table" and isinstance(payload, dict):
@@ -240,6 +247,14 @@ class Receiver:
         else:
             return False
         return True
+
+    def _entry(self, box: str, payload: Any) -> None:
+        self.received += 1
+        got = self.store.receive(box, payload)
+        if got.outcome == "refused":
+            log.warning("refused from box %s: %s", box, got.reason)
+        for game, seq in got.missing:
+            self.ask(box, game, seq, got.file)
 
     def ask(self, box: str, game: int, seq: int, file: str = "") -> None:
         """Ask `box` to send game `game` (its own number) of its file `file` again from entry

@@ -228,6 +228,12 @@ class ClubStore:
         return True
 
     # ---- entries -------------------------------------------------------------------------
+    def refuse(self, box: str, payload: Any, reason: str) -> None:
+        """A message from `box` that holds no entry the club can read: kept as refused,
+        with `reason`, for the page to show (durable as `receive`'s answers are)."""
+        with self.batch():
+            self._refuse(box, payload, reason)
+
     def _refuse(self, box: str, payload: Any, reason: str, *,
                 tainted: int | None = None) -> Received:
         game = payload.get("game") if isinstance(payload, dict) else None

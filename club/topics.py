@@ -14,7 +14,8 @@ def base(club: str) -> str:
 
 
 def box_topic(club: str, box: str, leaf: str) -> str:
-    """``tableside/<club>/box/<box>/<leaf>``; leaf: online, table or entries."""
+    """``tableside/<club>/box/<box>/<leaf>``; leaf: online, table, entries, batch (entries
+    one after another in one message) or resend (the club's requests to the box)."""
     return f"{ROOT}/{club}/box/{box}/{leaf}"
 
 

@@ -27,7 +27,9 @@ And the box's extra cost per command, in one process so that both pay for the sa
 three durable sessions play the same game, one command each in turn (no club; the club up;
 the broker down: a socket that never answers), each `Session.handle` timed; medians and
 ratios. (The N boxes' own latencies on the first night, beside N boxes at the same priority
-with no club and with the broker down, are printed too.)
+with no club and with the broker down, are printed too, and each box process's CPU per
+command, start-up included; and one box process alone, flat out, its CPU per command with no
+club and with the club up, three runs each in turn.)
 """
 
 from __future__ import annotations
@@ -99,6 +101,22 @@ def _boxes(tmp: Path, tag: str, requests: list[dict[str, Any]], n: int,
         t.join()
     return ([x for one in latencies for x in one[5:]],  # (the first ones start the process)
             sum(cpu) / (n * len(requests)))
+
+
+def _alone(tmp: Path, broker: Broker, requests: list[dict[str, Any]],
+           rounds: int = 3) -> dict[str, list[float]]:
+    """One box process at a time, flat out, no club and the club up in turn (`rounds` each):
+    its CPU per command, start-up included, on a machine the other boxes do not share."""
+    cpu: dict[str, list[float]] = {"none": [], "up": []}
+    for r in range(rounds):
+        for kind in ("none", "up") if r % 2 else ("up", "none"):
+            club = [] if kind == "none" else [
+                "--club", broker.url, "--club-box", "box-0", "--club-secret",
+                str(broker.secret("box-0"))]
+            one: list[float] = []
+            _box(tmp / f"alone-{kind}-{r}.sqlite", requests, club, [], one)
+            cpu[kind].append(one[0] / len(requests))
+    return cpu
 
 
 def _proc_figures(pid: int) -> tuple[float, int]:
@@ -211,6 +229,7 @@ def bench_club(long_game: Callable[..., Any], boxes: int = 5, commands: int = 20
         broker.start()
         try:
             paired = _paired(tmp, broker, accepted)
+            alone = _alone(tmp, broker, accepted)
             baseline, base_cpu = _boxes(tmp, "plain", accepted, boxes, lambda box: [], nice=nice)
             hole = socket.socket()
             hole.bind(("127.0.0.1", 0))
@@ -246,3 +265,7 @@ def bench_club(long_game: Callable[..., Any], boxes: int = 5, commands: int = 20
           f"{base_cpu * 1000:.2f} ms; club up {up_cpu * 1000:.2f} ms "
           f"({up_cpu / base_cpu:.2f}x); broker down {down_cpu * 1000:.2f} ms "
           f"({down_cpu / base_cpu:.2f}x): the publisher's own work, on its own thread")
+    an, au = (statistics.median(alone[k]) * 1000 for k in ("none", "up"))
+    print(f"  one box process alone, flat out, CPU per command (start-up included; median of "
+          f"{len(alone['up'])} each): no club {an:.3f} ms; club up {au:.3f} ms "
+          f"({au / an:.2f}x)")

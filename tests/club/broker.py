@@ -167,8 +167,16 @@ class Listener:
         wait_for(self.subscribed.is_set, 10, "the listener's subscription")
 
     def entries(self, box: str) -> list[dict[str, object]]:
+        """Every entry `box` published, in order: alone (``entries``) or in a ``batch``."""
+        where = f"tableside/{CLUB}/box/{box}/"
+        out: list[dict[str, object]] = []
         with self._lock:
-            return [m for t, m, _ in self.messages if t == f"tableside/{CLUB}/box/{box}/entries"]
+            for t, m, _ in self.messages:
+                if t == where + "entries":
+                    out.append(m)
+                elif t == where + "batch":
+                    out.extend(m["entries"])  # type: ignore[arg-type]
+        return out
 
     def last(self, box: str, leaf: str) -> dict[str, object] | None:
         with self._lock:

@@ -123,6 +123,33 @@ def test_an_entry_with_a_wrong_hash_is_refused_and_shown_as_tampering(
     assert games_of(tmp_path, "box-1")[0].check == "good"  # the honest box is untouched
 
 
+def test_a_forged_entry_inside_a_batch_is_refused_alone(broker: Broker, club: Receiver,
+                                                       tmp_path: Path) -> None:
+    """A ``batch`` is its entries one after another: the forged one is refused and shown,
+    the ones before it are kept, and a batch that holds no list of entries is refused as
+    such (nothing of it kept, the box named)."""
+    db = revealed_game(broker, tmp_path, 20)
+    forged = payloads(db, "box-2")
+    forged[0] = with_catalog(forged[0], tmp_path)
+    forged[4] = copy.deepcopy(forged[4])
+    forged[4]["command"]["player"] = "Zed"  # the content changed, the hash not
+    forger = RawBox(broker, "box-2")
+    try:
+        forger.publish(f"tableside/{CLUB}/box/box-2/batch", {"entries": forged[:8]})
+        forger.publish(f"tableside/{CLUB}/box/box-2/batch", {"entries": "not a list"})
+    finally:
+        forger.close()
+    wait_for(lambda: len(refused(tmp_path)) >= 2, 20, "the refusals")
+    first, second = refused(tmp_path)
+    assert first["box"] == "box-2" and first["seq"] == 5
+    assert "does not match its hash" in first["reason"]
+    assert second["box"] == "box-2" and "batch" in second["reason"]
+    (game,) = games_of(tmp_path, "box-2")
+    assert game.check == "tampered"
+    assert game.entries == 4  # (entries 1-4; 6-8 do not join a chain broken at 5)
+    assert games_of(tmp_path, "box-1")[0].check == "good"
+
+
 def test_a_rewritten_roll_with_a_rebuilt_chain_is_caught_by_the_dice_check(
         broker: Broker, club: Receiver, tmp_path: Path) -> None:
     db = revealed_game(broker, tmp_path, 40)

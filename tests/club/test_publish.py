@@ -242,3 +242,79 @@ def test_an_idle_box_after_many_tables_does_not_wake_its_publisher(
     finally:
         session.close()
         listener.close()
+
+
+def test_a_burst_goes_many_entries_to_a_message_and_a_lone_command_alone(
+        broker: Broker, tmp_path: Path) -> None:
+    """Entries that come faster than a pass go in ``batch`` messages (each entry as on
+    ``entries``, in order, none twice); a table's command, the only one to send, goes
+    alone on ``entries``."""
+    from club.publisher import BATCH_MOST
+
+    listener = Listener(broker)
+    db = tmp_path / "box.sqlite"
+    session = box_session(db, broker)
+    where = f"tableside/{CLUB}/box/box-1/"
+    try:
+        wait_for(lambda: listener.last("box-1", "online") is not None, 10, "the box online")
+        play(session, script(300))
+        want = file_entries(db)
+        wait_for(lambda: len(listener.entries("box-1")) >= len(want), 20, "every entry")
+        assert received(listener, "box-1") == want
+        batches = [m for t, m, _ in listener.messages if t == where + "batch"]
+        assert batches, "a burst of 300 commands sent no batch"
+        assert all(2 <= len(b["entries"]) <= BATCH_MOST for b in batches)
+        assert all(len({e["game"] for e in b["entries"]}) == 1 for b in batches)
+        carried = sum(len(b["entries"]) for b in batches)
+        assert carried > len(want) // 2, (carried, len(want))
+        singles = len([1 for t, _, _ in listener.messages if t == where + "entries"])
+        assert singles + len(batches) < len(want) // 2
+        before = len(listener.messages)
+        play(session, script(301)[300:])  # one more command, the box idle before it
+        wait_for(lambda: len(listener.entries("box-1")) == len(want) + 1, 10, "the last one")
+        (last,) = [(t, m) for t, m, _ in listener.messages[before:]
+                   if t in (where + "entries", where + "batch")]
+        assert last[0] == where + "entries" and last[1]["seq"] == len(want) + 1
+    finally:
+        session.close()
+        listener.close()
+
+
+def test_entries_sent_again_at_the_clubs_request_go_one_to_a_message(
+        broker: Broker, tmp_path: Path) -> None:
+    """A club that does not read ``batch`` (older than the box) asks for what it missed:
+    what it asks for comes one entry to a message, so it gets every entry all the same."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from tests.club.broker import READER
+
+    listener = Listener(broker)
+    db = tmp_path / "box.sqlite"
+    session = box_session(db, broker)
+    where = f"tableside/{CLUB}/box/box-1/"
+    try:
+        wait_for(lambda: listener.last("box-1", "online") is not None, 10, "the box online")
+        play(session, script(150))
+        want = file_entries(db)
+        wait_for(lambda: len(listener.entries("box-1")) >= len(want), 20, "every entry")
+        table = listener.last("box-1", "table")
+        assert table is not None
+        listener.messages.clear()
+        asker = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="old-club")
+        asker.username_pw_set(READER, broker.passwords[READER])
+        asker.connect("127.0.0.1", broker.port)
+        asker.loop_start()
+        try:
+            asker.publish(where + "resend", json.dumps(
+                {"game": want[0]["game"], "seq": 1, "file": table["file"]}), qos=1
+            ).wait_for_publish(10)
+        finally:
+            asker.disconnect()
+            asker.loop_stop()
+        wait_for(lambda: len(listener.entries("box-1")) >= len(want), 20, "every entry again")
+        assert received(listener, "box-1") == want
+        assert not [t for t, _, _ in listener.messages if t == where + "batch"]
+    finally:
+        session.close()
+        listener.close()
