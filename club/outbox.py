@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.chain import GENESIS
+from referee.chain import GENESIS, canonical
 from referee.db import SEQ_SPAN, connect, entry_id
 
 ACKS = """CREATE TABLE IF NOT EXISTS club_acks (
@@ -58,12 +58,17 @@ def file_id(conn: sqlite3.Connection) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Outgoing:
-    """One entry to publish: the payload (club.md's ``entries``) and where it is."""
+    """One entry to publish: its JSON as published (club.md's ``entries``) and where it is."""
 
     game: int
     seq: int
     id: int
-    payload: dict[str, Any]
+    text: str
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        value: dict[str, Any] = json.loads(self.text)
+        return value
 
 
 class Outbox:
@@ -131,12 +136,20 @@ class Outbox:
             before = prev.get(game) or self._hash_before(game, seq)
             prev[game] = digest
             self._last[game] = (seq, digest)
-            b = json.loads(body)
-            payload = {"game": game, "seq": seq, "at": b["at"], "command": b["command"],
-                       "events": b["events"], "undone": bool(undone), "prev": before,
-                       "hash": digest, "box": self.box, "file": self.file}
-            payload.update(self._about(game, seq))
-            yield Outgoing(game, seq, rid, payload)
+            extra = {"undone": bool(undone), "prev": before, "hash": digest, "box": self.box,
+                     "file": self.file}
+            extra.update(self._about(game, seq))
+            if body.startswith('{"at":') and body.endswith("}"):
+                # the body is canonical JSON of {at, command, events, game, seq} (it was
+                # proven so: `referee.chain.body_of`), none of them a key of `extra`: the
+                # entry is the body and `extra` in one object, without parsing the body
+                # (its command and events) and writing it again
+                text = body[:-1] + "," + canonical(extra)[1:]
+            else:
+                b = json.loads(body)
+                text = canonical({"game": game, "seq": seq, "at": b["at"],
+                                  "command": b["command"], "events": b["events"], **extra})
+            yield Outgoing(game, seq, rid, text)
 
     def _hash_before(self, game: int, seq: int) -> str:
         if seq == 1:

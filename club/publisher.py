@@ -60,8 +60,10 @@ DRAIN = 5.0  # seconds a stopping publisher goes on sending what is left, while 
 LEAVE_WAIT = 2.0  # seconds a stopping publisher waits for its "online: false" to be acknowledged
 # seconds between two passes over the outbox, at least: a table's command (one every few
 # seconds) goes out at once, while commands that come faster (a box catching up, the bench)
-# are read, published and acknowledged many to a pass instead of one pass each
-PASS_EVERY = 0.02
+# are read, published and acknowledged many to a pass instead of one pass each (it was
+# 20 ms: on a machine shared by 30 boxes each pass held one entry or two, and its fixed work,
+# the file's query and the waits, made the publisher's CPU per entry 3x its cost alone)
+PASS_EVERY = 0.1
 # a pass's entries of one game go in one ``batch`` message: at most this many, this long
 BATCH_MOST = 50
 BATCH_BYTES = 256 * 1024
@@ -528,7 +530,7 @@ class Publisher:
         (``{"entries": [...]}``, at most `BATCH_BYTES`): paho's work per message (the
         PUBLISH built, the PUBACK read, in Python) was two thirds of the publisher's CPU per
         entry at a flood's pace. Entries up to id `singles_to` always go alone."""
-        texts = [canonical(out.payload) for out in outs]
+        texts = [out.text for out in outs]
         i = 0
         while i < len(outs):
             first = outs[i]

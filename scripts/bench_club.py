@@ -29,7 +29,7 @@ the broker down: a socket that never answers), each `Session.handle` timed; medi
 ratios. (The N boxes' own latencies on the first night, beside N boxes at the same priority
 with no club and with the broker down, are printed too, and each box process's CPU per
 command, start-up included; and one box process alone, flat out, its CPU per command with no
-club and with the club up, three runs each in turn.)
+club and with the club up, five runs each in turn.)
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def _boxes(tmp: Path, tag: str, requests: list[dict[str, Any]], n: int,
 
 
 def _alone(tmp: Path, broker: Broker, requests: list[dict[str, Any]],
-           rounds: int = 3) -> dict[str, list[float]]:
+           rounds: int = 5) -> dict[str, list[float]]:
     """One box process at a time, flat out, no club and the club up in turn (`rounds` each):
     its CPU per command, start-up included, on a machine the other boxes do not share."""
     cpu: dict[str, list[float]] = {"none": [], "up": []}

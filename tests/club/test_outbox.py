@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from club.outbox import Outbox, read_acks
@@ -36,6 +37,17 @@ def test_entries_go_out_in_order_each_with_its_own_hash(tmp_path: Path) -> None:
                                        p["events"])) == p["hash"]
     assert "catalog" in outs[0].payload and "catalog" not in outs[1].payload
     assert going_on == entry_id(1, n) + 1
+    # each entry's JSON (the body as stored, and the rest beside it) is one object, no key
+    # twice, holding exactly club.md's fields
+    for o in outs:
+        pairs = json.loads(o.text, object_pairs_hook=lambda kv: kv)
+        keys = [k for k, _ in pairs]
+        assert len(keys) == len(set(keys)), keys
+        assert set(keys) == {"at", "box", "command", "events", "file", "game", "hash", "prev",
+                             "ruleset", "seq", "undone"} | (
+                                 {"catalog", "ruleset_version"} if o.seq == 1 else set())
+        assert (o.payload["game"], o.payload["seq"], o.payload["box"]) == (o.game, o.seq,
+                                                                           "box-1")
 
 
 def test_after_a_resend_the_entries_acked_meanwhile_are_skipped_not_stuck_on(
