@@ -28,6 +28,8 @@ CSS = ("body{font-family:sans-serif;margin:1em;background:#fafafa;color:#111}"
        ".good{color:#060;font-weight:bold}section{margin:1em 0}h3{margin:.8em 0 .2em}"
        "code{font-size:.85em;overflow-wrap:anywhere}.proof{color:#333;font-size:.9em}"
        ".proof div{margin:.1em 0}"
+       # (a box id such as table-7 is one word: not broken at its hyphen in a narrow column)
+       "td[data-label=box]{white-space:nowrap}"
        # a narrow screen: each row of the wide tables becomes a card, its cells labelled
        "@media (max-width:40em){table.cards,table.cards tbody,table.cards tr,"
        "table.cards td{display:block}table.cards thead{display:none}"
