@@ -56,6 +56,10 @@ class Broker:
     port: int = field(default_factory=free_port)
     passwords: dict[str, str] = field(default_factory=dict)
     proc: subprocess.Popen[bytes] | None = None
+    # a second listener, TLS (mqtts://127.0.0.1:`tls_port`), with these files: (the CA's
+    # certificate, the broker's certificate, its key); see `make_certificates`
+    tls: tuple[Path, Path, Path] | None = None
+    tls_port: int = field(default_factory=free_port)
 
     @property
     def url(self) -> str:
@@ -90,6 +94,11 @@ class Broker:
                         f"password_file {pw}\nacl_file {acl}\npersistence false\n"
                         "log_dest stderr\nlog_type error\nlog_type warning\n"
                         "max_inflight_messages 1000\nmax_queued_messages 100000\n")
+        if self.tls is not None:
+            ca, cert, key = self.tls
+            with conf.open("a") as f:
+                f.write(f"listener {self.tls_port} 127.0.0.1\ncafile {ca}\ncertfile {cert}\n"
+                        f"keyfile {key}\n")
         return conf
 
     def start(self, *, write: bool = True) -> None:
@@ -119,6 +128,26 @@ class Broker:
     def restart(self) -> None:
         self.kill()
         self.start()
+
+
+def make_certificates(where: Path) -> tuple[Path, Path, Path]:
+    """A CA of its own and a certificate it signed for 127.0.0.1 (openssl): (the CA's
+    certificate, the broker's certificate, the broker's key)."""
+    ca_key, ca, key, csr, cert = (where / n for n in ("ca.key", "ca.pem", "broker.key",
+                                                      "broker.csr", "broker.pem"))
+    ext = where / "san.ext"
+    ext.write_text("subjectAltName=IP:127.0.0.1\n")
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(ca_key), "-out",
+            str(ca), "-days", "2", "-subj", "/CN=tableside test CA")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(csr),
+            "-subj", "/CN=127.0.0.1")
+    openssl("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key),
+            "-CAcreateserial", "-out", str(cert), "-days", "2", "-extfile", str(ext))
+    return ca, cert, key
 
 
 @contextlib.contextmanager
