@@ -139,17 +139,11 @@ class Outbox:
             extra = {"undone": bool(undone), "prev": before, "hash": digest, "box": self.box,
                      "file": self.file}
             extra.update(self._about(game, seq))
-            if body.startswith('{"at":') and body.endswith("}"):
-                # the body is canonical JSON of {at, command, events, game, seq} (it was
-                # proven so: `referee.chain.body_of`), none of them a key of `extra`: the
-                # entry is the body and `extra` in one object, without parsing the body
-                # (its command and events) and writing it again
-                text = body[:-1] + "," + canonical(extra)[1:]
-            else:
-                b = json.loads(body)
-                text = canonical({"game": game, "seq": seq, "at": b["at"],
-                                  "command": b["command"], "events": b["events"], **extra})
-            yield Outgoing(game, seq, rid, text)
+            # the body is canonical JSON of {at, command, events, game, seq} (the file was
+            # proven before it is read: `referee.chain.body_of`), none of them a key of
+            # `extra`: the entry is the body and `extra` in one object, without parsing the
+            # body (its command and events) and writing it again
+            yield Outgoing(game, seq, rid, body[:-1] + "," + canonical(extra)[1:])
 
     def _hash_before(self, game: int, seq: int) -> str:
         if seq == 1:
