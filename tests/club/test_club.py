@@ -92,6 +92,17 @@ def with_catalog(first: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
     return {**first, "catalog": log.catalog, "ruleset_version": log.ruleset_version}
 
 
+def wrong_hash_at_5(broker: Broker, tmp_path: Path) -> list[dict[str, Any]]:
+    """Box 1's game (20 commands, revealed) as box 2 would send it, its fifth entry's
+    content changed and its hash not (refused: does not match)."""
+    db = revealed_game(broker, tmp_path, 20)
+    forged = payloads(db, "box-2")
+    forged[0] = with_catalog(forged[0], tmp_path)
+    forged[4] = copy.deepcopy(forged[4])
+    forged[4]["command"]["player"] = "Zed"
+    return forged
+
+
 def test_a_game_is_checked_good_once_its_seed_is_revealed(broker: Broker, club: Receiver,
                                                           tmp_path: Path) -> None:
     revealed_game(broker, tmp_path)
@@ -103,11 +114,7 @@ def test_a_game_is_checked_good_once_its_seed_is_revealed(broker: Broker, club: 
 
 def test_an_entry_with_a_wrong_hash_is_refused_and_shown_as_tampering(
         broker: Broker, club: Receiver, tmp_path: Path) -> None:
-    db = revealed_game(broker, tmp_path, 20)
-    forged = payloads(db, "box-2")
-    forged[0] = with_catalog(forged[0], tmp_path)
-    forged[4] = copy.deepcopy(forged[4])
-    forged[4]["command"]["player"] = "Zed"  # the content changed, the hash not
+    forged = wrong_hash_at_5(broker, tmp_path)
     forger = RawBox(broker, "box-2")
     try:
         forger.entries(forged[:6])
@@ -128,11 +135,7 @@ def test_a_forged_entry_inside_a_batch_is_refused_alone(broker: Broker, club: Re
     """A ``batch`` is its entries one after another: the forged one is refused and shown,
     the ones before it are kept, and a batch that holds no list of entries is refused as
     such (nothing of it kept, the box named)."""
-    db = revealed_game(broker, tmp_path, 20)
-    forged = payloads(db, "box-2")
-    forged[0] = with_catalog(forged[0], tmp_path)
-    forged[4] = copy.deepcopy(forged[4])
-    forged[4]["command"]["player"] = "Zed"  # the content changed, the hash not
+    forged = wrong_hash_at_5(broker, tmp_path)
     forger = RawBox(broker, "box-2")
     try:
         forger.publish(f"tableside/{CLUB}/box/box-2/batch", {"entries": forged[:8]})

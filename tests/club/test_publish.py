@@ -244,6 +244,17 @@ def test_an_idle_box_after_many_tables_does_not_wake_its_publisher(
         listener.close()
 
 
+def flood(listener: Listener, session: Session, db: Path, commands: int
+          ) -> list[dict[str, Any]]:
+    """`commands` commands as fast as the box answers, once it is online; the file's
+    entries, once the listener has had as many."""
+    wait_for(lambda: listener.last("box-1", "online") is not None, 10, "the box online")
+    play(session, script(commands))
+    want = file_entries(db)
+    wait_for(lambda: len(listener.entries("box-1")) >= len(want), 20, "every entry")
+    return want
+
+
 def test_a_burst_goes_many_entries_to_a_message_and_a_lone_command_alone(
         broker: Broker, tmp_path: Path) -> None:
     """Entries that come faster than a pass go in ``batch`` messages (each entry as on
@@ -256,10 +267,7 @@ def test_a_burst_goes_many_entries_to_a_message_and_a_lone_command_alone(
     session = box_session(db, broker)
     where = f"tableside/{CLUB}/box/box-1/"
     try:
-        wait_for(lambda: listener.last("box-1", "online") is not None, 10, "the box online")
-        play(session, script(300))
-        want = file_entries(db)
-        wait_for(lambda: len(listener.entries("box-1")) >= len(want), 20, "every entry")
+        want = flood(listener, session, db, 300)
         assert received(listener, "box-1") == want
         batches = [m for t, m, _ in listener.messages if t == where + "batch"]
         assert batches, "a burst of 300 commands sent no batch"
@@ -294,10 +302,7 @@ def test_entries_sent_again_at_the_clubs_request_go_one_to_a_message(
     session = box_session(db, broker)
     where = f"tableside/{CLUB}/box/box-1/"
     try:
-        wait_for(lambda: listener.last("box-1", "online") is not None, 10, "the box online")
-        play(session, script(150))
-        want = file_entries(db)
-        wait_for(lambda: len(listener.entries("box-1")) >= len(want), 20, "every entry")
+        want = flood(listener, session, db, 150)
         table = listener.last("box-1", "table")
         assert table is not None
         listener.messages.clear()
