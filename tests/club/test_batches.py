@@ -151,12 +151,15 @@ class FailingOnce:
 
     def __init__(self, store: ClubStore) -> None:
         self.store, self.failed, self.entries = store, 0, 0
+        self.lost: list[int] = []  # the seqs of the entries in the batch that failed
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
     def receive(self, box: str, payload: Any) -> Any:
         self.entries += 1
+        if not self.failed:  # (the first batch with an entry is the one that fails)
+            self.lost.append(payload["seq"])
         return self.store.receive(box, payload)
 
     def batch(self) -> Any:
@@ -192,6 +195,10 @@ def test_a_batch_whose_commit_fails_is_acknowledged_to_nobody_and_comes_again(
         club.stop()
         resends.close()
         store.close()
-    assert failing.failed == 1
-    # They came again from the broker (never acknowledged), not because the club asked.
-    assert resends.messages == []
+    assert failing.failed == 1 and failing.lost
+    # They came again from the broker (never acknowledged), not because the club asked. (It
+    # may ask for later ones: the box's retained table comes with the new subscription and
+    # can be ahead of what the broker still had to deliver; it was asserted that the club
+    # asked for nothing at all, and 1 run in 10 to 15 failed on that, before this work too.)
+    asked = [m["seq"] for _, m, _ in resends.messages]
+    assert not asked or min(asked) > max(failing.lost), (asked, failing.lost)
