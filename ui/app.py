@@ -8,10 +8,13 @@ screens those are is the game's own (`ui.games.screens_for`): the app imports no
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual import events
@@ -111,6 +114,7 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         self._session_error: BaseException | None = None
         self._start_dialog: Screen[Any] | None = None  # "resume or new?", while it is open
         self._held: list[str] = []  # start-up notices held back until it closes
+        self.stopped_by: str | None = None  # SIGTERM or SIGHUP, if one ended the console
 
     def when_first_screen_drawn(self, callback: Callable[[], Any]) -> None:
         """Run `callback` once the first screen has been drawn (see `run_app`)."""
@@ -122,7 +126,26 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
             callback()
 
     # ---- life cycle ------------------------------------------------------------------------
+    def stop_by_signal(self, name: str) -> None:
+        """End the console as its quit key does when the game is kept: a stop signal
+        (systemd's SIGTERM, a closed terminal's SIGHUP). Exit status 0; the caller says so."""
+        if self.stopped_by is None:
+            self.stopped_by = name
+        if self.is_running:
+            self.exit(0)
+
+    def _take_stop_signals(self) -> None:
+        """From now on the loop itself takes the stop signals (see `stop_signals`): the
+        stop is handled between two messages, never inside one."""
+        loop = asyncio.get_running_loop()
+        for sig in STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.stop_by_signal, sig.name)
+        if self.stopped_by is not None:  # it came while the console was starting
+            self.exit(0)
+
     def on_mount(self) -> None:
+        self._take_stop_signals()
         self._unsubscribe.append(self.session.subscribe(self._on_outcome))
         def restarted(text: str) -> None:  # (from whichever thread sent the command)
             self.post_message(SessionRestarted(text))
@@ -545,6 +568,42 @@ def _collect_from_now_on() -> None:
     gc.enable()
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def stop_signals(apps: list[RefereeApp], say: Callable[[str], None]) -> Iterator[list[str]]:
+    """SIGTERM (systemd stops the console service with it at every shutdown) and SIGHUP (the
+    terminal went away) end `referee console` and `referee run` as quitting does with the
+    game kept: the console closes its screens and gives the terminal back (the alternate
+    screen left, the cursor and keys as they were), the session's file is closed, exit 0,
+    and one line says so. Before the console is up (opening the file, the box's hardware)
+    a stop is remembered and the console never starts; while it runs, its loop takes the
+    signal (`RefereeApp._take_stop_signals`). The yielded list holds the signal's name once
+    one came; the previous handlers come back afterwards."""
+
+    got: list[str] = []
+
+    def stop(signum: int, _frame: object) -> None:
+        name = signal.Signals(signum).name
+        got.append(name)
+        for app in apps:  # (the loop is not running: Textual's start-up or shutdown)
+            app.stopped_by = app.stopped_by or name
+
+    before = {sig: signal.signal(sig, stop) for sig in STOP_SIGNALS}
+    try:
+        yield got
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        names = got or [app.stopped_by for app in apps if app.stopped_by]
+        if names:
+            lost = any(app.session.store is None and in_progress(app.session.state)
+                       for app in apps)
+            say(f"{names[0]}: stopped; " + ("the game was in memory only (--memory) and is "
+                                            "gone" if lost else "the game is kept"))
+
+
 def run_app(app: RefereeApp, **run_kwargs: Any) -> int:
     """Run the app and give the process's exit status: non-zero if the app ended on an error.
 
@@ -561,16 +620,26 @@ def run_app(app: RefereeApp, **run_kwargs: Any) -> int:
     collections (gc.freeze), so that a full collection during play scans only what play
     made: the slowest key presses were the ones a collection landed on.
     """
+    if app.stopped_by is not None:  # a stop signal came before the console was up
+        return 0
     gc.disable()
     app.when_first_screen_drawn(_collect_from_now_on)
     try:
         app.run(**run_kwargs)
     finally:
         gc.enable()
+        # (asyncio gave the signals back to the default, which kills: ours again, at once)
+        for sig in STOP_SIGNALS:
+            with contextlib.suppress(ValueError):  # (not on the main thread: tests)
+                if signal.getsignal(sig) in (signal.SIG_DFL, None):
+                    signal.signal(sig, lambda signum, _f: app.stop_by_signal(
+                        signal.Signals(signum).name))
         for found in app.trouble.found:  # for the owner: the screens it could not draw, and why
             print(f"referee: the console could not show {found.screen} "
                   f"(the game went on):\n{found.details}", file=sys.stderr)
     code = app.return_code
+    if app.stopped_by is not None and code in (None, 0):
+        return 0
     return 1 if code is None else code
 
 
@@ -579,10 +648,18 @@ def cmd_console(args: argparse.Namespace) -> int:
     from referee.app import session_from_args
 
     said: list[str] = []
-    app = make_app(session_from_args(args, notify=said.append))
-    app.say_later(list(said))  # shown once the console is up, and again when it closes
+    apps: list[RefereeApp] = []
     try:
-        return run_app(app)
+        with stop_signals(apps, said.append) as stopped:
+            session = session_from_args(args, notify=said.append)
+            try:
+                app = make_app(session)
+                apps.append(app)
+                app.stopped_by = next(iter(stopped), None)  # (a stop while the file opened)
+                app.say_later(list(said))  # shown once the console is up, and when it closes
+                return run_app(app)
+            finally:
+                session.close()
     finally:
-        for line in said:
+        for line in said:  # (the last: how a stop signal ended it, if one did)
             print(f"referee console: {line}", file=sys.stderr)

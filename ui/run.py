@@ -25,7 +25,7 @@ from textual.timer import Timer
 from device.run import BoxRig, BoxSetupError, build_box
 from device.watchdog import Watchdog
 from referee.session import Session
-from ui.app import RefereeApp, run_app
+from ui.app import RefereeApp, run_app, stop_signals
 from ui.webcode import WebCodeScreen
 
 if TYPE_CHECKING:
@@ -197,27 +197,36 @@ def cmd_run(args: argparse.Namespace) -> int:
         say(text)
         post(lambda: holder[0].rig.box.notify(text))
 
-    session = session_from_args(args, notify=say, status=club_state)
+    apps: list[RefereeApp] = []
+
+    def console_and_box(stopped: list[str]) -> int:
+        session = session_from_args(args, notify=say, status=club_state)
+        try:
+            rig = build_box(args, session, post=post, say=say,  # presses: rig.pressed, posted
+                            display_thread=True)  # the OLED's bus is written off the loop
+        except BoxSetupError as err:
+            print(f"referee run: ERROR: {err}", file=sys.stderr)
+            session.close()
+            return 3
+        wd = Watchdog()
+        try:
+            web = None if page is None or listen is None else page(session, *listen)
+            app = ConsoleAndBox(session, rig, wd, web=web)
+            apps.append(app)
+            app.stopped_by = next(iter(stopped), None)  # (a stop while the box was set up)
+            app.say_later(list(said))  # said before the console was up: shown once it is
+            holder.append(app)
+            return run_app(app)
+        finally:
+            wd.stopping()
+            wd.close()
+            rig.close()
+            session.close()
 
     try:
-        rig = build_box(args, session, post=post, say=say,  # presses: rig.pressed, posted
-                        display_thread=True)  # the OLED's bus is written off the loop
-    except BoxSetupError as err:
-        print(f"referee run: ERROR: {err}", file=sys.stderr)
-        session.close()
-        return 3
-    wd = Watchdog()
-    web = None if page is None or listen is None else page(session, *listen)
-    app = ConsoleAndBox(session, rig, wd, web=web)
-    app.say_later(list(said))  # said before the console was up: shown once it is
-    holder.append(app)
-    try:
-        return run_app(app)
+        with stop_signals(apps, say) as stopped:
+            return console_and_box(stopped)
     finally:
-        wd.stopping()
-        wd.close()
-        rig.close()
-        session.close()
-        if not journal:
+        if not journal:  # (the last: how a stop signal ended it, if one did)
             for line in said:
                 print(f"referee run: {line}", file=sys.stderr)
