@@ -14,6 +14,7 @@ and the page-diff strategy; in simulation the I2C bus is an emulated chip (``dev
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,6 +127,9 @@ def pin_factory(name: str) -> Any:
             "run with --hardware sim") from err
 
 
+I2C_DEVICES = "/dev/i2c-"  # the kernel's I2C buses, /dev/i2c-1 on every Pi with a 40-pin header
+
+
 def oled_opener(kind: str, *, display: str = "ssd1306", port: int = 1, address: int = 0x3C,
                 rotate: int = 0) -> Callable[[], Any]:
     """A function that opens the display (called again on every retry)."""
@@ -142,9 +146,16 @@ def oled_opener(kind: str, *, display: str = "ssd1306", port: int = 1, address: 
         return open_simulated
 
     def open_i2c() -> Any:
+        from luma.core.error import DeviceNotFoundError
         from luma.core.interface.serial import i2c
         from luma.oled.device import sh1106, ssd1306
 
+        bus = f"{I2C_DEVICES}{port}"
+        if not os.path.exists(bus):  # (luma would say only "not found")
+            raise DeviceNotFoundError(
+                f"I2C is off ({bus} is missing): turn it on with `sudo raspi-config nonint "
+                "do_i2c 0` (or raspi-config, Interface Options, I2C) and reboot; scripts/"
+                "install-pi turns it on in config.txt, which needs a reboot too")
         serial = i2c(port=port, address=address)
         chip = ssd1306 if display == "ssd1306" else sh1106
         try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
+from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -36,7 +37,10 @@ WHITE, BLACK = 1, 0
 
 @functools.cache
 def font() -> ImageFont.ImageFont:
-    return ImageFont.load_default_imagefont()
+    """Pillow's built-in bitmap font: `load_default_imagefont` from Pillow 10.1; before it
+    (Raspberry Pi OS bookworm's python3-pil is 9.4) `load_default` gives the same font."""
+    load = getattr(ImageFont, "load_default_imagefont", None)
+    return cast(ImageFont.ImageFont, load() if load is not None else ImageFont.load_default())
 
 
 @functools.cache

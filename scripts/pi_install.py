@@ -114,6 +114,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "/etc/tableside-referee/settings.toml, whose [club] table must be written first; "
         "installs the club's libraries. Off unless given",
     )
+    parser.add_argument(
+        "--rpigpio", action="store_true",
+        help="also install the RPi.GPIO interface as a pin driver (the rpigpio extra: "
+        "rpi-lgpio, a ready-made package; then set [gpio] factory = \"rpigpio\" in "
+        "pins.toml). Off unless given",
+    )
     parser.add_argument("--no-start", action="store_true", help="enable but do not (re)start")
     parser.add_argument(
         "--force", action="store_true", help="replace files at our paths that we did not install"
@@ -367,6 +373,8 @@ class Installer:
             h.update(b"extras: web\0")
         if self.args.club_broker or self.args.club:
             h.update(b"extras: club\0")
+        if self.args.rpigpio:
+            h.update(b"extras: rpigpio\0")
         for rel in source_files(self.args.source):
             h.update(str(rel).encode() + b"\0" + (self.args.source / rel).read_bytes() + b"\0")
         return f"{version.split()[0]} {h.hexdigest()}\n"
@@ -401,18 +409,46 @@ class Installer:
                 + ("with the page for phones (the web extra) " if self.args.web else "")
                 + "(can take several minutes on a Pi)...")
             extras = [e for e, on in (("web", self.args.web or self.args.club_broker),
-                                      ("club", self.args.club_broker or self.args.club)) if on]
+                                      ("club", self.args.club_broker or self.args.club),
+                                      ("rpigpio", self.args.rpigpio)) if on]
             project = f"{tmp}[{','.join(extras)}]" if extras else tmp
-            self.target.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-                             "--disable-pip-version-check", *self.args.pip_arg, project])
+            # Ready-made packages (wheels) only: nothing is ever compiled on the Pi (a Zero 2 W
+            # takes many minutes, and Raspberry Pi OS has no compiler by default). What PyPI
+            # has no wheel for comes from the OS (python3-pil: see docs/install-pi.md).
+            try:
+                self.target.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                                 "--disable-pip-version-check", "--only-binary=:all:",
+                                 *self.args.pip_arg, project])
+            except subprocess.CalledProcessError as exc:
+                raise InstallError(
+                    f"pip could not install every library as a ready-made package for this "
+                    f"{os.uname().machine} system (exit {exc.returncode}; its own words are "
+                    "above). Nothing is compiled here: install the OS packages the guide "
+                    "lists first (sudo apt install -y git python3-venv python3-pil "
+                    "python3-lgpio i2c-tools), check the network, and run this again "
+                    f"(docs/install-pi.md, {OPT}/docs/install-pi.md)") from exc
         stamp_path.write_text(stamp)
 
     # -- the live system -----------------------------------------------------------------
 
     def activate(self) -> None:
-        """Reload systemd and udev and (re)start the service, on a real system only."""
-        if not self.target.live or not self.changed:
+        """Reload systemd and udev and (re)start the service, on a running system only: in a
+        chroot (an SD card image being built) the units are enabled and start at boot. With
+        nothing changed, a service that is not running (a start that failed last time) is
+        started again."""
+        if not self.target.live:
             return
+        unit = UNITS[self.args.variant]
+        if not self.target.booted:
+            log(("would enable " if self.target.dry_run else "enabled ") + unit + "; systemd "
+                "is not running here (a chroot, or an SD card image being built), so it is not "
+                "started now: it starts at the next boot")
+            return
+        if not self.changed:
+            if self.args.no_start or self.target.dry_run or self.active(unit):
+                return
+            log(f"{unit} is not running (did its last start fail?): starting it again")
+            self.changed.append(unit)
         self.target.run(["systemctl", "daemon-reload"])
         self.target.run(["udevadm", "control", "--reload-rules"], check=False)
         self.target.run(["udevadm", "trigger", "--subsystem-match=tty", "--action=add"],
@@ -425,7 +461,6 @@ class Installer:
         self.target.run(["systemctl", "stop", *other], check=False)
         if self.args.no_start:
             return
-        unit = UNITS[self.args.variant]
         if self.args.web:
             # The socket first, with the service stopped: systemd refuses to start a socket
             # whose service is already running, and the service takes the socket at start.
@@ -435,6 +470,10 @@ class Installer:
         if self.args.club_broker:
             self.target.run(["systemctl", "restart", "mosquitto.service"])
             self.target.run(["systemctl", "restart", CLUB_UNIT])
+
+    def active(self, unit: str) -> bool:
+        return subprocess.run(["systemctl", "is-active", "--quiet", unit],
+                              check=False).returncode == 0
 
     def write_manifest(self, *, failed: bool = False) -> None:
         """Record what is installed; after a failure, also keep what the old run recorded."""
@@ -481,7 +520,8 @@ def install(argv: Sequence[str] | None = None) -> int:
         installer.activate()
     except subprocess.CalledProcessError as exc:
         raise InstallError(f"installed, but starting failed: see journalctl -u "
-                           f"{UNITS[args.variant]} ({exc})") from exc
+                           f"{UNITS[args.variant]} ({exc}); once it is fixed, run this again: "
+                           "it starts the service again") from exc
     if not installer.changed:
         log("already installed and up to date; nothing changed")
     elif installer.config_txt_changed:

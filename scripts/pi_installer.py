@@ -88,10 +88,18 @@ class Target:
 
     root: Path
     dry_run: bool = False
+    planned: set[Path] = field(default_factory=set)  # dirs a dry run said it would create
 
     @property
     def live(self) -> bool:
         return self.root == Path("/")
+
+    @property
+    def booted(self) -> bool:
+        """True if systemd runs this system (sd_booted(3): /run/systemd/system exists); False
+        in a chroot or while an SD card image is being built, where units are only enabled."""
+        marker = os.environ.get("TABLESIDE_SD_BOOTED_DIR", "/run/systemd/system")  # (tests)
+        return self.live and Path(marker).is_dir()
 
     def path(self, absolute: str) -> Path:
         return self.root / absolute.lstrip("/")
@@ -165,13 +173,15 @@ def ensure_dir(target: Target, absolute: str, manifest: Manifest) -> None:
     """Create a directory and its missing parents, recording each one created."""
     missing = []
     path = target.path(absolute)
-    while not path.exists():
+    while not path.exists() and path not in target.planned:
         missing.append(path)
         path = path.parent
     for created in reversed(missing):
         rel = "/" + str(created.relative_to(target.root))
         log(("would create " if target.dry_run else "created ") + rel + "/")
-        if not target.dry_run:
+        if target.dry_run:
+            target.planned.add(created)  # (said once: later files in it find it there)
+        else:
             created.mkdir(mode=0o755)
         manifest.dirs.append(rel)
 

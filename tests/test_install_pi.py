@@ -243,7 +243,7 @@ def test_live_dry_run_plans_the_real_system_calls(source: Path) -> None:
     before = state()
     proc = subprocess.run(
         [str(source / "scripts/install-pi"), "--dry-run", *FAST],  # by its shebang
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=120, env=booted(source),
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert state() == before
@@ -252,6 +252,60 @@ def test_live_dry_run_plans_the_real_system_calls(source: Path) -> None:
         assert f"would run: systemd-sysusers /etc/sysusers.d/{NAME}.conf" in proc.stdout
         assert "would run: systemctl daemon-reload" in proc.stdout
         assert f"would run: systemctl restart {NAME}.service" in proc.stdout
+
+
+def booted(where: Path) -> dict[str, str]:
+    """The environment of a system that systemd runs (sd_booted: its run directory exists),
+    whether or not this machine's is."""
+    return {**os.environ, "TABLESIDE_SD_BOOTED_DIR": str(where)}
+
+
+def test_live_dry_run_in_a_chroot_enables_and_starts_nothing(source: Path,
+                                                             tmp_path: Path) -> None:
+    """With no systemd running (a chroot; an SD card image being built) the plan enables the
+    service and says it starts at boot: no systemctl call, which would fail there."""
+    proc = subprocess.run(
+        [str(source / "scripts/install-pi"), "--dry-run", *FAST], capture_output=True,
+        text=True, timeout=120, env=booted(tmp_path / "no-systemd-here"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "systemctl" not in proc.stdout.replace("systemctl status", "")
+    assert f"would enable {NAME}.service; systemd is not running here" in proc.stdout
+    assert "it starts at the next boot" in proc.stdout
+
+
+def test_dry_run_says_each_directory_once(source: Path, tmp_path: Path) -> None:
+    root = make_pi_root(tmp_path / "root")
+    out = run(source, "install-pi", root, "--dry-run", "--variant", "console", "--web").out
+    lines = [line for line in out.splitlines() if line.startswith("would create ")]
+    assert lines and len(lines) == len(set(lines)), out
+
+
+def test_a_rerun_starts_a_service_whose_start_failed(source: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing changed since the last run, but the service is not running (its start failed
+    then): the rerun starts it again instead of saying there is nothing to do."""
+    sys.path.insert(0, str(source / "scripts"))
+    try:
+        import pi_install
+        from pi_installer import Target
+    finally:
+        sys.path.remove(str(source / "scripts"))
+    monkeypatch.setenv("TABLESIDE_SD_BOOTED_DIR", str(tmp_path))
+    ran: list[list[str]] = []
+    target = Target(root=Path("/"))
+    monkeypatch.setattr(target, "run", lambda argv, check=True: ran.append(list(argv)) or 0)
+    args = pi_install.parse_args(["--source", str(source)])
+    installer = pi_install.Installer(target, args, None)
+    for running in (True, False):
+        ran.clear()
+        monkeypatch.setattr(installer, "active", lambda unit, running=running: running)
+        installer.changed = []
+        installer.activate()
+        if running:
+            assert ran == []  # up and unchanged: nothing to do
+        else:
+            assert ["systemctl", "restart", f"{NAME}.service"] in ran
+            assert installer.changed  # (so it does not say "nothing changed")
 
 
 def without_account_tool_files(tree: dict[str, Entry]) -> dict[str, Entry]:
@@ -487,7 +541,7 @@ def test_web_off_again_and_uninstall_leave_the_root_as_it_was(
 def test_live_dry_run_with_web_plans_socket_then_service(source: Path) -> None:
     proc = subprocess.run(
         [str(source / "scripts/install-pi"), "--dry-run", *FAST, "--variant", "console",
-         "--web"], capture_output=True, text=True, timeout=120,
+         "--web"], capture_output=True, text=True, timeout=120, env=booted(source),
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     if not Path(f"/opt/{NAME}").exists():  # not installed on this machine (CI)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sqlite3
 import sys
 from typing import Any
@@ -93,6 +94,22 @@ def latin(text: str) -> str:
     return "".join(ch if ord(ch) < 0x100 else anyascii(ch) for ch in text)
 
 
+@functools.cache
+def sized(size: int) -> Any:
+    """A font of `size` pixels: Pillow's own scalable one from Pillow 10.1; on an older Pillow
+    (Raspberry Pi OS bookworm's python3-pil is 9.4) DejaVu Sans if the OS has it, else the
+    built-in bitmap font (one size; anchors are then ignored: the chart is still drawn)."""
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.load_default(size)  # type: ignore[call-arg, unused-ignore]
+    except TypeError:  # (Pillow < 10.1: load_default takes no size)
+        try:
+            return ImageFont.truetype("DejaVuSans.ttf", size)
+        except OSError:
+            return ImageFont.load_default()
+
+
 DASH = 8  # pixels of a dash (and of the gap after it) of the fair line
 
 
@@ -108,14 +125,14 @@ def legend(draw: Any, right: float, y: float) -> None:
     """What the colours and the dashed line mean, right-aligned at `right`, as on the page."""
     items = [(k, hexa) for k, hexa in SOURCE_COLOUR.items()]
     note = "dashed line: a fair die's count"
-    x = right - draw.textlength(note, font_size=14)
-    draw.text((x, y), note, fill=MUTED, font_size=14)
+    x = right - draw.textlength(note, font=sized(14))
+    draw.text((x, y), note, fill=MUTED, font=sized(14))
     dashed(draw, x - 46, x - 10, y + 8)
     x -= 56
     for name, hexa in reversed(items):
-        width = draw.textlength(name, font_size=14)
+        width = draw.textlength(name, font=sized(14))
         x -= width
-        draw.text((x, y), name, fill=TEXT, font_size=14)
+        draw.text((x, y), name, fill=TEXT, font=sized(14))
         draw.rectangle((x - 16, y + 2, x - 4, y + 14), fill=hexa)
         x -= 28
 
@@ -133,14 +150,14 @@ def png(report: LuckReport, heading: str, path: str) -> None:
     cell_w, cell_h = W * scale, (H + 24) * scale
     img = Image.new("RGB", (cols * cell_w + 20, rows * cell_h + 50), BACKGROUND)
     draw = ImageDraw.Draw(img)
-    draw.text((10, 12), latin(heading), fill=TEXT, font_size=20)
+    draw.text((10, 12), latin(heading), fill=TEXT, font=sized(20))
     legend(draw, img.width - 10, 14)
     if not tallies:
-        draw.text((10, 50), "No dice rolled.", fill=MUTED, font_size=16)
+        draw.text((10, 50), "No dice rolled.", fill=MUTED, font=sized(16))
     for n, t in enumerate(tallies):
         ox, oy = 10 + (n % cols) * cell_w, 46 + (n // cols) * cell_h
         draw.text((ox, oy), latin(f"{title(t)}, chi-square {t['chi_square']:.3g}"), fill=TEXT,
-                  font_size=15)
+                  font=sized(15))
         top = oy + 22
         colour = SOURCE_COLOUR.get(t["source"], SOURCE_COLOUR["electronic"])
         for (x, y, w, h), face, count in zip(bars(t), t["faces"], t["counts"], strict=True):
@@ -149,14 +166,14 @@ def png(report: LuckReport, heading: str, path: str) -> None:
                 draw.rectangle((x0, y0, x0 + w * scale, y0 + h * scale), fill=colour)
             label = face.split("-")[0] if len(t["faces"]) > 6 else face
             draw.text((x0 + w * scale / 2, top + (H - BOTTOM + 10) * scale), label, fill=MUTED,
-                      font_size=16, anchor="mm")
+                      font=sized(16), anchor="mm")
             if count:
-                draw.text((x0 + w * scale / 2, y0 - 4), str(count), fill=TEXT, font_size=14,
+                draw.text((x0 + w * scale / 2, y0 - 4), str(count), fill=TEXT, font=sized(14),
                           anchor="mb")
         ey = top + expected_y(t) * scale
         dashed(draw, ox + LEFT * scale, ox + (W - RIGHT) * scale, ey)
         draw.text((ox + 4, top + (H - 4) * scale), describe(t), fill=TEXT,
-                  font_size=15, anchor="ls")
+                  font=sized(15), anchor="ls")
     img.save(path, format="PNG")
 
 

@@ -268,7 +268,7 @@ def test_the_rpigpio_extra_stays_off_x86(tmp_path: Path) -> None:
     project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
     extra = project["optional-dependencies"]["rpigpio"]
     lgpio = next(d for d in project["dependencies"] if d.startswith("lgpio"))
-    assert len(extra) == 1 and extra[0].startswith("RPi.GPIO")
+    assert len(extra) == 1 and extra[0].startswith("rpi-lgpio")  # (RPi.GPIO, no compiler)
     assert extra[0].split(";", 1)[1].strip() == lgpio.split(";", 1)[1].strip()  # same marker
 
 
@@ -307,3 +307,18 @@ def test_on_real_pins_a_panel_press_goes_straight_to_the_controller_on_its_loop(
         assert rig.settle(timeout=0)
     finally:
         rig.close()
+
+
+def test_i2c_turned_off_is_said_with_how_to_turn_it_on(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """A Pi whose I2C is off has no /dev/i2c-1: the OLED's error says so and how to turn it
+    on (raspi-config), not only luma's "not found"."""
+    from luma.core.error import DeviceNotFoundError
+
+    from device import hardware
+
+    monkeypatch.setattr(hardware, "I2C_DEVICES", str(tmp_path / "i2c-"))
+    with pytest.raises(DeviceNotFoundError) as err:
+        hardware.oled_opener("pi")()
+    text = str(err.value)
+    assert f"{tmp_path / 'i2c-1'} is missing" in text and "raspi-config nonint do_i2c 0" in text
