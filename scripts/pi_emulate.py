@@ -57,6 +57,21 @@ MACHINE = {"arm64": "aarch64", "armhf": "armv7l"}
 HOME = "/home/pi/tableside-referee"
 VENV_BIN = "/opt/tableside-referee/venv/bin"
 HOST_CA = "/etc/ssl/certs/tableside-host-ca.pem"
+PI_CONFIG_TXT = """\
+# For more options and information see
+# http://rptl.io/configtxt
+#dtparam=i2c_arm=on
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+auto_initramfs=1
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+disable_fw_kms_setup=1
+arm_boost=1
+
+[all]
+"""
 COMPILERS = ("gcc", "cc", "c++", "g++", "clang", "rustc", "cargo")
 GAMES = {
     "gallery-grippers": {"cmd": "new_game", "players": [{"name": "Ann"}, {"name": "Łukasz"}]},
@@ -188,6 +203,9 @@ def prepare(root: Path) -> None:
     """What a Pi on a network has: DNS, and the CA bundle this machine's pip trusts; then the
     owner's `git clone` of the project."""
     shutil.copy2("/etc/resolv.conf", root / "etc/resolv.conf")
+    firmware = root / "boot/firmware"  # (Raspberry Pi OS's boot partition; not in Debian)
+    firmware.mkdir(parents=True, exist_ok=True)
+    (firmware / "config.txt").write_text(PI_CONFIG_TXT)
     host_ca = os.environ.get("PIP_CERT") or "/etc/ssl/certs/ca-certificates.crt"
     shutil.copy2(host_ca, root / HOST_CA.lstrip("/"))
     dest = root / HOME.lstrip("/")
@@ -209,6 +227,8 @@ def install(root: Path, figures: Figures) -> None:
         raise Failed(f"scripts/install-pi failed (exit {done.returncode}):\n{tail(out)}")
     if "systemd is not running here" not in out or "it starts at the next boot" not in out:
         raise Failed(f"scripts/install-pi did not say the service starts at boot:\n{tail(out)}")
+    if "# BEGIN tableside-referee" not in (root / "boot/firmware/config.txt").read_text():
+        raise Failed(f"config.txt did not get the I2C block:\n{tail(out)}")
     link = root / "etc/systemd/system/multi-user.target.wants/tableside-referee.service"
     if not link.is_symlink():
         raise Failed(f"the service was not enabled ({link} missing):\n{tail(out)}")
@@ -219,7 +239,7 @@ def install(root: Path, figures: Figures) -> None:
     if [b for b in figures.built if b != "tableside-referee"]:
         raise Failed(f"pip built wheels from source: {figures.built}")
     started = time.monotonic()
-    again = run_in(root, "python3", f"{HOME}/scripts/install-pi")
+    again = run_in(root, "python3", f"{HOME}/scripts/install-pi", "--pip-arg=--log=/tmp/pip.log")
     figures.rerun_seconds = round(time.monotonic() - started, 1)
     if again.returncode != 0 or "nothing changed" not in again.stdout:
         raise Failed(f"a second install-pi should change nothing (exit {again.returncode}):\n"
