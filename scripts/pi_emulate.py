@@ -252,7 +252,8 @@ def install(root: Path, figures: Figures) -> None:
     if listed.returncode != 0:
         raise Failed(f"the venv's packages could not be listed:\n{tail(listed.stderr)}")
     dists = json.loads(listed.stdout)
-    figures.venv_packages = sorted({f"{n}=={v}" for n, v, ours in dists if ours})
+    figures.venv_packages = sorted({f"{n}=={v}" for n, v, ours in dists
+                                    if ours and n not in ("pip", "setuptools")})
     wanted = ("pillow", "lgpio")
     figures.from_the_os = sorted({f"{n}=={v}" for n, v, ours in dists
                                   if not ours and n.lower() in wanted})
@@ -261,6 +262,25 @@ def install(root: Path, figures: Figures) -> None:
     figures.machine = run_in(root, "uname", "-m").stdout.strip()
     if figures.machine != MACHINE[figures.arch]:
         raise Failed(f"the root runs as {figures.machine!r}, not {MACHINE[figures.arch]}")
+
+
+def rpigpio(root: Path, figures: Figures) -> None:
+    """The RPi.GPIO interface as a pin driver (--rpigpio, the rpigpio extra): a wheel too."""
+    done = run_in(root, "python3", f"{HOME}/scripts/install-pi", "--rpigpio",
+                  "--pip-arg=--log=/tmp/pip-rpigpio.log")
+    if done.returncode != 0:
+        raise Failed(f"install-pi --rpigpio failed (exit {done.returncode}):\n"
+                     f"{tail(done.stdout + done.stderr)}")
+    log = (root / "tmp/pip-rpigpio.log").read_text(errors="replace")
+    built = sorted(set(re.findall(r"Building wheel for (\S+)", log)) - {"tableside-referee"})
+    if built:
+        raise Failed(f"install-pi --rpigpio built wheels from source: {built}")
+    found = run_in(root, f"{VENV_BIN}/python", "-c",
+                   "import importlib.util as u; print(u.find_spec('RPi.GPIO').origin)")
+    if found.returncode != 0 or not found.stdout.startswith(VENV_BIN.rsplit("/", 1)[0]):
+        raise Failed(f"RPi.GPIO is not in the venv after --rpigpio:\n{tail(found.stdout)}\n"
+                     f"{tail(found.stderr)}")
+    figures.checks.append("install-pi --rpigpio: RPi.GPIO's interface (rpi-lgpio) as a wheel")
 
 
 def headless(root: Path, figures: Figures) -> None:
@@ -332,6 +352,7 @@ def emulate(arch: str, work: Path, cache: Path) -> Figures:
                          "box", "--hardware", "sim", "--memory")
         stops_on_sigterm(root, figures, "referee run --hardware sim", "Start game",
                          "run", "--hardware", "sim", "--db", "/tmp/run.sqlite")
+        rpigpio(root, figures)
     return figures
 
 
@@ -340,7 +361,8 @@ def report(all_figures: list[Figures]) -> None:
         say(f"== {f.arch} ({f.machine}): Debian {SUITE} under qemu-user")
         say(f"   root: {f.bootstrap}")
         say(f"   install-pi: {f.install_seconds} s; rerun {f.rerun_seconds} s")
-        say(f"   venv: {len(f.venv_packages)} packages from PyPI, all wheels: "
+        say(f"   venv: {len(f.venv_packages)} packages from PyPI, all wheels (pip and "
+            "setuptools are the venv's own): "
             + ", ".join(f.venv_packages))
         say(f"   from the OS: {', '.join(f.from_the_os)}")
         say(f"   built from source: {', '.join(f.built) or 'nothing'} (compilers in the root: "
