@@ -25,6 +25,7 @@ written to a file. Needs root, debootstrap and qemu-user-static (.ci/run install
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import fcntl
 import hashlib
@@ -337,11 +338,8 @@ def stops_on_sigterm(root: Path, figures: Figures, what: str, drawn: str,
                           "kept")
 
 
-def emulate(arch: str, work: Path, cache: Path) -> Figures:
-    figures = Figures(arch)
-    root = work / arch
-    make_root(arch, root, cache, figures)
-    say(f"{arch}: root ready ({figures.bootstrap})")
+def emulate(figures: Figures, root: Path) -> Figures:
+    arch = figures.arch
     prepare(root)
     with mounted(root):
         say(f"{arch}: scripts/install-pi in a chroot (no systemd), wheels only")
@@ -395,8 +393,16 @@ def main(argv: list[str] | None = None) -> int:
     all_figures: list[Figures] = []
     try:
         host_ready(arches)
-        for arch in arches:
-            all_figures.append(emulate(arch, work, args.cache))
+        # The roots side by side (debootstrap waits on the network as much as on the CPU).
+        figures = [Figures(arch) for arch in arches]
+        with concurrent.futures.ThreadPoolExecutor(len(arches)) as pool:
+            for f, made in zip(figures, [pool.submit(make_root, f.arch, work / f.arch,
+                                                     args.cache, f) for f in figures],
+                               strict=True):
+                made.result()
+                say(f"{f.arch}: root ready ({f.bootstrap})")
+        for f in figures:
+            all_figures.append(emulate(f, work / f.arch))
     except (Failed, subprocess.CalledProcessError, subprocess.TimeoutExpired) as err:
         report(all_figures)
         say(f"FAILED: {err}")
