@@ -534,11 +534,12 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose_game":
-            # Only on a new-game form, and only when there is another game to choose.
-            from ui.games import games_with_screens
+            # Only on a new-game form, and only when there is another game to choose (counted
+            # without importing the other games' screens and rules: F2's chooser loads them).
+            from ui.games import installed_games
 
             return (self.setting_up_new_game() and self.screen is self.screen_stack[0]
-                    and len(games_with_screens()) > 1)
+                    and installed_games() > 1)
         return True
 
 

@@ -66,6 +66,12 @@ def in_progress(state: Any) -> bool:
     return phase_of(state) != "no_game" and not state.over
 
 
+def installed_games() -> int:
+    """How many games have console screens installed, without importing any of them (the
+    new-game form's `F2` shows when there is more than one: asked before its first frame)."""
+    return len({ep.name for ep in entry_points(group=GROUP)})
+
+
 def games_with_screens() -> list[tuple[str, str]]:
     """(id, name) of every game the console can start, by name."""
     found = []

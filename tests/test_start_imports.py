@@ -1,0 +1,106 @@
+"""A start imports what it asked for, and nothing heavy it did not (issue 41).
+
+Each start runs in a fresh Python as far as its first frame (the console's first painted
+screen; the box's first OLED frame), and the modules loaded by then are checked: the page's
+server (aiohttp, segno), the club (paho, openskill, the publisher), and the games not being
+played (their rules and their console and box screens) must not be among them. On a Pi Zero
+2 W each of them costs a noticeable part of a second at every power-on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+# Which modules a start must not load unless it asked for them.
+HEAVY = ("aiohttp", "segno", "paho", "openskill", "web.server", "club.publisher",
+         "club.server", "referee.games.gallerist", "referee.games.art_project",
+         "ui.games.gallerist", "ui.games.art_project", "device.games.gallerist",
+         "device.games.art_project")
+
+# Stops a console start at its first painted screen and prints the loaded modules.
+CONSOLE = """
+import json, os, sys
+from textual.app import App
+_display = App._display
+def _first(app, screen, update):
+    _display(app, screen, update)
+    if update is not None and not app._batch_count and screen is app.screen:
+        print(json.dumps(sorted(sys.modules)), flush=True)
+        os._exit(0)
+App._display = _first
+_run = App.run
+App.run = lambda self, *a, **k: _run(self, *a, **{**k, "headless": True, "size": (80, 24)})
+from referee.cli import main
+main(sys.argv[1:])
+"""
+
+# Stops the box at its first OLED frame and prints the loaded modules.
+BOX = """
+import json, os, sys
+from device.oled import Oled
+_show = Oled.show
+def _first(self, image):
+    _show(self, image)
+    print(json.dumps(sorted(sys.modules)), flush=True)
+    os._exit(0)
+Oled.show = _first
+from referee.cli import main
+main(sys.argv[1:])
+"""
+
+
+def loaded_at_first_frame(script: str, *argv: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
+    assert done.returncode == 0 and lines, done.stdout[-2000:] + done.stderr[-2000:]
+    return set(json.loads(lines[-1]))
+
+
+def heavy(modules: set[str], allowed: tuple[str, ...] = ()) -> list[str]:
+    return sorted(m for m in modules for h in HEAVY
+                  if (m == h or m.startswith(h + ".")) and not m.startswith(allowed))
+
+
+@pytest.mark.parametrize("argv", [
+    ["console", "--memory"],
+    ["run", "--memory", "--hardware", "sim"],
+], ids=["console", "run"])
+def test_a_console_start_loads_nothing_it_did_not_ask_for(argv: list[str]) -> None:
+    modules = loaded_at_first_frame(CONSOLE, *argv)
+    assert "ui.games.gallery_grippers" in modules  # (the game shown: the check is live)
+    assert heavy(modules) == []
+
+
+def test_the_box_start_loads_nothing_it_did_not_ask_for() -> None:
+    modules = loaded_at_first_frame(BOX, "box", "--hardware", "sim", "--memory")
+    assert "device.games.gallery_grippers" in modules
+    assert heavy(modules) == []
+
+
+def test_the_resumed_game_loads_its_own_screens_only(tmp_path: Path) -> None:
+    """A console on a file whose game is The Gallerist loads that game's screens and rules,
+    and still neither of the others'."""
+    db = tmp_path / "g.sqlite"
+    start = {"cmd": "new_game", "game": "gallerist", "players": ["Ann", "Ben", "Cy"],
+             "start_player": "Ann", "bag": 30}
+    subprocess.run([sys.executable, "-m", "referee", "headless", "--db", str(db)],
+                   input=json.dumps(start) + "\n", capture_output=True, text=True, check=True,
+                   timeout=60)
+    modules = loaded_at_first_frame(CONSOLE, "console", "--db", str(db))
+    assert "ui.games.gallerist" in modules
+    assert heavy(modules, allowed=("referee.games.gallerist", "ui.games.gallerist")) == []
+
+
+def test_the_guard_sees_a_heavy_import() -> None:
+    """The check itself: a start that imports the page's server is caught."""
+    script = CONSOLE.replace("from referee.cli import main", "import web.server\n"
+                             "from referee.cli import main")
+    with tempfile.TemporaryDirectory():
+        modules = loaded_at_first_frame(script, "console", "--memory")
+    assert "web.server" in heavy(modules)
