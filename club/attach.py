@@ -26,6 +26,8 @@ def setup(p: argparse.ArgumentParser) -> None:
 
 def attach(session: Any, args: argparse.Namespace,
            status: Callable[[str], None]) -> Callable[[], None] | None:
+    if not any(getattr(args, name, None) for name in ("club", "settings", "rules")):
+        return None  # no club asked for, and no settings file that could ask for one
     from club.settings import from_args
 
     settings = from_args(args)

@@ -32,7 +32,6 @@ Three layers, one concern each:
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import queue
 import threading
@@ -40,9 +39,12 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from device.pins import PinMap
+
+if TYPE_CHECKING:
+    import asyncio  # (only in a type: the box without a console runs without asyncio)
 
 log = logging.getLogger(__name__)
 

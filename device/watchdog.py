@@ -48,7 +48,6 @@ dependency.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import socket
@@ -209,7 +208,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-async def run_pinger(wd: Watchdog, *, sleep: Sleep = asyncio.sleep) -> None:
+async def run_pinger(wd: Watchdog, *, sleep: Sleep | None = None) -> None:
     """Call ``wd.tick()`` every ``wd.tick_period`` seconds until cancelled.
 
     Start it as a task on the same loop as the main loop. Returns at once when systemd
@@ -217,6 +216,10 @@ async def run_pinger(wd: Watchdog, *, sleep: Sleep = asyncio.sleep) -> None:
     """
     if wd.interval is None or not wd.enabled:
         return
+    if sleep is None:
+        import asyncio  # (here: the box without a console starts without asyncio)
+
+        sleep = asyncio.sleep
     while True:
         wd.tick()
         await sleep(wd.tick_period)
