@@ -214,6 +214,24 @@ def prepare(root: Path) -> None:
     subprocess.run(["git", "clone", "-q", "--no-local", str(CHECKOUT), str(dest)], check=True)
 
 
+def without_the_os_pillow(root: Path, figures: Figures) -> None:
+    """32-bit: the owner who skipped python3-pil gets one clear message and nothing compiled;
+    after `apt install python3-pil` the same command completes what was begun."""
+    pil = root / "usr/lib/python3/dist-packages/PIL"
+    hidden = pil.with_name("PIL.hidden-by-pi-emulate")
+    pil.rename(hidden)
+    try:
+        done = run_in(root, "python3", f"{HOME}/scripts/install-pi")
+    finally:
+        hidden.rename(pil)
+    out = done.stdout + done.stderr
+    if done.returncode != 1 or "ready-made package" not in out or "python3-pil" not in out:
+        raise Failed(f"without python3-pil, install-pi should stop with exit 1 and name it "
+                     f"(exit {done.returncode}):\n{tail(out)}")
+    figures.checks.append("without python3-pil: exit 1, one message naming the apt line, "
+                          "nothing compiled; then the install completes")
+
+
 def install(root: Path, figures: Figures) -> None:
     figures.compilers = [c for c in COMPILERS if any(
         (root / d / c).exists() for d in ("usr/bin", "usr/local/bin", "bin"))]
@@ -342,6 +360,8 @@ def emulate(figures: Figures, root: Path) -> Figures:
     arch = figures.arch
     prepare(root)
     with mounted(root):
+        if arch == "armhf":  # (PyPI has no 32-bit ARM Pillow: the OS's is a must)
+            without_the_os_pillow(root, figures)
         say(f"{arch}: scripts/install-pi in a chroot (no systemd), wheels only")
         install(root, figures)
         say(f"{arch}: installed in {figures.install_seconds} s; the programs")
