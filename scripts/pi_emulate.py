@@ -217,13 +217,15 @@ def prepare(root: Path) -> None:
 def without_the_os_pillow(root: Path, figures: Figures) -> None:
     """32-bit: the owner who skipped python3-pil gets one clear message and nothing compiled;
     after `apt install python3-pil` the same command completes what was begun."""
-    pil = root / "usr/lib/python3/dist-packages/PIL"
-    hidden = pil.with_name("PIL.hidden-by-pi-emulate")
-    pil.rename(hidden)
+    site = root / "usr/lib/python3/dist-packages"
+    parts = [p for p in site.iterdir() if p.name == "PIL" or p.name.startswith("Pillow-")]
+    for part in parts:  # (the package and its metadata: as if python3-pil were not installed)
+        part.rename(part.with_name(part.name + ".hidden-by-pi-emulate"))
     try:
         done = run_in(root, "python3", f"{HOME}/scripts/install-pi")
     finally:
-        hidden.rename(pil)
+        for part in parts:
+            part.with_name(part.name + ".hidden-by-pi-emulate").rename(part)
     out = done.stdout + done.stderr
     if done.returncode != 1 or "ready-made package" not in out or "python3-pil" not in out:
         raise Failed(f"without python3-pil, install-pi should stop with exit 1 and name it "
