@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 NOTICE_S = 4.0
 IDLE_S = 120.0
+CODE_S = 30.0  # the page's QR code leaves the screen by itself after this long
 BUTTONS = ("ROLL", "NEXT", "BACK", "MENU")
 # The page for phones (`referee run --web`): its code, shown by the controller for any game.
 CODE = "code"  # the overlay (screen) that shows it
@@ -82,6 +83,8 @@ class BoxController:
         self._notice_s, self._idle_s = notice_s, idle_s
         self.ui: Cursor = self.game.cursor(players=min(len(names), 6) if names else 2)
         self._notice: tuple[str, float] | None = None
+        self._queued: list[str] = []  # notices waiting for the one on screen (corrections)
+        self._code_until: float | None = None  # when the QR code shown leaves by itself
         self._last_press = clock()
         self._subscribers: list[Callable[[BoxView], None]] = []
         self._shown: BoxView | None = None
@@ -152,6 +155,7 @@ class BoxController:
         was_idle = self._idle()
         self._last_press = self._clock()
         self._notice = None  # a press means the message was seen
+        self._next_notice()
         if action != "none" and not was_idle:
             try:
                 self._dispatch(action)
@@ -185,8 +189,14 @@ class BoxController:
     def tick(self) -> None:
         """Let time pass: a notice expires, the idle screen comes. Call it at ``next_change``
         (calling it more often changes nothing)."""
-        if self._notice is not None and self._clock() >= self._notice[1]:
+        now = self._clock()
+        if self._notice is not None and now >= self._notice[1]:
             self._notice = None
+            self._next_notice()
+        if self._code_until is not None and now >= self._code_until:
+            self._code_until = None
+            if self.ui.overlay == CODE:
+                self.ui.overlay = None  # the code leaves by itself: the game is shown again
         self._changed()
 
     def next_change(self) -> float | None:
@@ -195,6 +205,8 @@ class BoxController:
         due: list[float] = []
         if self._notice is not None:
             due.append(self._notice[1])
+        if self._code_until is not None and self.ui.overlay == CODE:
+            due.append(self._code_until)
         if self._idle_s is not None and self.ui.ack is None and not self._idle():
             due.append(self._last_press + self._idle_s)
         return min(due, default=None)
@@ -230,12 +242,17 @@ class BoxController:
                  show: bool = True) -> None:
         """The page for phones: its address as a QR code's modules (None when the code is
         too big for the OLED: the address is shown in words then) and in words. MENU lists
-        it as "Phone page" from now on; with `show` it is on screen now, until a press."""
+        it as "Phone page" from now on; with `show` it is on screen now, until a press or for
+        `CODE_S` seconds (a deadline of `next_change`: the loop's timer, never a sleep)."""
         matrix = None if code is None else tuple(tuple(bool(m) for m in row) for row in code)
         self._code = (matrix, address)
         if show:
-            self.ui.overlay = CODE
+            self._show_code()
         self._changed()
+
+    def _show_code(self) -> None:
+        self.ui.overlay = CODE
+        self._code_until = self._clock() + CODE_S
 
     def _code_view(self) -> BoxView:
         code, address = self._code or (None, "")
@@ -278,10 +295,13 @@ class BoxController:
     def _on_outcome(self, outcome: Outcome) -> None:
         self.dice.settled()
         fixed = [e for e in outcome.events if e.get("type") == "die_corrected"]
-        if fixed:  # a typed die given another value after an undo: never silently
+        if fixed:  # a typed die given another value after an undo: never silently, each one
             from referee.words import core_words
 
-            self._say(core_words(fixed)[0].replace("→", "->"))  # (the OLED font has no →)
+            for event in fixed:  # one notice each, in turn (the OLED font has no →)
+                self._say(core_words([event])[0].replace("→", "->"), queue=True)
+            if self.ui.overlay == CODE:  # the code would hide it: the game's screen, said
+                self.ui.overlay, self._code_until = None, None
         ack = self.ui.ack if self._mine else None
         self.ui.reset_turn()
         self.ui.ack = ack
@@ -315,8 +335,19 @@ class BoxController:
         text = "\n".join((head, *wrap(refusal.message, lines=3)))
         self._notice = (text, self._clock() + self._notice_s)
 
-    def _say(self, text: str) -> None:
+    def _say(self, text: str, queue: bool = False) -> None:
+        """Show `text` for a few seconds; with `queue`, after the notice on screen (and those
+        already waiting) rather than over it: none is lost."""
+        if queue and (self._queued or (self._notice is not None
+                                       and self._clock() < self._notice[1])):
+            self._queued.append(text)
+            return
         self._notice = ("\n".join(wrap(text, lines=3)), self._clock() + self._notice_s)
+
+    def _next_notice(self) -> None:
+        """The next waiting notice, now the one before it was seen or expired."""
+        if self._queued:
+            self._say(self._queued.pop(0))
 
     def _idle(self) -> bool:
         return (self._idle_s is not None and self.ui.ack is None
@@ -363,7 +394,7 @@ class BoxController:
     def _dispatch(self, action: str) -> None:
         mode = self.mode()
         if mode == CODE:  # any button puts the code away
-            self.ui.overlay = None
+            self.ui.overlay, self._code_until = None, None
             return
         if mode == GAMES:
             found = self.startable()
@@ -378,6 +409,6 @@ class BoxController:
         if mode == "menu" and action in CODE_OK and self._code is not None:
             menu = self._menu()
             if menu[getattr(self.ui, "oindex", 0) % len(menu)] == CODE_ITEM:
-                self.ui.overlay = CODE
+                self._show_code()
                 return
         self.game.handle(self, mode, action)
