@@ -178,6 +178,14 @@ def _confirm(box: BoxController, action: str) -> None:
         box.ui.overlay = None
 
 
+def _confirm_end(box: BoxController, action: str) -> None:
+    if action in GO:
+        box.ui.overlay = None
+        box._apply(c.EndTurn(_player(box)))
+    elif action in ("back", "next"):
+        box.ui.overlay = None
+
+
 def _confirm_new(box: BoxController, action: str) -> None:
     if action in GO:
         box.choose_game()
@@ -216,7 +224,10 @@ def _turn(box: BoxController, action: str) -> None:
     p = s.current_player
     assert p is not None
     if action == "next":
-        box._apply(c.EndTurn(p.name))
+        if sc.actions_left(s, p.name):  # NEXT never throws away a steal, a sale, a trade
+            box.ui.overlay, box.ui.oindex = "confirm_end", 0
+        else:  # (also when the turn cannot end yet: the rule's refusal says why)
+            box._apply(c.EndTurn(p.name))
     elif action in GO:
         if queries.can(s, p.name, c.Steal):
             box.ui.step, box.ui.index = "steal", 0
@@ -312,7 +323,8 @@ def _obstacle(box: BoxController, action: str) -> None:
 
 HANDLERS = {
     "new": _new, "over": _over, "status": _status, "menu": _menu, "confirm": _confirm,
-    "confirm_new": _confirm_new, "verdict": _ack, "drawn": _ack, "hands": _hands,
+    "confirm_new": _confirm_new, "confirm_end": _confirm_end, "verdict": _ack, "drawn": _ack,
+    "hands": _hands,
     "deal": _deal, "tiebreak": _tiebreak, "turn": _turn, "tiles": _tiles,
     "museums": _museums, "steal": _steal_or_sell, "sell": _steal_or_sell, "draw": _draw,
     "reup": _reup, "choice": _choice, "obstacle": _obstacle, "tray": _tray,

@@ -84,6 +84,8 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
     if mode == "confirm":
         return BoxView("confirm", title="Undo?", lines=sc.undo_lines(ctrl.session.undo_target()),
                        hint="ROLL:undo BACK:no")
+    if mode == "confirm_end" and p is not None:
+        return sc.confirm_end_view(s, p)
     if mode == "confirm_new":
         return BoxView("confirm", title="New game?", lines=("This game ends", "unfinished."),
                        hint="ROLL:yes BACK:no")

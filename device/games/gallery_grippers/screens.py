@@ -41,6 +41,30 @@ def hand_options(state: GameState, p: PlayerState, kind: str) -> list[Item]:
     return [("none", None), *((f"{n} +{q.card_bonus(state, n)}", n) for n in cards)]
 
 
+ACTION_WORDS = {c.Steal: "steal", c.Sell: "sell", c.Trade: "trade", c.Draw: "draw",
+                c.Choose: "choose", c.Bypass: "bypass", c.Reup: "re-up", c.Move: "move",
+                c.MoveRoll: "roll to move"}
+
+
+def actions_left(state: GameState, player: str) -> list[str]:
+    """What `player` could still do before ending the turn, in words (the rules' legal
+    actions but ending the turn); empty when ending the turn is all that is left, or when the
+    turn cannot end now (the rules refuse it then, saying why)."""
+    legal = q.legal_actions(state, player)
+    if not any(isinstance(a, c.EndTurn) for a in legal):
+        return []
+    words = [ACTION_WORDS.get(type(a), type(a).__name__.lower()) for a in legal
+             if not isinstance(a, c.EndTurn)]
+    return list(dict.fromkeys(words))
+
+
+def confirm_end_view(state: GameState, p: PlayerState) -> BoxView:
+    """NEXT on the turn screen with actions left: end the turn anyway?"""
+    left = ", ".join(actions_left(state, p.name))
+    return BoxView("confirm", title="End turn?", lines=(f"{p.name} can still {left}.",),
+                   strikes=p.strikes, hint="ROLL:end BACK:no")
+
+
 def _of(state: GameState, player: str | None, kind: type) -> list[Any]:
     return [a for a in q.legal_actions(state, player) if isinstance(a, kind)]
 
@@ -75,7 +99,9 @@ def items(mode: str, state: GameState, ui: Cursor, menu: Sequence[Item] = ()) ->
             out += [(a.art[0], a.art) for a in sales if a.art]
         return out
     if mode == "draw":
-        return [(f"{a.deck} ({q.cards_left(state, a.deck)})", a.deck)
+        # the pile the box draws from (the draw pile; its discards once it is empty), not
+        # every card a draw could ever come from
+        return [(f"{a.deck} ({sum(q.draw_counts(state, a.deck).values())})", a.deck)
                 for a in _of(state, p.name, c.Draw) if a.card is None]
     if mode == "choice":
         return [(CHOICE_LABELS.get(a.choice, a.choice), a.choice)
