@@ -8,6 +8,7 @@ from dataclasses import replace
 from device.box import BoxController
 from device.games.gallery_grippers import screens as sc
 from device.view import Cursor
+from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import queries as q
 from referee.session import Session
 
@@ -87,3 +88,86 @@ def test_next_ends_at_once_when_nothing_is_left_to_do() -> None:
     box, _ = boxed(s)
     box.press("NEXT")
     assert s.log[-1].command["cmd"] == "end_turn"
+
+
+def play_until(s: Session, done, *, steal: bool = False) -> None:
+    """Console commands of a reckless table (every bypass rolls 1) until `done(state)`:
+    into the Louvre's security, going back in after a second strike; with `steal`, the
+    current player first takes a piece from the Louvre's art quadrant."""
+    for _ in range(80):
+        st = s.state
+        if done(st):
+            return
+        p = st.current_player
+        pend = [x.decision for x in st.pending_for(p.name)]
+        if "obstacle" in pend:
+            r = {"cmd": "bypass", "player": p.name, "roll": 1}
+        elif "second_strike" in pend:
+            r = {"cmd": "choose", "player": p.name, "choice": "reenter"}
+        elif "caught" in pend:
+            r = {"cmd": "choose", "player": p.name, "choice": "ditch"}
+        elif steal and not st.turn.moved and not p.art:
+            r = {"cmd": "move", "player": p.name, "tile": "art", "roll": 1}
+            if p.where is None:
+                r["museum"] = "The Louvre"
+        elif steal and q.can(st, p.name, c.Steal):
+            r = {"cmd": "steal", "player": p.name, "art": st.museums["The Louvre"][0]}
+        elif not st.turn.moved:
+            r = {"cmd": "move", "player": p.name, "tile": "security", "roll": 2}
+            if p.where is None:
+                r["museum"] = "The Louvre"
+        else:
+            r = {"cmd": "end_turn", "player": p.name}
+        ok(s, **r)
+    raise AssertionError("never got there")
+
+
+def fail_bypass_from_the_box(box: BoxController) -> list:
+    """ROLL, ROLL at the obstacle (no cards; the box's d100 cannot reach 1000), then a
+    press on each result screen; the screens seen."""
+    assert box.view().screen == "obstacle", box.view().text()
+    box.press("ROLL")
+    box.press("ROLL")
+    seen = []
+    while box.view().screen in ("verdict", "lost", "out"):
+        seen.append(box.view())
+        box.press("ROLL")
+    return seen
+
+
+def test_a_third_strike_shows_the_out_screen_what_became_of_the_hand() -> None:
+    s = game(ANN, BEN, ("Cy", ["Lookout"] * 3, ["Smoke Bomb"] * 3), bypass_target=1000)
+    play_until(s, lambda st: st.player("Ann").strikes == 2 and st.turn.moved
+               and st.current_player.name == "Ann" and not st.pending)
+    ok(s, cmd="end_turn", player="Ann")
+    play_until(s, lambda st: st.current_player.name == "Ann")
+    ok(s, cmd="move", player="Ann", tile="security", roll=2)
+    box, _ = boxed(s)
+    seen = fail_bypass_from_the_box(box)
+    assert [v.screen for v in seen] == ["verdict", "out"]
+    out = seen[1]
+    text = " ".join(out.lines)
+    assert out.title == "Ann is out" and "third strike" in text
+    assert "hand discarded" in text and "next: Ben" in text
+    assert s.state.player("Ann").status == "out"
+    assert box.view().screen == "turn"  # then the game goes on with Ben
+
+
+def test_art_lost_at_a_failed_bypass_has_its_screen() -> None:
+    s = game(ANN, BEN, bypass_target=1000)
+    play_until(s, lambda st: st.player("Ann").strikes == 1 and st.current_player.name == "Ben")
+    play_until(s, lambda st: bool(st.player("Ann").art) and st.current_player.name == "Ben",
+               steal=True)
+    play_until(s, lambda st: st.current_player.name == "Ann")
+    piece = s.state.player("Ann").art[0].name
+    r = {"cmd": "move", "player": "Ann", "tile": "security", "roll": 2}
+    if s.state.player("Ann").where is None:
+        r["museum"] = "The Louvre"
+    ok(s, **r)
+    box, _ = boxed(s)
+    seen = fail_bypass_from_the_box(box)
+    assert [v.screen for v in seen] == ["verdict", "lost"]
+    lost = seen[1]
+    assert lost.title == "Ann: art lost"
+    assert f"{piece} back to Louvre" in lost.lines and "and strike 2" in lost.lines
+    assert box.view().screen == "choice"  # the second strike's choice follows

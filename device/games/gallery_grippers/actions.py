@@ -194,7 +194,14 @@ def _confirm_new(box: BoxController, action: str) -> None:
 
 
 def _ack(box: BoxController, action: str) -> None:
-    box.ui.ack = None  # any press after reading the result goes on
+    """Any press after reading a result goes on: to its next screen (the art lost, the
+    player out), or back to the game."""
+    entry = box._entry(box.ui.ack)
+    page = box.ui.form.get("page", 0) + 1
+    if entry is not None and page < len(sc.result_pages(entry.events)):
+        box.ui.form["page"] = page
+    else:
+        box.ui.ack, box.ui.form = None, {}
 
 
 def _hands(box: BoxController, action: str) -> None:
@@ -324,6 +331,7 @@ def _obstacle(box: BoxController, action: str) -> None:
 HANDLERS = {
     "new": _new, "over": _over, "status": _status, "menu": _menu, "confirm": _confirm,
     "confirm_new": _confirm_new, "confirm_end": _confirm_end, "verdict": _ack, "drawn": _ack,
+    "lost": _ack, "out": _ack,
     "hands": _hands,
     "deal": _deal, "tiebreak": _tiebreak, "turn": _turn, "tiles": _tiles,
     "museums": _museums, "steal": _steal_or_sell, "sell": _steal_or_sell, "draw": _draw,

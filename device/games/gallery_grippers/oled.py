@@ -24,7 +24,8 @@ def mode(ctrl: BoxController) -> str:
     if ui.ack is not None:
         entry = ctrl._entry(ui.ack)
         if entry is not None:
-            return "verdict" if sc.verdict_of(entry.events) else "drawn"
+            pages = sc.result_pages(entry.events)
+            return pages[min(ui.form.get("page", 0), len(pages) - 1)]
         ui.ack = None
     if s.phase is Phase.NO_GAME:
         return "new"
@@ -89,10 +90,11 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
     if mode == "confirm_new":
         return BoxView("confirm", title="New game?", lines=("This game ends", "unfinished."),
                        hint="ROLL:yes BACK:no")
-    if mode in ("verdict", "drawn"):
+    if mode in ("verdict", "drawn", "lost", "out"):
         entry = ctrl._entry(ui.ack)
         assert entry is not None
-        return sc.verdict_view(s, entry) if mode == "verdict" else sc.drawn_view(entry)
+        page = {"verdict": sc.verdict_view, "lost": sc.lost_view, "out": sc.out_view}
+        return page[mode](s, entry) if mode in page else sc.drawn_view(entry)
     if mode == "hands":
         return sc.hands_view(s, ui.index)
     if mode == "deal":

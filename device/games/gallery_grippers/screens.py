@@ -292,6 +292,52 @@ def obstacle_view(state: GameState, p: PlayerState, ui: Cursor) -> BoxView:
                    hint="NEXT:card ROLL:" + ("ok" if ui.stage == 0 else "roll"))
 
 
+def result_pages(events: Sequence[dict[str, Any]]) -> list[str]:
+    """The screens a result acknowledged by a press goes through, in order: a bypass's
+    verdict, then the art it lost (``lost``), then the player out at a third strike
+    (``out``); a draw's card."""
+    if not any(e["type"] == "bypass" for e in events):
+        return ["drawn"]
+    kinds = {e["type"] for e in events}
+    lost = "art_returned" in kinds and "out" not in kinds  # (the out screen says it then)
+    return ["verdict", *(["lost"] if lost else []), *(["out"] if "out" in kinds else [])]
+
+
+def lost_view(state: GameState, entry: LogEntry) -> BoxView:
+    """A failed bypass cost the art carried (GG-10): which pieces go back where."""
+    back = next(e for e in entry.events if e["type"] == "art_returned")
+    strike = next((e for e in entry.events if e["type"] == "strike"), None)
+    who = back["player"]
+    p = state.player(who) if state.index_of(who) is not None else None
+    lines = [f"{a['name']} back to {short_museum(a['museum'])}" for a in back["pieces"]]
+    if strike is not None:
+        lines.append(f"and strike {strike['strikes']}")
+    return BoxView("lost", title=f"{who}: art lost", lines=tuple(lines),
+                   strikes=p.strikes if p else None, hint="any key: go on")
+
+
+def out_view(state: GameState, entry: LogEntry) -> BoxView:
+    """A third strike (GG-15): the player is out, their hand discarded and their art back
+    in its museums; and whether the game ended (GG-16)."""
+    found = {e["type"]: e for e in entry.events}
+    who = found["out"]["player"]
+    lines = ["third strike: out"]
+    hand = found.get("hand_discarded")
+    if hand is not None:
+        lines.append(f"hand discarded: {len(hand['specialists'])} specialists, "
+                     f"{len(hand['attributes'])} attributes")
+    back = found.get("art_returned")
+    if back is not None:
+        lines.append("art back: " + ", ".join(a["name"] for a in back["pieces"]))
+    over = found.get("game_over")
+    if over is not None:
+        lines.append("game over")
+    elif "turn" in found:
+        lines.append(f"next: {found['turn']['player']}")
+    return BoxView("out", title=f"{who} is out", lines=tuple(lines), strikes=3,
+                   hint="any key: go on")
+
+
 def verdict_view(state: GameState, entry: LogEntry) -> BoxView:
     v = verdict_of(entry.events)
     assert v is not None
