@@ -25,7 +25,16 @@ from typing import Any
 
 from device.pins import DEFAULT_PINS, PinMap
 from device.traydice import Bridge, TrayDice, Waiting
-from device.view import DEFAULT_GAME, BoxView, Cursor, OledScreens, oled_screens, wrap
+from device.view import (
+    DEFAULT_GAME,
+    SCROLL_S,
+    BoxView,
+    Cursor,
+    OledScreens,
+    layout,
+    oled_screens,
+    wrap,
+)
 from referee.dice import Roll
 from referee.errors import Refusal
 from referee.session import LogEntry, Outcome, Session
@@ -85,6 +94,9 @@ class BoxController:
         self._notice: tuple[str, float] | None = None
         self._queued: list[str] = []  # notices waiting for the one on screen (corrections)
         self._code_until: float | None = None  # when the QR code shown leaves by itself
+        # a screen whose text is longer than the OLED scrolls a page every SCROLL_S: the
+        # screen (its text) and when it came, and how many pages it has
+        self._scrolled: tuple[BoxView, float, int] | None = None
         self._last_press = clock()
         self._subscribers: list[Callable[[BoxView], None]] = []
         self._shown: BoxView | None = None
@@ -164,12 +176,25 @@ class BoxController:
         self._changed()
 
     def view(self) -> BoxView:
-        """The screen as it stands now."""
+        """The screen as it stands now (a body longer than the OLED at its page for now)."""
         v = self._view()
         now = self._clock()
+        v = self._scroll(v, now)
         if self._notice is not None and now < self._notice[1]:
             v = replace(v, notice=self._notice[0])
         return v
+
+    def _scroll(self, v: BoxView, now: float) -> BoxView:
+        """A body that does not fit (`device.view.layout`) shows its next page every
+        `SCROLL_S` seconds from when the screen came, round and round."""
+        pages = layout(v).pages if v.code is None and v.screen != "idle" else 1
+        if pages <= 1:
+            self._scrolled = None
+            return v
+        if self._scrolled is None or self._scrolled[0] != v:
+            self._scrolled = (v, now, pages)
+        page = int((now - self._scrolled[1]) // SCROLL_S)
+        return replace(v, scroll=page % pages)
 
     def safe_view(self) -> BoxView:
         """`view()`, or, if the screen cannot be built, one that says so (never raises)."""
@@ -207,6 +232,9 @@ class BoxController:
             due.append(self._notice[1])
         if self._code_until is not None and self.ui.overlay == CODE:
             due.append(self._code_until)
+        if self._scrolled is not None:  # the next page of a screen too long for the OLED
+            since = self._scrolled[1]
+            due.append(since + SCROLL_S * (int((self._clock() - since) // SCROLL_S) + 1))
         if self._idle_s is not None and self.ui.ack is None and not self._idle():
             due.append(self._last_press + self._idle_s)
         return min(due, default=None)

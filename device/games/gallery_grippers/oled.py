@@ -94,7 +94,7 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         entry = ctrl._entry(ui.ack)
         assert entry is not None
         page = {"verdict": sc.verdict_view, "lost": sc.lost_view, "out": sc.out_view}
-        return page[mode](s, entry) if mode in page else sc.drawn_view(entry)
+        return page[mode](s, entry) if mode in page else sc.drawn_view(s, entry)
     if mode == "hands":
         return sc.hands_view(s, ui.index)
     if mode == "deal":
@@ -106,7 +106,7 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         if tie.info.get("mode") == "reroll":
             return BoxView("tiebreak", title="Tie: re-roll", lines=tuple(tie.options),
                            hint="ROLL:re-roll")
-        return BoxView("tiebreak", title="Tie: rock-paper-sc.", menu=labels,
+        return BoxView("tiebreak", title="Rock-paper-scissors", menu=labels,
                        cursor=ui.index % max(1, len(menu)), hint="NEXT:next ROLL:winner")
     assert p is not None, mode
     if mode == "turn":
@@ -120,14 +120,15 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
     rolled = movement_roll(ctrl)
     head = {
         "tiles": f"{p.name} moves {s.turn.rolled if s.turn.rolled is not None else '?'}",
-        "museums": "Which museum?",
+        # (the full width for the museums' names: the roll in the title, not big)
+        "museums": f"Which museum? {s.turn.rolled if s.turn.rolled is not None else ''}",
         "steal": "Steal which?",
-        "sell": "Sell at black market",
-        "draw": "Draw from which deck?",
+        "sell": "Sell which?",
+        "draw": "Draw which deck?",
         "choice": "Caught!" if any(q.decision == Decision.CAUGHT for q in s.pending_for(p.name))
         else "Second strike",
     }[mode]
-    big = (str(s.turn.rolled) if mode in ("tiles", "museums") and s.turn.rolled is not None
+    big = (str(s.turn.rolled) if mode == "tiles" and s.turn.rolled is not None
            else None)
     source = sc.provenance(rolled) if big else None
     lines: tuple[str, ...] = ()
