@@ -171,3 +171,62 @@ def test_art_lost_at_a_failed_bypass_has_its_screen() -> None:
     assert lost.title == "Ann: art lost"
     assert f"{piece} back to Louvre" in lost.lines and "and strike 2" in lost.lines
     assert box.view().screen == "choice"  # the second strike's choice follows
+
+
+def pick(box: BoxController, label: str) -> None:
+    """NEXT until `label` is highlighted, then ROLL."""
+    for _ in range(len(box.view().menu) + 1):
+        v = box.view()
+        if v.menu[v.cursor] == label:
+            box.press("ROLL")
+            return
+        box.press("NEXT")
+    raise AssertionError(f"{label!r} not in {box.view().menu}")
+
+
+def test_a_trade_at_the_trading_post_from_the_buttons() -> None:
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="trading", roll=3)
+    box, _ = boxed(s)
+    v = box.view()
+    assert v.screen == "turn" and v.hint == "ROLL:trade NEXT:end"
+    box.press("ROLL")
+    assert box.view().menu == ("Ben",)  # the partners the rules list
+    box.press("ROLL")
+    give = box.view()
+    legal = [a for a in q.legal_actions(s.state, "Ann") if isinstance(a, c.Trade)]
+    assert give.title == "Give Ben:"
+    assert give.menu == ("give nothing", *(f"+{q.card_bonus(s.state, a.give[0])} {a.give[0]}"
+                                           for a in legal if a.give))
+    pick(box, "+20 More Tech")
+    get = box.view()
+    assert get.title == "Get from Ben:" and get.lines == ("for +20 More Tech",)
+    assert get.menu == ("get nothing", *(f"+{q.card_bonus(s.state, a.get[0])} {a.get[0]}"
+                                         for a in legal if a.get))
+    pick(box, "+10 Night Vision Goggles")
+    assert s.log[-1].command == {"cmd": "trade", "from": "Ann", "to": "Ben",
+                                 "give": ["More Tech"], "get": ["Night Vision Goggles"]}
+    assert "Night Vision Goggles" in s.state.player("Ann").attributes
+    assert s.state.player("Ben").attributes.count("More Tech") == 1
+    assert box.view().screen == "turn"
+
+
+def test_a_trade_one_way_from_the_menu_and_back_out_of_one() -> None:
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="trading", roll=3)
+    box, _ = boxed(s)
+    box.press("MENU")
+    pick(box, "Trade cards")
+    box.press("ROLL")  # Ben
+    box.press("BACK")  # back to the partners
+    assert box.view().title == "Trade with whom?"
+    box.press("ROLL")
+    pick(box, "give nothing")
+    pick(box, "+30 Stolen Blueprints")
+    assert s.log[-1].command["get"] == ["Stolen Blueprints"] and not s.log[-1].command["give"]
+    entries = len(s.log)
+    box.press("ROLL")
+    box.press("ROLL")
+    pick(box, "give nothing")
+    pick(box, "get nothing")  # nothing: nothing sent, said
+    assert len(s.log) == entries and "Nothing traded" in (box.view().notice or "")

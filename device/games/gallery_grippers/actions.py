@@ -152,7 +152,7 @@ def _menu(box: BoxController, action: str) -> None:
     menu = box._items("menu")
     choice = menu[ui.oindex % len(menu)][1]
     ui.overlay, ui.oindex = None, 0
-    if choice in ("steal", "sell"):
+    if choice in ("steal", "sell", "trade"):
         ui.step, ui.index = str(choice), 0
     elif choice == "end":
         box._apply(c.EndTurn(_player(box)))
@@ -240,6 +240,8 @@ def _turn(box: BoxController, action: str) -> None:
             box.ui.step, box.ui.index = "steal", 0
         elif queries.can(s, p.name, c.Sell):
             box.ui.step, box.ui.index = "sell", 0
+        elif queries.can(s, p.name, c.Trade):
+            box.ui.step, box.ui.index = "trade", 0
         else:
             preview_move(box)
 
@@ -279,6 +281,34 @@ def _steal_or_sell(box: BoxController, action: str) -> None:
         box._apply(c.Steal(_player(box), str(chosen)))
     else:
         box._apply(c.Sell(_player(box), chosen if isinstance(chosen, tuple) else None))
+
+
+def _trade(box: BoxController, action: str) -> None:
+    """A trade at the trading post (GG-4), three small menus: with whom, the card to give
+    (or none), the card to get (or none); each lists what the rules' `legal_actions` list
+    for that partner, and the trade is one `trade` command (the rules check it)."""
+    ui, mode = box.ui, box.ui.step or ""
+    before = {"trade": None, "trade_give": "trade", "trade_get": "trade_give"}[mode]
+    if action == "back":
+        ui.step, ui.index = before, 0
+        return
+    if _cycle(box, mode, action) or action not in GO:
+        return
+    chosen = _chosen(box, mode)
+    if mode == "trade":
+        ui.form = {"partner": chosen}
+        ui.step, ui.index = "trade_give", 0
+    elif mode == "trade_give":
+        ui.form["give"] = chosen
+        ui.step, ui.index = "trade_get", 0
+    else:
+        give, get = ui.form.get("give"), chosen
+        if give is None and get is None:
+            box._say("Nothing traded.")
+            ui.step, ui.index, ui.form = None, 0, {}
+            return
+        box._apply(c.Trade(_player(box), str(ui.form["partner"]),
+                           give=(str(give),) if give else (), get=(str(get),) if get else ()))
 
 
 def _draw(box: BoxController, action: str) -> None:
@@ -335,5 +365,6 @@ HANDLERS = {
     "hands": _hands,
     "deal": _deal, "tiebreak": _tiebreak, "turn": _turn, "tiles": _tiles,
     "museums": _museums, "steal": _steal_or_sell, "sell": _steal_or_sell, "draw": _draw,
+    "trade": _trade, "trade_give": _trade, "trade_get": _trade,
     "reup": _reup, "choice": _choice, "obstacle": _obstacle, "tray": _tray,
 }

@@ -56,6 +56,8 @@ def menu(ctrl: BoxController) -> list[Item]:
             out.append(("Steal art", "steal"))
         if queries.can(s, p.name, c.Sell):
             out.append(("Sell art", "sell"))
+        if queries.can(s, p.name, c.Trade):
+            out.append(("Trade cards", "trade"))
     if s.phase is Phase.PLAYING:
         out += [("End turn", "end"), ("Roll d6", "d6"), ("Roll d100", "d100")]
     out += [("Players", "status"), ("Undo...", "undo"), ("New game", "new")]
@@ -125,6 +127,9 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         "steal": "Steal which?",
         "sell": "Sell which?",
         "draw": "Draw which deck?",
+        "trade": "Trade with whom?",
+        "trade_give": f"Give {ui.form.get('partner', '')}:",
+        "trade_get": f"Get from {ui.form.get('partner', '')}:",
         "choice": "Caught!" if any(q.decision == Decision.CAUGHT for q in s.pending_for(p.name))
         else "Second strike",
     }[mode]
@@ -132,6 +137,9 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
            else None)
     source = sc.provenance(rolled) if big else None
     lines: tuple[str, ...] = ()
+    if mode == "trade_get":
+        give = ui.form.get("give")
+        lines = (f"for +{queries.card_bonus(s, give)} {give}" if give else "for nothing",)
     if mode == "draw":
         due = next(q for q in s.pending_for(p.name) if q.decision == Decision.DRAW)
         lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)

@@ -111,6 +111,8 @@ def items(mode: str, state: GameState, ui: Cursor, menu: Sequence[Item] = ()) ->
             out += [(f"{a.art[0]} {money(q.sale_price(state, p.name, a.art).price)}", a.art)
                     for a in sales if a.art]
         return out
+    if mode in ("trade", "trade_give", "trade_get"):
+        return trade_items(mode, state, p, ui)
     if mode == "draw":
         # the pile the box draws from (the draw pile; its discards once it is empty), not
         # every card a draw could ever come from
@@ -126,6 +128,21 @@ def art_label(state: GameState, name: str) -> str:
     """A piece of art as a menu shows it: its name, value and deduction (the catalog's)."""
     art = state.catalog.art(name)
     return f"{name} {money(art.value)} -{art.deduction}%" if art else name
+
+
+def trade_items(mode: str, state: GameState, p: PlayerState, ui: Cursor) -> list[Item]:
+    """A trade's menus, from the rules' legal trades (`legal_actions` lists each card that
+    may change hands alone, per partner): the partners; the cards to give that partner (or
+    none); the cards to get from them (or none). Each card with its bonus."""
+    trades = _of(state, p.name, c.Trade)
+    if mode == "trade":
+        return [(name, name) for name in dict.fromkeys(t.taker for t in trades)]
+    partner = ui.form.get("partner")
+    mine = mode == "trade_give"
+    cards = dict.fromkeys(card for t in trades if t.taker == partner
+                          for card in (t.give if mine else t.get))
+    none = ("give nothing", None) if mine else ("get nothing", None)
+    return [none, *((f"+{q.card_bonus(state, n)} {n}", n) for n in cards)]
 
 
 def provenance(roll: dict[str, Any] | Roll | None) -> str | None:
@@ -305,6 +322,8 @@ def turn_view(state: GameState, p: PlayerState, log: Sequence[LogEntry]) -> BoxV
         hint = "ROLL:steal NEXT:end"
     elif q.can(state, p.name, c.Sell):
         hint = "ROLL:sell NEXT:end"
+    elif q.can(state, p.name, c.Trade):
+        hint = "ROLL:trade NEXT:end"
     else:
         hint = "NEXT:end turn"
     return BoxView("turn", title=title(p, state), big=str(roll["value"]) if roll else None,
