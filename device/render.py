@@ -70,7 +70,7 @@ def render(view: BoxView) -> Image.Image:
         _big(im, d, view)
     x = RIGHT_X if view.big is not None else 0
     if view.big is not None and lay.bar is not None:
-        x -= 2  # eleven cells, a gap and a thin scroll bar beside the big number
+        x -= 1  # eleven cells and a thin scroll bar beside the big number
     if view.verdict is not None:
         v = view.verdict
         sign = ">=" if v.success else "<"
