@@ -71,23 +71,15 @@ def render(view: BoxView) -> Image.Image:
     x = RIGHT_X if view.big is not None else 0
     if view.big is not None and lay.bar is not None:
         x -= 1  # eleven cells and a thin scroll bar beside the big number
-    if view.verdict is not None:
-        v = view.verdict
-        sign = ">=" if v.success else "<"
-        verdict = [(f"+{v.specialist:>3} spec", False), (f"+{v.attribute:>3} attr", False),
-                   (f"-{v.art:>3} art", False), (f"={v.total:>3} {sign}{v.target}", True)]
-        for y, (text, inverted) in zip(BODY_Y, verdict, strict=False):
-            _text(d, x, y, fit(text, lay.width), inverted, lay.width)
-    else:
-        right = WIDTH - 3 if lay.bar is not None else None  # (clear of the scroll bar)
-        for y, row in zip(BODY_Y, lay.body, strict=False):
-            _text(d, x, y, row.text, row.inverted, lay.width, right)
-            if row.pips is not None:
-                _pips(d, y + 2, row.pips, fill=WHITE, back=BLACK)
-        if lay.bar is not None:
-            total, first, shown = lay.bar
-            top = BODY_Y[max(0, BODY_ROWS - shown)]
-            _scrollbar(d, total, first, shown, top, thin=view.big is not None)
+    right = WIDTH - 3 if lay.bar is not None else None  # (clear of the scroll bar)
+    for y, row in zip(BODY_Y, lay.body, strict=False):  # (a verdict's: its sum, `layout`)
+        _text(d, x, y, row.text, row.inverted, lay.width, right)
+        if row.pips is not None:
+            _pips(d, y + 2, row.pips, fill=WHITE, back=BLACK)
+    if lay.bar is not None:
+        total, first, shown = lay.bar
+        top = BODY_Y[max(0, BODY_ROWS - shown)]
+        _scrollbar(d, total, first, shown, top, thin=view.big is not None)
     bottom = view.lines[0] if view.verdict is not None and view.lines else view.hint
     if view.verdict is not None:
         _text(d, 0, HINT_Y + 1, fit(bottom), True, 21)

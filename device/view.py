@@ -256,6 +256,11 @@ def _title_rest(title: str, room: int, width: int) -> tuple[str, ...]:
 def _body_text(view: BoxView, width: int, room: int) -> tuple[list[Row], list[Row]]:
     """The title's rows past the bar, and the lines' rows, at ``width``."""
     heads = [Row(r) for r in _title_rest(view.title, room, width)]
+    if view.verdict is not None:  # its sum, term by term (the lines go at the bottom)
+        v = view.verdict
+        sign = ">=" if v.success else "<"
+        return heads, [Row(f"+{v.specialist:>3} spec"), Row(f"+{v.attribute:>3} attr"),
+                       Row(f"-{v.art:>3} art"), Row(f"={v.total:>3} {sign}{v.target}", True)]
     text: list[Row] = []
     pips = (*view.pips, *[None] * len(view.lines))
     for line, n in zip(view.lines, pips, strict=False):

@@ -183,3 +183,15 @@ def check_screen(box: BoxController) -> None:
             assert art is not None and f"-{art.deduction}%" in label
             shown = flat(replace(v, cursor=i))
             assert label.replace(" ", "") in shown
+
+
+def test_a_verdict_of_a_long_name_shows_the_name_and_its_sum_over_pages() -> None:
+    from device.view import Verdict
+
+    v = BoxView("verdict", title="Nguyễn Thị Minh Khai bypass", big="22", source="electronic",
+                strikes=1, verdict=Verdict(22, 25, 10, 35, 22, 100, False, "electronic"),
+                lines=("FAIL: strike 2",))
+    shown = all_rows(v)
+    assert "".join(shown).replace(" ", "").startswith("NguyenThiMinhKhaibypass")
+    assert "= 22 <100" in shown and "+ 25 spec" in shown
+    render(v)
