@@ -4,10 +4,17 @@ front end reaches the OLED, one notice each, the QR code up or not (issue 42).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from device.box import CODE_S, BoxController
 from device.render import render
 from tests.device.test_box_code import CODE, URL
 from tests.device.test_box_tray import playing
+
+# luma.oled 3.16's own display() (its set-up clear) uses Image.getdata, deprecated in Pillow 13.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
 
 class Clock:
@@ -113,3 +120,32 @@ def test_a_press_shows_the_next_waiting_correction() -> None:
     box.press("MENU")  # seen: the next one comes
     assert "6 -> 2" in (box.view().notice or "").replace("\n", " ")
     box.close()
+
+
+def test_the_oled_itself_goes_back_to_the_game_when_the_code_leaves(tmp_path: Path) -> None:
+    """Through `referee box --hardware sim`'s rig: the loop's deadline (`BoxRig.next_due`)
+    is the code's, and at it the panel gets the game's screen back, no press."""
+    from PIL import Image
+
+    from tests.device.test_box import Rig, start
+    from tests.device.test_box_code import frames
+
+    rig = Rig(tmp_path)
+    try:
+        start(rig)
+        under = rig.box.view()
+        rig.box.set_code(CODE, URL)
+        rig.step()
+        assert rig.box.view().screen == "code"
+        start_t = rig.clock.t
+        while rig.box.view().screen == "code":  # the loop's deadlines, one after the other
+            due = rig.rig.next_due()
+            assert due is not None and due <= start_t + CODE_S + 0.01
+            rig.clock.t = max(rig.clock.t, due)
+            rig.step()
+        shown = rig.box.view()
+        assert shown.screen == under.screen == "turn"
+        last = Image.open(frames(tmp_path)[-1]).convert("1")
+        assert last.tobytes() == render(shown).tobytes()  # what the panel shows
+    finally:
+        rig.close()
