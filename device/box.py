@@ -334,7 +334,8 @@ class BoxController:
         self.ui.reset_turn()
         self.ui.ack = ack
         if not self._mine:
-            self.ui.overlay = None if self.ui.overlay in ("menu", "confirm") else self.ui.overlay
+            self.ui.overlay = (None if self.ui.overlay in ("menu", "confirm", "confirm_end")
+                               else self.ui.overlay)  # (a question about the game as it was)
             self._changed()
 
     def _on_restart(self, _text: str) -> None:

@@ -230,3 +230,17 @@ def test_a_trade_one_way_from_the_menu_and_back_out_of_one() -> None:
     pick(box, "give nothing")
     pick(box, "get nothing")  # nothing: nothing sent, said
     assert len(s.log) == entries and "Nothing traded" in (box.view().notice or "")
+
+
+def test_end_turn_asked_is_withdrawn_when_the_turn_ends_elsewhere() -> None:
+    """'End turn?' is a question about this turn: ended at the console meanwhile, it goes
+    (a ROLL must not end the next player's turn)."""
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="art", museum="The Louvre", roll=1)
+    box, _ = boxed(s)
+    box.press("NEXT")
+    assert box.view().title == "End turn?"
+    ok(s, cmd="end_turn", player="Ann")  # at the console
+    assert box.view().screen == "turn" and s.state.current_player.name == "Ben"
+    box.press("ROLL")  # Ben's move roll, not an end of his turn
+    assert s.log[-1].command["cmd"] == "move_roll"
