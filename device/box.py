@@ -25,7 +25,16 @@ from typing import Any
 
 from device.pins import DEFAULT_PINS, PinMap
 from device.traydice import Bridge, TrayDice, Waiting
-from device.view import DEFAULT_GAME, BoxView, Cursor, OledScreens, oled_screens, wrap
+from device.view import (
+    DEFAULT_GAME,
+    SCROLL_S,
+    BoxView,
+    Cursor,
+    OledScreens,
+    layout,
+    oled_screens,
+    wrap,
+)
 from referee.dice import Roll
 from referee.errors import Refusal
 from referee.session import LogEntry, Outcome, Session
@@ -34,6 +43,7 @@ log = logging.getLogger(__name__)
 
 NOTICE_S = 4.0
 IDLE_S = 120.0
+CODE_S = 30.0  # the page's QR code leaves the screen by itself after this long
 BUTTONS = ("ROLL", "NEXT", "BACK", "MENU")
 # The page for phones (`referee run --web`): its code, shown by the controller for any game.
 CODE = "code"  # the overlay (screen) that shows it
@@ -82,6 +92,11 @@ class BoxController:
         self._notice_s, self._idle_s = notice_s, idle_s
         self.ui: Cursor = self.game.cursor(players=min(len(names), 6) if names else 2)
         self._notice: tuple[str, float] | None = None
+        self._queued: list[str] = []  # notices waiting for the one on screen (corrections)
+        self._code_until: float | None = None  # when the QR code shown leaves by itself
+        # a screen whose text is longer than the OLED scrolls a page every SCROLL_S: the
+        # screen (its text) and when it came, and how many pages it has
+        self._scrolled: tuple[BoxView, float, int] | None = None
         self._last_press = clock()
         self._subscribers: list[Callable[[BoxView], None]] = []
         self._shown: BoxView | None = None
@@ -152,6 +167,7 @@ class BoxController:
         was_idle = self._idle()
         self._last_press = self._clock()
         self._notice = None  # a press means the message was seen
+        self._next_notice()
         if action != "none" and not was_idle:
             try:
                 self._dispatch(action)
@@ -160,12 +176,25 @@ class BoxController:
         self._changed()
 
     def view(self) -> BoxView:
-        """The screen as it stands now."""
+        """The screen as it stands now (a body longer than the OLED at its page for now)."""
         v = self._view()
         now = self._clock()
+        v = self._scroll(v, now)
         if self._notice is not None and now < self._notice[1]:
             v = replace(v, notice=self._notice[0])
         return v
+
+    def _scroll(self, v: BoxView, now: float) -> BoxView:
+        """A body that does not fit (`device.view.layout`) shows its next page every
+        `SCROLL_S` seconds from when the screen came, round and round."""
+        pages = layout(v).pages if v.code is None and v.screen != "idle" else 1
+        if pages <= 1:
+            self._scrolled = None
+            return v
+        if self._scrolled is None or self._scrolled[0] != v:
+            self._scrolled = (v, now, pages)
+        page = int((now - self._scrolled[1]) // SCROLL_S)
+        return replace(v, scroll=page % pages)
 
     def safe_view(self) -> BoxView:
         """`view()`, or, if the screen cannot be built, one that says so (never raises)."""
@@ -185,8 +214,14 @@ class BoxController:
     def tick(self) -> None:
         """Let time pass: a notice expires, the idle screen comes. Call it at ``next_change``
         (calling it more often changes nothing)."""
-        if self._notice is not None and self._clock() >= self._notice[1]:
+        now = self._clock()
+        if self._notice is not None and now >= self._notice[1]:
             self._notice = None
+            self._next_notice()
+        if self._code_until is not None and now >= self._code_until:
+            self._code_until = None
+            if self.ui.overlay == CODE:
+                self.ui.overlay = None  # the code leaves by itself: the game is shown again
         self._changed()
 
     def next_change(self) -> float | None:
@@ -195,6 +230,11 @@ class BoxController:
         due: list[float] = []
         if self._notice is not None:
             due.append(self._notice[1])
+        if self._code_until is not None and self.ui.overlay == CODE:
+            due.append(self._code_until)
+        if self._scrolled is not None:  # the next page of a screen too long for the OLED
+            since = self._scrolled[1]
+            due.append(since + SCROLL_S * (int((self._clock() - since) // SCROLL_S) + 1))
         if self._idle_s is not None and self.ui.ack is None and not self._idle():
             due.append(self._last_press + self._idle_s)
         return min(due, default=None)
@@ -230,12 +270,17 @@ class BoxController:
                  show: bool = True) -> None:
         """The page for phones: its address as a QR code's modules (None when the code is
         too big for the OLED: the address is shown in words then) and in words. MENU lists
-        it as "Phone page" from now on; with `show` it is on screen now, until a press."""
+        it as "Phone page" from now on; with `show` it is on screen now, until a press or for
+        `CODE_S` seconds (a deadline of `next_change`: the loop's timer, never a sleep)."""
         matrix = None if code is None else tuple(tuple(bool(m) for m in row) for row in code)
         self._code = (matrix, address)
         if show:
-            self.ui.overlay = CODE
+            self._show_code()
         self._changed()
+
+    def _show_code(self) -> None:
+        self.ui.overlay = CODE
+        self._code_until = self._clock() + CODE_S
 
     def _code_view(self) -> BoxView:
         code, address = self._code or (None, "")
@@ -278,15 +323,19 @@ class BoxController:
     def _on_outcome(self, outcome: Outcome) -> None:
         self.dice.settled()
         fixed = [e for e in outcome.events if e.get("type") == "die_corrected"]
-        if fixed:  # a typed die given another value after an undo: never silently
+        if fixed:  # a typed die given another value after an undo: never silently, each one
             from referee.words import core_words
 
-            self._say(core_words(fixed)[0].replace("→", "->"))  # (the OLED font has no →)
+            for event in fixed:  # one notice each, in turn (the OLED font has no →)
+                self._say(core_words([event])[0].replace("→", "->"), queue=True)
+            if self.ui.overlay == CODE:  # the code would hide it: the game's screen, said
+                self.ui.overlay, self._code_until = None, None
         ack = self.ui.ack if self._mine else None
         self.ui.reset_turn()
         self.ui.ack = ack
         if not self._mine:
-            self.ui.overlay = None if self.ui.overlay in ("menu", "confirm") else self.ui.overlay
+            self.ui.overlay = (None if self.ui.overlay in ("menu", "confirm", "confirm_end")
+                               else self.ui.overlay)  # (a question about the game as it was)
             self._changed()
 
     def _on_restart(self, _text: str) -> None:
@@ -315,8 +364,19 @@ class BoxController:
         text = "\n".join((head, *wrap(refusal.message, lines=3)))
         self._notice = (text, self._clock() + self._notice_s)
 
-    def _say(self, text: str) -> None:
+    def _say(self, text: str, queue: bool = False) -> None:
+        """Show `text` for a few seconds; with `queue`, after the notice on screen (and those
+        already waiting) rather than over it: none is lost."""
+        if queue and (self._queued or (self._notice is not None
+                                       and self._clock() < self._notice[1])):
+            self._queued.append(text)
+            return
         self._notice = ("\n".join(wrap(text, lines=3)), self._clock() + self._notice_s)
+
+    def _next_notice(self) -> None:
+        """The next waiting notice, now the one before it was seen or expired."""
+        if self._queued:
+            self._say(self._queued.pop(0))
 
     def _idle(self) -> bool:
         return (self._idle_s is not None and self.ui.ack is None
@@ -363,7 +423,7 @@ class BoxController:
     def _dispatch(self, action: str) -> None:
         mode = self.mode()
         if mode == CODE:  # any button puts the code away
-            self.ui.overlay = None
+            self.ui.overlay, self._code_until = None, None
             return
         if mode == GAMES:
             found = self.startable()
@@ -378,6 +438,6 @@ class BoxController:
         if mode == "menu" and action in CODE_OK and self._code is not None:
             menu = self._menu()
             if menu[getattr(self.ui, "oindex", 0) % len(menu)] == CODE_ITEM:
-                self.ui.overlay = CODE
+                self._show_code()
                 return
         self.game.handle(self, mode, action)

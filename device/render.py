@@ -23,7 +23,7 @@ from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
-from device.view import MISSING, BoxView, drawable, fit, wrap
+from device.view import BODY_ROWS, MISSING, BoxView, drawable, fit, layout, rows, wrap
 
 log = logging.getLogger(__name__)
 
@@ -67,31 +67,23 @@ def render(view: BoxView) -> Image.Image:
         if view.notice:
             _notice(d, view.notice)
         return im
+    lay = layout(view)
     if view.title:
-        _title(d, view)
+        _title(d, view, lay.title)
     if view.big is not None:
         _big(im, d, view)
-    x, width = (RIGHT_X, 11) if view.big is not None else (0, 21)
-    rows: list[tuple[str, bool]] = []
-    if view.verdict is not None:
-        v = view.verdict
-        sign = ">=" if v.success else "<"
-        rows = [(f"+{v.specialist:>3} spec", False), (f"+{v.attribute:>3} attr", False),
-                (f"-{v.art:>3} art", False), (f"={v.total:>3} {sign}{v.target}", True)]
-    else:
-        rows = [(line, False) for line in view.lines]
-        if view.menu:
-            rows = rows[: max(0, 4 - min(4, len(view.menu)))]
-            shown = 4 - len(rows)
-            top = BODY_Y[len(rows)]
-            rows += _window(view.menu, view.cursor, shown)
-            width -= 1 if len(view.menu) > shown else 0
-            _scrollbar(d, len(view.menu), view.cursor, shown, top)
-    for y, (text, inverted) in zip(BODY_Y, rows, strict=False):
-        _text(d, x, y, fit(text, width), inverted, width)
-    for y, strikes in zip(BODY_Y, view.pips, strict=False):
-        if strikes is not None:
-            _pips(d, y + 2, strikes, fill=WHITE, back=BLACK)
+    x = RIGHT_X if view.big is not None else 0
+    if view.big is not None and lay.bar is not None:
+        x -= 1  # eleven cells and a thin scroll bar beside the big number
+    right = WIDTH - 3 if lay.bar is not None else None  # (clear of the scroll bar)
+    for y, row in zip(BODY_Y, lay.body, strict=False):  # (a verdict's: its sum, `layout`)
+        _text(d, x, y, row.text, row.inverted, lay.width, right)
+        if row.pips is not None:
+            _pips(d, y + 2, row.pips, fill=WHITE, back=BLACK)
+    if lay.bar is not None:
+        total, first, shown = lay.bar
+        top = BODY_Y[max(0, BODY_ROWS - shown)]
+        _scrollbar(d, total, first, shown, top, thin=view.big is not None)
     bottom = view.lines[0] if view.verdict is not None and view.lines else view.hint
     if view.verdict is not None:
         _text(d, 0, HINT_Y + 1, fit(bottom), True, 21)
@@ -118,42 +110,34 @@ def _write(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill: int) ->
 
 
 def _text(d: ImageDraw.ImageDraw, x: int, y: int, text: str, inverted: bool,
-          width: int) -> None:
+          width: int, right: int | None = None) -> None:
     if inverted:
-        d.rectangle((x, y + 1, x + width * CHAR_W + 1, y + LINE_H), fill=WHITE)
+        end = x + width * CHAR_W + 1
+        d.rectangle((x, y + 1, end if right is None else min(end, right), y + LINE_H),
+                    fill=WHITE)
         _write(d, (x + 1, y), text, BLACK)
     else:
         _write(d, (x + 1, y), text, WHITE)
 
 
-def _window(menu: tuple[str, ...], cursor: int, rows: int) -> list[tuple[str, bool]]:
-    """At most ``rows`` menu items around the cursor, the cursor's one inverted."""
-    if rows <= 0:
-        return []
-    start = _first_shown(len(menu), cursor, rows)
-    return [(item, i == cursor) for i, item in enumerate(menu)][start: start + rows]
-
-
-def _first_shown(size: int, cursor: int, rows: int) -> int:
-    return min(max(0, cursor - rows + 1), max(0, size - rows))
-
-
-def _scrollbar(d: ImageDraw.ImageDraw, size: int, cursor: int, rows: int, top: int) -> None:
-    """A thin bar at the right edge when a menu has more items than rows."""
+def _scrollbar(d: ImageDraw.ImageDraw, size: int, start: int, rows: int, top: int,
+               thin: bool = False) -> None:
+    """A thin bar at the right edge when a menu or a body has more rows than are shown:
+    ``size`` rows, from ``start``, ``rows`` of them shown from ``top``."""
     if size <= rows or rows <= 0:
         return
     span = BODY_Y[-1] + LINE_H - top
-    start = _first_shown(size, cursor, rows)
     y0 = top + 1 + span * start // size
-    y1 = top + span * (start + rows) // size
-    d.line((WIDTH - 1, top + 1, WIDTH - 1, top + span), fill=WHITE)
-    d.rectangle((WIDTH - 2, y0, WIDTH - 1, y1), fill=WHITE)
+    y1 = max(y0, top + span * (start + rows) // size)  # (at least a pixel)
+    if not thin:  # (a thin bar is its thumb alone)
+        d.line((WIDTH - 1, top + 1, WIDTH - 1, top + span), fill=WHITE)
+    d.rectangle((WIDTH - (1 if thin else 2), y0, WIDTH - 1, y1), fill=WHITE)
 
 
-def _title(d: ImageDraw.ImageDraw, view: BoxView) -> None:
+def _title(d: ImageDraw.ImageDraw, view: BoxView, text: str) -> None:
+    """The title bar: its first row (`layout` puts the rest of a long title in the body)."""
     d.rectangle((0, 0, WIDTH - 1, 9), fill=WHITE)
-    room = 21 if view.strikes is None else 16
-    _write(d, (2, -1), fit(view.title, room), BLACK)
+    _write(d, (2, -1), text, BLACK)
     if view.strikes is not None:
         _pips(d, 2, view.strikes, fill=BLACK, back=WHITE)
 
@@ -190,7 +174,7 @@ def _notice(d: ImageDraw.ImageDraw, text: str) -> None:
 
 
 def _idle(d: ImageDraw.ImageDraw, view: BoxView) -> None:
-    lines = [fit(line) for line in view.lines]
+    lines = [r for line in view.lines for r in rows(line)][:6]  # whole, by words
     top = (HEIGHT - LINE_H * len(lines)) // 2 - 1
     for i, line in enumerate(lines):
         x = (WIDTH - CHAR_W * len(line)) // 2
@@ -215,8 +199,9 @@ def _code(d: ImageDraw.ImageDraw, view: BoxView) -> None:
                             fill=WHITE)
     x = size + 3
     width = max(1, (WIDTH - x) // CHAR_W)
-    rows = [*view.lines, *(("", view.hint) if view.hint else ())][:6]
-    for i, line in enumerate(rows):
+    shown = [*(r for line in view.lines for r in rows(line, width)),
+             *(("", view.hint) if view.hint else ())][:6]
+    for i, line in enumerate(shown):
         _write(d, (x, i * LINE_H), fit(line, width), WHITE)
 
 

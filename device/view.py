@@ -9,13 +9,18 @@ script) to what it can draw, and `fit` and `wrap` count widths after that mappin
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib.metadata import entry_points
 from typing import Any
 
 LINE_CHARS = 21  # 128 px / 6 px per character of the bitmap font
+BODY_ROWS = 4  # text rows between the title bar and the hint line
+BESIDE_BIG = 11  # characters a row beside a big number
+TITLE_CHARS, TITLE_BESIDE_PIPS = 21, 16  # the title bar, without / with strike pips
+ROW_PIPS_CHARS = 16  # a body row that ends in strike pips (the players page)
+SCROLL_S = 2.5  # a body longer than the screen shows its next rows after this long
 
 
 @dataclass
@@ -83,6 +88,11 @@ class BoxView:
         static: nothing on it moves by itself (the OLED may shift it against burn-in).
         code: a QR code's modules (True: dark), drawn at the left at two pixels a module
             with ``lines`` beside it; None for no code.
+        scroll: which page of the body's rows is shown when they do not all fit (`layout`;
+            the controller moves it on by the clock, `SCROLL_S`).
+
+    Text is given whole: `layout` wraps every title, line and menu item by words (`rows`),
+    never cutting one, and a body longer than the screen scrolls page by page.
     """
 
     screen: str
@@ -100,6 +110,7 @@ class BoxView:
     notice: str | None = None
     static: bool = True
     code: tuple[tuple[bool, ...], ...] | None = None
+    scroll: int = 0
 
     def text(self) -> str:
         """The view as plain text lines (logs, tests, a terminal without graphics)."""
@@ -152,23 +163,161 @@ def short_hex(hexdigits: str | None, each: int = 6) -> str:
     return f"{hexdigits[:each]}..{hexdigits[-each:]}"
 
 
-def wrap(text: str, width: int = LINE_CHARS, lines: int = 3) -> tuple[str, ...]:
-    """Word-wrap ``text`` into at most ``lines`` lines of ``width``."""
+def rows(text: str, width: int = LINE_CHARS) -> tuple[str, ...]:
+    """``text`` as the OLED draws it (`drawable`), word-wrapped into rows of at most
+    ``width`` cells, nothing left out: a row breaks between words, and only a word longer
+    than a whole row is broken (into rows of ``width``). The rows joined by spaces are the
+    text with its runs of spaces made one (a text that fits is one row, as it is: its
+    spaces, leading ones too, kept). ``""``: one empty row."""
+    text = drawable(text)
+    if len(text) <= width:
+        return (text,)
     out: list[str] = []
     current = ""
-    for word in drawable(text).split():
-        candidate = f"{current} {word}".strip()
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
         if len(candidate) <= width:
             current = candidate
             continue
         if current:
             out.append(current)
-        current = word if len(word) <= width else fit(word, width)
-    if current:
+        while len(word) > width:
+            out.append(word[:width])
+            word = word[width:]
+        current = word
+    if current or not out:
         out.append(current)
-    if len(out) > lines:
-        out = [*out[: lines - 1], fit(" ".join(out[lines - 1:]), width)]
     return tuple(out)
+
+
+def wrap(text: str, width: int = LINE_CHARS, lines: int = 3) -> tuple[str, ...]:
+    """Word-wrap ``text`` into at most ``lines`` lines of ``width`` (`rows`); past them the
+    last line ends at a word with ``..`` (never in a word). For a notice; a screen's text
+    goes whole through `layout` instead."""
+    out = [r for r in rows(text, width) if r]
+    if len(out) <= lines:
+        return tuple(out)
+    last = ""
+    for word in out[lines - 1].split():
+        if len(f"{last} {word}".strip()) + 2 > width:
+            break
+        last = f"{last} {word}".strip()
+    return (*out[: lines - 1], f"{last}..")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One body row as drawn: its text (at most the layout's width), inverted (a menu's
+    highlighted item), and strike pips at its end (None: none)."""
+
+    text: str
+    inverted: bool = False
+    pips: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where a view's text goes on the 128x64 screen (`layout`): the title bar's row, the
+    body rows shown, their width in cells, and the scroll bar's (total, first shown, shown)
+    in rows when not everything fits (None: it all fits)."""
+
+    title: str
+    body: tuple[Row, ...]
+    width: int
+    bar: tuple[int, int, int] | None
+    pages: int = 1
+
+
+def _menu_window(sizes: Sequence[int], cursor: int, room: int) -> tuple[int, int]:
+    """The menu items shown in ``room`` rows (each item ``sizes[i]`` rows) around the
+    cursor's, the cursor's whole: (first, end)."""
+    cursor = min(max(cursor, 0), len(sizes) - 1)
+    first, used = cursor, sizes[cursor]
+    while first > 0 and used + sizes[first - 1] <= room:  # the cursor's at the bottom
+        first -= 1
+        used += sizes[first]
+    end = cursor + 1
+    while end < len(sizes) and used + sizes[end] <= room:  # (room left: the items after)
+        used += sizes[end]
+        end += 1
+    return first, end
+
+
+def _title_rest(title: str, room: int, width: int) -> tuple[str, ...]:
+    """What of ``title`` does not fit the bar (``room`` cells), in rows of the body's
+    ``width``."""
+    text = drawable(title)
+    if len(text) <= room:
+        return ()
+    text = " ".join(text.split())
+    return rows(text[len(rows(text, room)[0]):].strip(), width)
+
+
+def _body_text(view: BoxView, width: int, room: int) -> tuple[list[Row], list[Row]]:
+    """The title's rows past the bar, and the lines' rows, at ``width``."""
+    heads = [Row(r) for r in _title_rest(view.title, room, width)]
+    if view.verdict is not None:  # its sum, term by term (the lines go at the bottom)
+        v = view.verdict
+        sign = ">=" if v.success else "<"
+        return heads, [Row(f"+{v.specialist:>3} spec"), Row(f"+{v.attribute:>3} attr"),
+                       Row(f"-{v.art:>3} art"), Row(f"={v.total:>3} {sign}{v.target}", True)]
+    text: list[Row] = []
+    pips = (*view.pips, *[None] * len(view.lines))
+    for line, n in zip(view.lines, pips, strict=False):
+        found = rows(line, min(width, ROW_PIPS_CHARS) if n is not None else width)
+        text += [Row(r, False, n if i == 0 else None) for i, r in enumerate(found)]
+    return heads, text
+
+
+def layout(view: BoxView) -> Layout:
+    """The text of ``view`` laid out in rows, nothing cut: the title wrapped by words (what
+    does not fit the bar opens the body), every line and menu item wrapped (`rows`); a menu
+    shows its items around the cursor, whole (its lines give way to it, the title never);
+    what still does not fit is shown a page (``view.scroll``) at a time."""
+    room = TITLE_BESIDE_PIPS if view.strikes is not None else TITLE_CHARS
+    bar_row = rows(view.title, room)[0] if view.title else ""
+    width = BESIDE_BIG if view.big is not None else LINE_CHARS
+    heads, text = _body_text(view, width, room)
+    if view.menu:
+        sizes = [len(rows(item, width)) for item in view.menu]
+        if sum(sizes) + len(heads) > BODY_ROWS and view.big is None:
+            width -= 1  # the scroll bar's column
+            sizes = [len(rows(item, width)) for item in view.menu]
+        pages = 1
+        most = BODY_ROWS - 1  # a title's rows leave the menu a row at least
+        if len(heads) > most:  # a title of more rows than that: a page of it at a time
+            pages = -(-len(heads) // most)
+            page = view.scroll % pages
+            heads = heads[page * most:(page + 1) * most]
+            heads += [Row("")] * (most - len(heads))  # the menu's room the same each page
+        left = BODY_ROWS - len(heads)
+        text = heads + text[:max(0, left - min(left, sum(sizes)))]  # lines give way
+        room_m = BODY_ROWS - len(text)
+        cursor = min(max(view.cursor, 0), len(sizes) - 1)
+        if sizes[cursor] > room_m:  # one item taller than the room: it alone, paged
+            item = rows(view.menu[cursor], width)
+            pages = max(pages, -(-len(item) // room_m))
+            page = view.scroll % -(-len(item) // room_m)
+            shown = tuple(Row(r, True) for r in item[page * room_m:(page + 1) * room_m])
+            bar = (sum(sizes), sum(sizes[:cursor]) + page * room_m, room_m)
+            return Layout(bar_row, (*text, *shown), width, bar, pages)
+        first, end = _menu_window(sizes, cursor, room_m)
+        items = [Row(r, i == cursor) for i in range(first, end)
+                 for r in rows(view.menu[i], width)]
+        total = sum(sizes)
+        bar = (total, sum(sizes[:first]), room_m) if total > room_m else None
+        return Layout(bar_row, (*text, *items), width, bar, pages)
+    text = heads + text
+    if len(text) <= BODY_ROWS:
+        return Layout(bar_row, tuple(text), width, None)
+    if view.big is None:
+        width -= 1  # again, one cell narrower: the scroll bar's column
+        heads, text = _body_text(view, width, room)
+        text = heads + text
+    pages = -(-len(text) // BODY_ROWS)
+    page = view.scroll % pages
+    shown = tuple(text[page * BODY_ROWS: (page + 1) * BODY_ROWS])
+    return Layout(bar_row, shown, width, (len(text), page * BODY_ROWS, BODY_ROWS), pages)
 
 
 # ---- what the OLED's font can draw ------------------------------------------------------------

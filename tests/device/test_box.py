@@ -220,7 +220,7 @@ def test_a_refusal_shows_its_rule_for_a_few_seconds_and_nothing_is_lost(rig: Rig
     rig.press("ROLL")  # the Louvre
     assert rig.box.view().screen == "obstacle"
     rig.press("NEXT")  # the strongest specialist in hand
-    picked = rig.box.view().lines[0]
+    picked = rig.box.view().lines[1]
     assert "none" not in picked
     rig.press("MENU")
     goto(rig, "End turn")
@@ -229,7 +229,7 @@ def test_a_refusal_shows_its_rule_for_a_few_seconds_and_nothing_is_lost(rig: Rig
     v = rig.box.view()
     assert v.notice is not None and v.notice.startswith("GG-6 decision pending")
     assert len(rig.box.session.log) == before
-    assert v.screen == "obstacle" and v.lines[0] == picked  # the pick is still there
+    assert v.screen == "obstacle" and v.lines[1] == picked  # the pick is still there
     rig.advance(4.1)
     assert rig.box.view().notice is None
     img = render(v)

@@ -71,7 +71,7 @@ def test_the_need_the_box_shows_is_the_one_the_rules_judge(
     attrs = sc.hand_options(state, p, "attribute")
     ui.picks = {"specialist": spec_i % len(specs), "attribute": attr_i % len(attrs)}
     spec, attr = specs[ui.picks["specialist"]][1], attrs[ui.picks["attribute"]][1]
-    text = sc.obstacle_view(state, p, ui).lines[3]
+    text = sc.obstacle_view(state, p, ui).lines[-1]
     faces = die_range("d100", percentile)
     low, high = faces.start, faces.stop - 1
     passing = [f for f in faces if bypasses(state, spec, attr, f)]
@@ -91,4 +91,4 @@ def test_a_need_of_100_on_dice_that_read_0_99_is_no_roll_at_all() -> None:
     """Target 100, no cards, no art: 0-99 dice cannot reach it."""
     s = at_obstacle(100, "0-99", 0)
     p = s.state.player("Ann")
-    assert sc.obstacle_view(s.state, p, Cursor()).lines[3] == "no roll can pass"
+    assert sc.obstacle_view(s.state, p, Cursor()).lines[-1] == "no roll can pass"

@@ -152,7 +152,7 @@ def _menu(box: BoxController, action: str) -> None:
     menu = box._items("menu")
     choice = menu[ui.oindex % len(menu)][1]
     ui.overlay, ui.oindex = None, 0
-    if choice in ("steal", "sell"):
+    if choice in ("steal", "sell", "trade"):
         ui.step, ui.index = str(choice), 0
     elif choice == "end":
         box._apply(c.EndTurn(_player(box)))
@@ -178,6 +178,14 @@ def _confirm(box: BoxController, action: str) -> None:
         box.ui.overlay = None
 
 
+def _confirm_end(box: BoxController, action: str) -> None:
+    if action in GO:
+        box.ui.overlay = None
+        box._apply(c.EndTurn(_player(box)))
+    elif action in ("back", "next"):
+        box.ui.overlay = None
+
+
 def _confirm_new(box: BoxController, action: str) -> None:
     if action in GO:
         box.choose_game()
@@ -186,7 +194,14 @@ def _confirm_new(box: BoxController, action: str) -> None:
 
 
 def _ack(box: BoxController, action: str) -> None:
-    box.ui.ack = None  # any press after reading the result goes on
+    """Any press after reading a result goes on: to its next screen (the art lost, the
+    player out), or back to the game."""
+    entry = box._entry(box.ui.ack)
+    page = box.ui.form.get("page", 0) + 1
+    if entry is not None and page < len(sc.result_pages(entry.events)):
+        box.ui.form["page"] = page
+    else:
+        box.ui.ack, box.ui.form = None, {}
 
 
 def _hands(box: BoxController, action: str) -> None:
@@ -216,12 +231,17 @@ def _turn(box: BoxController, action: str) -> None:
     p = s.current_player
     assert p is not None
     if action == "next":
-        box._apply(c.EndTurn(p.name))
+        if sc.actions_left(s, p.name):  # NEXT never throws away a steal, a sale, a trade
+            box.ui.overlay, box.ui.oindex = "confirm_end", 0
+        else:  # (also when the turn cannot end yet: the rule's refusal says why)
+            box._apply(c.EndTurn(p.name))
     elif action in GO:
         if queries.can(s, p.name, c.Steal):
             box.ui.step, box.ui.index = "steal", 0
         elif queries.can(s, p.name, c.Sell):
             box.ui.step, box.ui.index = "sell", 0
+        elif queries.can(s, p.name, c.Trade):
+            box.ui.step, box.ui.index = "trade", 0
         else:
             preview_move(box)
 
@@ -261,6 +281,34 @@ def _steal_or_sell(box: BoxController, action: str) -> None:
         box._apply(c.Steal(_player(box), str(chosen)))
     else:
         box._apply(c.Sell(_player(box), chosen if isinstance(chosen, tuple) else None))
+
+
+def _trade(box: BoxController, action: str) -> None:
+    """A trade at the trading post (GG-4), three small menus: with whom, the card to give
+    (or none), the card to get (or none); each lists what the rules' `legal_actions` list
+    for that partner, and the trade is one `trade` command (the rules check it)."""
+    ui, mode = box.ui, box.ui.step or ""
+    before = {"trade": None, "trade_give": "trade", "trade_get": "trade_give"}[mode]
+    if action == "back":
+        ui.step, ui.index = before, 0
+        return
+    if _cycle(box, mode, action) or action not in GO:
+        return
+    chosen = _chosen(box, mode)
+    if mode == "trade":
+        ui.form = {"partner": chosen}
+        ui.step, ui.index = "trade_give", 0
+    elif mode == "trade_give":
+        ui.form["give"] = chosen
+        ui.step, ui.index = "trade_get", 0
+    else:
+        give, get = ui.form.get("give"), chosen
+        if give is None and get is None:
+            box._say("Nothing traded.")
+            ui.step, ui.index, ui.form = None, 0, {}
+            return
+        box._apply(c.Trade(_player(box), str(ui.form["partner"]),
+                           give=(str(give),) if give else (), get=(str(get),) if get else ()))
 
 
 def _draw(box: BoxController, action: str) -> None:
@@ -312,8 +360,11 @@ def _obstacle(box: BoxController, action: str) -> None:
 
 HANDLERS = {
     "new": _new, "over": _over, "status": _status, "menu": _menu, "confirm": _confirm,
-    "confirm_new": _confirm_new, "verdict": _ack, "drawn": _ack, "hands": _hands,
+    "confirm_new": _confirm_new, "confirm_end": _confirm_end, "verdict": _ack, "drawn": _ack,
+    "lost": _ack, "out": _ack,
+    "hands": _hands,
     "deal": _deal, "tiebreak": _tiebreak, "turn": _turn, "tiles": _tiles,
     "museums": _museums, "steal": _steal_or_sell, "sell": _steal_or_sell, "draw": _draw,
+    "trade": _trade, "trade_give": _trade, "trade_get": _trade,
     "reup": _reup, "choice": _choice, "obstacle": _obstacle, "tray": _tray,
 }

@@ -24,7 +24,8 @@ def mode(ctrl: BoxController) -> str:
     if ui.ack is not None:
         entry = ctrl._entry(ui.ack)
         if entry is not None:
-            return "verdict" if sc.verdict_of(entry.events) else "drawn"
+            pages = sc.result_pages(entry.events)
+            return pages[min(ui.form.get("page", 0), len(pages) - 1)]
         ui.ack = None
     if s.phase is Phase.NO_GAME:
         return "new"
@@ -55,6 +56,8 @@ def menu(ctrl: BoxController) -> list[Item]:
             out.append(("Steal art", "steal"))
         if queries.can(s, p.name, c.Sell):
             out.append(("Sell art", "sell"))
+        if queries.can(s, p.name, c.Trade):
+            out.append(("Trade cards", "trade"))
     if s.phase is Phase.PLAYING:
         out += [("End turn", "end"), ("Roll d6", "d6"), ("Roll d100", "d100")]
     out += [("Players", "status"), ("Undo...", "undo"), ("New game", "new")]
@@ -84,13 +87,16 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
     if mode == "confirm":
         return BoxView("confirm", title="Undo?", lines=sc.undo_lines(ctrl.session.undo_target()),
                        hint="ROLL:undo BACK:no")
+    if mode == "confirm_end" and p is not None:
+        return sc.confirm_end_view(s, p)
     if mode == "confirm_new":
         return BoxView("confirm", title="New game?", lines=("This game ends", "unfinished."),
                        hint="ROLL:yes BACK:no")
-    if mode in ("verdict", "drawn"):
+    if mode in ("verdict", "drawn", "lost", "out"):
         entry = ctrl._entry(ui.ack)
         assert entry is not None
-        return sc.verdict_view(s, entry) if mode == "verdict" else sc.drawn_view(entry)
+        page = {"verdict": sc.verdict_view, "lost": sc.lost_view, "out": sc.out_view}
+        return page[mode](s, entry) if mode in page else sc.drawn_view(s, entry)
     if mode == "hands":
         return sc.hands_view(s, ui.index)
     if mode == "deal":
@@ -102,7 +108,7 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         if tie.info.get("mode") == "reroll":
             return BoxView("tiebreak", title="Tie: re-roll", lines=tuple(tie.options),
                            hint="ROLL:re-roll")
-        return BoxView("tiebreak", title="Tie: rock-paper-sc.", menu=labels,
+        return BoxView("tiebreak", title="Rock-paper-scissors", menu=labels,
                        cursor=ui.index % max(1, len(menu)), hint="NEXT:next ROLL:winner")
     assert p is not None, mode
     if mode == "turn":
@@ -116,17 +122,24 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
     rolled = movement_roll(ctrl)
     head = {
         "tiles": f"{p.name} moves {s.turn.rolled if s.turn.rolled is not None else '?'}",
-        "museums": "Which museum?",
+        # (the full width for the museums' names: the roll in the title, not big)
+        "museums": f"Which museum? {s.turn.rolled if s.turn.rolled is not None else ''}",
         "steal": "Steal which?",
-        "sell": "Sell at black market",
-        "draw": "Draw from which deck?",
+        "sell": "Sell which?",
+        "draw": "Draw which deck?",
+        "trade": "Trade with whom?",
+        "trade_give": f"Give {ui.form.get('partner', '')}:",
+        "trade_get": f"Get from {ui.form.get('partner', '')}:",
         "choice": "Caught!" if any(q.decision == Decision.CAUGHT for q in s.pending_for(p.name))
         else "Second strike",
     }[mode]
-    big = (str(s.turn.rolled) if mode in ("tiles", "museums") and s.turn.rolled is not None
+    big = (str(s.turn.rolled) if mode == "tiles" and s.turn.rolled is not None
            else None)
     source = sc.provenance(rolled) if big else None
     lines: tuple[str, ...] = ()
+    if mode == "trade_get":
+        give = ui.form.get("give")
+        lines = (f"for +{queries.card_bonus(s, give)} {give}" if give else "for nothing",)
     if mode == "draw":
         due = next(q for q in s.pending_for(p.name) if q.decision == Decision.DRAW)
         lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)

@@ -11,7 +11,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from device.view import BoxView, Cursor, Item, Verdict, fit, money, short_hex, short_museum
+from device.view import (
+    TITLE_BESIDE_PIPS,
+    BoxView,
+    Cursor,
+    Item,
+    Verdict,
+    drawable,
+    fit,
+    money,
+    rows,
+    short_hex,
+    short_museum,
+)
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.commands import Roll
 from referee.games.gallery_grippers.rules import queries as q
@@ -38,7 +50,31 @@ def hand_options(state: GameState, p: PlayerState, kind: str) -> list[Item]:
         if isinstance(a, c.Bypass):
             played.update(dict.fromkeys(a.specialist if kind == "specialist" else a.attribute))
     cards = sorted(played, key=lambda n: (-q.card_bonus(state, n), n))
-    return [("none", None), *((f"{n} +{q.card_bonus(state, n)}", n) for n in cards)]
+    return [("none", None), *((f"+{q.card_bonus(state, n)} {n}", n) for n in cards)]
+
+
+ACTION_WORDS = {c.Steal: "steal", c.Sell: "sell", c.Trade: "trade", c.Draw: "draw",
+                c.Choose: "choose", c.Bypass: "bypass", c.Reup: "re-up", c.Move: "move",
+                c.MoveRoll: "roll to move"}
+
+
+def actions_left(state: GameState, player: str) -> list[str]:
+    """What `player` could still do before ending the turn, in words (the rules' legal
+    actions but ending the turn); empty when ending the turn is all that is left, or when the
+    turn cannot end now (the rules refuse it then, saying why)."""
+    legal = q.legal_actions(state, player)
+    if not any(isinstance(a, c.EndTurn) for a in legal):
+        return []
+    words = [ACTION_WORDS.get(type(a), type(a).__name__.lower()) for a in legal
+             if not isinstance(a, c.EndTurn)]
+    return list(dict.fromkeys(words))
+
+
+def confirm_end_view(state: GameState, p: PlayerState) -> BoxView:
+    """NEXT on the turn screen with actions left: end the turn anyway?"""
+    left = ", ".join(actions_left(state, p.name))
+    return BoxView("confirm", title="End turn?", lines=(f"{p.name} can still {left}.",),
+                   strikes=p.strikes, hint="ROLL:end BACK:no")
 
 
 def _of(state: GameState, player: str | None, kind: type) -> list[Any]:
@@ -63,8 +99,8 @@ def items(mode: str, state: GameState, ui: Cursor, menu: Sequence[Item] = ()) ->
         return [(TILE_LABELS[x.tile], (x.tile, None)) if not x.museums else
                 (f"{'museum' if x.tile == 'plain' else TILE_LABELS[x.tile]} >", (x.tile, "?"))
                 for x in found]
-    if mode == "steal":
-        return [(a.art, a.art) for a in _of(state, p.name, c.Steal)]
+    if mode == "steal":  # each piece with its value and its deduction (GG-8, GG-13)
+        return [(art_label(state, a.art), a.art) for a in _of(state, p.name, c.Steal)]
     if mode == "sell":
         sales = _of(state, p.name, c.Sell)
         if not sales:
@@ -72,15 +108,41 @@ def items(mode: str, state: GameState, ui: Cursor, menu: Sequence[Item] = ()) ->
         out: list[Item] = [(f"all {len(p.art)}: {money(q.sale_price(state, p.name).price)}",
                             None)]
         if len(p.art) > 1:
-            out += [(a.art[0], a.art) for a in sales if a.art]
+            out += [(f"{a.art[0]} {money(q.sale_price(state, p.name, a.art).price)}", a.art)
+                    for a in sales if a.art]
         return out
+    if mode in ("trade", "trade_give", "trade_get"):
+        return trade_items(mode, state, p, ui)
     if mode == "draw":
-        return [(f"{a.deck} ({q.cards_left(state, a.deck)})", a.deck)
+        # the pile the box draws from (the draw pile; its discards once it is empty), not
+        # every card a draw could ever come from
+        return [(f"{a.deck} ({sum(q.draw_counts(state, a.deck).values())})", a.deck)
                 for a in _of(state, p.name, c.Draw) if a.card is None]
     if mode == "choice":
         return [(CHOICE_LABELS.get(a.choice, a.choice), a.choice)
                 for a in _of(state, p.name, c.Choose)]
     return []
+
+
+def art_label(state: GameState, name: str) -> str:
+    """A piece of art as a menu shows it: its name, value and deduction (the catalog's)."""
+    art = state.catalog.art(name)
+    return f"{name} {money(art.value)} -{art.deduction}%" if art else name
+
+
+def trade_items(mode: str, state: GameState, p: PlayerState, ui: Cursor) -> list[Item]:
+    """A trade's menus, from the rules' legal trades (`legal_actions` lists each card that
+    may change hands alone, per partner): the partners; the cards to give that partner (or
+    none); the cards to get from them (or none). Each card with its bonus."""
+    trades = _of(state, p.name, c.Trade)
+    if mode == "trade":
+        return [(name, name) for name in dict.fromkeys(t.taker for t in trades)]
+    partner = ui.form.get("partner")
+    mine = mode == "trade_give"
+    cards = dict.fromkeys(card for t in trades if t.taker == partner
+                          for card in (t.give if mine else t.get))
+    none = ("give nothing", None) if mine else ("get nothing", None)
+    return [none, *((f"+{q.card_bonus(state, n)} {n}", n) for n in cards)]
 
 
 def provenance(roll: dict[str, Any] | Roll | None) -> str | None:
@@ -120,8 +182,9 @@ def turn_roll(log: Sequence[LogEntry]) -> dict[str, Any] | None:
     return None
 
 
-def title(p: PlayerState, state: GameState, width: int = 15) -> str:
-    return fit(f"{p.name} T{state.turn_number}", width)
+def title(p: PlayerState, state: GameState) -> str:
+    """The player and the turn (a long name is wrapped by the layout, never cut)."""
+    return f"{p.name} T{state.turn_number}"
 
 
 def where(p: PlayerState) -> str:
@@ -182,32 +245,47 @@ def undo_lines(step: LogEntry | None) -> tuple[str, ...]:
         return ("nothing to undo",)
     from referee.words import undo_dice_lines
 
-    lines = [fit(f"{undo.what} {undo.player or ''}".strip()), fit(undo.detail)]
+    lines = [f"{undo.what} {undo.player or ''}".strip(), undo.detail]
     lines = [line for line in lines if line][:2]
-    return (*lines, *undo_dice_lines(undo.step.events))[:4]
+    return (*lines, *undo_dice_lines(undo.step.events))
 
 
 STATUS_CHARS = 16  # a players-page row, a gap, then its three strike pips
 
 
+def _status_rows(p: PlayerState) -> list[tuple[str, int | None]]:
+    """A player's rows on the players page: name, money (or "out") and art in one row
+    when the whole name fits, else the name (wrapped) and then the figures; the strike
+    pips at the end of the first."""
+    figures = (f"{money(p.money):>6} a{len(p.art)}" if p.status != "out" else "   out")
+    name = drawable(p.name)
+    if len(name) <= 6:
+        return [(f"{name:<7}{figures}", p.strikes)]
+    named = rows(name, STATUS_CHARS)
+    return [(named[0], p.strikes), *((r, None) for r in named[1:]),
+            (f"{'':<7}{figures}", None)]
+
+
 def status_view(state: GameState, page: int) -> BoxView:
-    """Every player, three a page: name, money (or "out"), art held, and strike pips."""
-    rows = [fit(f"{fit(p.name, 6):<7}{money(p.money):>6} a{len(p.art)}"
-                if p.status != "out" else f"{fit(p.name, 6):<7}   out", STATUS_CHARS)
-            for p in state.players]
-    strikes = [p.strikes for p in state.players]
-    pages = max(1, (len(rows) + 2) // 3)
-    page %= pages
-    shown = slice(page * 3, page * 3 + 3)
-    lines = (*rows[shown], f"dice {short_hex(state.commitment, 5)}")
-    return BoxView("status", title=f"Players {page + 1}/{pages}", lines=lines,
-                   pips=(*strikes[shown], None), hint="NEXT:more BACK:close")
+    """Every player, as many as fit in three rows a page (three with short names): name,
+    money (or "out"), art held, and strike pips; the dice commitment under them."""
+    pages: list[list[tuple[str, int | None]]] = [[]]
+    for p in state.players:
+        found = _status_rows(p)
+        if pages[-1] and len(pages[-1]) + len(found) > 3:
+            pages.append([])
+        pages[-1] += found
+    page %= len(pages)
+    shown = pages[page]
+    lines = (*(r for r, _ in shown), f"dice {short_hex(state.commitment, 5)}")
+    return BoxView("status", title=f"Players {page + 1}/{len(pages)}", lines=lines,
+                   pips=(*(n for _, n in shown), None), hint="NEXT:more BACK:close")
 
 
 def new_view(ui: Cursor, names: Sequence[str] | None) -> BoxView:
     shown = names[: ui.players] if names else [f"P{i + 1}" for i in range(ui.players)]
     return BoxView("new", title="Gallery Grippers", big=str(ui.players), source="players",
-                   lines=("New game", *(fit(", ".join(shown), 12),), "MENU:game"),
+                   lines=("New game", ", ".join(shown), "MENU:game"),
                    hint="NEXT:+1 ROLL:start")
 
 
@@ -215,7 +293,7 @@ def over_view(state: GameState) -> BoxView:
     reason = {"money": "reached the target", "last_player_standing": "last one standing",
               "third_strike": "third strike"}.get(state.over_reason or "", "")
     head = f"{state.winner} wins!" if state.winner else "Nobody wins"
-    return BoxView("over", title="Game over", lines=(fit(head), fit(reason),
+    return BoxView("over", title="Game over", lines=(head, reason,
                    "seed (check dice):", short_hex(state.seed, 8)), hint="ROLL:new game")
 
 
@@ -230,9 +308,9 @@ def hands_view(state: GameState, page: int) -> BoxView:
     p = state.players[(page - 1) // 2]
     kind = "specialist" if page % 2 else "attribute"
     cards = p.specialists if kind == "specialist" else p.attributes
-    lines = tuple(fit(f"{q.card_bonus(state, name):>2} {name}") for name in cards)
-    return BoxView("hands", title=fit(f"{p.name} {kind}s {page}/{pages - 1}"),
-                   lines=lines, hint="NEXT:more ROLL:order")
+    lines = tuple(f"+{q.card_bonus(state, name)} {name}" for name in cards)
+    return BoxView("hands", title=f"{p.name} {kind}s", lines=lines,
+                   hint=f"{page}/{pages - 1} NEXT ROLL:order")
 
 
 def turn_view(state: GameState, p: PlayerState, log: Sequence[LogEntry]) -> BoxView:
@@ -244,6 +322,8 @@ def turn_view(state: GameState, p: PlayerState, log: Sequence[LogEntry]) -> BoxV
         hint = "ROLL:steal NEXT:end"
     elif q.can(state, p.name, c.Sell):
         hint = "ROLL:sell NEXT:end"
+    elif q.can(state, p.name, c.Trade):
+        hint = "ROLL:trade NEXT:end"
     else:
         hint = "NEXT:end turn"
     return BoxView("turn", title=title(p, state), big=str(roll["value"]) if roll else None,
@@ -256,14 +336,64 @@ def obstacle_view(state: GameState, p: PlayerState, ui: Cursor) -> BoxView:
     spec = hand_options(state, p, "specialist")[ui.picks["specialist"]]
     attr = hand_options(state, p, "attribute")[ui.picks["attribute"]]
     terms = q.bypass_terms(state, p.name, spec[1], attr[1])
-    marks = (">" if ui.stage == 0 else " ", ">" if ui.stage == 1 else " ")
     need_text = ("no roll can pass" if terms.need is None else "no roll can fail"
                  if terms.certain else f"need {terms.need}+ on d100")
-    return BoxView("obstacle", title=fit(f"{p.name}: {pend.info.get('tile', 'obstacle')}", 15),
-                   lines=(fit(f"{marks[0]}S {spec[0]}"), fit(f"{marks[1]}A {attr[0]}"),
-                          f"  art -{p.deduction}", need_text),
+    # the terms on one row, the card being chosen whole (its bonus first) under them
+    sums = (f"S+{terms.specialist_bonus} A+{terms.attribute_bonus} art-{p.deduction}")
+    card = f">S {spec[0]}" if ui.stage == 0 else f">A {attr[0]}"
+    tile = str(pend.info.get("tile", "obstacle"))
+    head = f"{p.name}: {tile}"
+    if len(drawable(head)) > TITLE_BESIDE_PIPS:  # a long name: the tile beside the need
+        head, need_text = p.name, f"{tile}: {need_text}"
+    return BoxView("obstacle", title=head, lines=(sums, card, need_text),
                    strikes=p.strikes,
                    hint="NEXT:card ROLL:" + ("ok" if ui.stage == 0 else "roll"))
+
+
+def result_pages(events: Sequence[dict[str, Any]]) -> list[str]:
+    """The screens a result acknowledged by a press goes through, in order: a bypass's
+    verdict, then the art it lost (``lost``), then the player out at a third strike
+    (``out``); a draw's card."""
+    if not any(e["type"] == "bypass" for e in events):
+        return ["drawn"]
+    kinds = {e["type"] for e in events}
+    lost = "art_returned" in kinds and "out" not in kinds  # (the out screen says it then)
+    return ["verdict", *(["lost"] if lost else []), *(["out"] if "out" in kinds else [])]
+
+
+def lost_view(state: GameState, entry: LogEntry) -> BoxView:
+    """A failed bypass cost the art carried (GG-10): which pieces go back where."""
+    back = next(e for e in entry.events if e["type"] == "art_returned")
+    strike = next((e for e in entry.events if e["type"] == "strike"), None)
+    who = back["player"]
+    p = state.player(who) if state.index_of(who) is not None else None
+    lines = [f"{a['name']} back to {short_museum(a['museum'])}" for a in back["pieces"]]
+    if strike is not None:
+        lines.append(f"and strike {strike['strikes']}")
+    return BoxView("lost", title=f"{who}: art lost", lines=tuple(lines),
+                   strikes=p.strikes if p else None, hint="any key: go on")
+
+
+def out_view(state: GameState, entry: LogEntry) -> BoxView:
+    """A third strike (GG-15): the player is out, their hand discarded and their art back
+    in its museums; and whether the game ended (GG-16)."""
+    found = {e["type"]: e for e in entry.events}
+    who = found["out"]["player"]
+    lines = ["third strike (GG-15)"]
+    hand = found.get("hand_discarded")
+    if hand is not None:  # (specialists + attributes, as the turn screen counts cards)
+        lines.append(f"hand discarded: {len(hand['specialists'])}+"
+                     f"{len(hand['attributes'])}")
+    back = found.get("art_returned")
+    if back is not None:
+        lines.append("art back: " + ", ".join(a["name"] for a in back["pieces"]))
+    over = found.get("game_over")
+    if over is not None:
+        lines.append("game over")
+    elif "turn" in found:
+        lines.append(f"next: {found['turn']['player']}")
+    return BoxView("out", title=f"{who} is out", lines=tuple(lines), strikes=3,
+                   hint="any key: go on")
 
 
 def verdict_view(state: GameState, entry: LogEntry) -> BoxView:
@@ -274,22 +404,22 @@ def verdict_view(state: GameState, entry: LogEntry) -> BoxView:
     outcome = "SUCCESS" if v.success else (f"FAIL: strike {strike['strikes']}" if strike
                                            else "FAIL: caught")
     p = state.player(who) if state.index_of(who) is not None else None
-    return BoxView("verdict", title=fit(f"{who} bypass", 15), big=str(v.roll), source=v.source,
+    return BoxView("verdict", title=f"{who} bypass", big=str(v.roll), source=v.source,
                    verdict=v, lines=(outcome,), strikes=p.strikes if p else None,
                    hint="any key: go on")
 
 
-def drawn_view(entry: LogEntry) -> BoxView:
+def drawn_view(state: GameState, entry: LogEntry) -> BoxView:
     drawn = [e for e in entry.events if e["type"] == "drawn"]
     who = entry.command.get("player", "")
-    lines = [fit(e["card"]) for e in drawn][:2]
+    lines = [f"+{q.card_bonus(state, e['card'])} {e['card']}" for e in drawn][:2]
     deck = drawn[-1]["deck"] if drawn else ""
-    return BoxView("drawn", title=fit(f"{who} draws"), lines=(*lines, f"from the {deck}",
-                   "deck: hand it over"), hint="any key: go on")
+    return BoxView("drawn", title=f"{who} draws", lines=(*lines, f"from the {deck} deck:",
+                   "hand it over"), hint="any key: go on")
 
 
 def idle_view(state: GameState) -> BoxView:
     p = state.current_player
     who = f"{p.name}'s turn" if p else ("Game over" if state.over else "Gallery Grippers")
-    return BoxView("idle", lines=(fit(who), f"dice {short_hex(state.commitment, 5)}"),
+    return BoxView("idle", lines=(who, f"dice {short_hex(state.commitment, 5)}"),
                    hint="any key: wake")
