@@ -58,6 +58,7 @@ MACHINE = {"arm64": "aarch64", "armhf": "armv7l"}
 HOME = "/home/pi/tableside-referee"
 VENV_BIN = "/opt/tableside-referee/venv/bin"
 HOST_CA = "/etc/ssl/certs/tableside-host-ca.pem"
+# What Raspberry Pi OS bookworm's /boot/firmware/config.txt holds as it comes (tests use it too).
 PI_CONFIG_TXT = """\
 # For more options and information see
 # http://rptl.io/configtxt
@@ -69,7 +70,12 @@ auto_initramfs=1
 dtoverlay=vc4-kms-v3d
 max_framebuffers=2
 disable_fw_kms_setup=1
+arm_64bit=1
+disable_overscan=1
 arm_boost=1
+
+[cm4]
+otg_mode=1
 
 [all]
 """

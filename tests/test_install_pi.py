@@ -22,26 +22,10 @@ import pytest
 CHECKOUT = Path(__file__).resolve().parent.parent
 NAME = "tableside-referee"
 FAST = ["--pip-arg=--no-deps"]
-PI_CONFIG_TXT = """\
-# For more options and information see
-# http://rptl.io/configtxt
-#dtparam=i2c_arm=on
-dtparam=audio=on
-camera_auto_detect=1
-display_auto_detect=1
-auto_initramfs=1
-dtoverlay=vc4-kms-v3d
-max_framebuffers=2
-disable_fw_kms_setup=1
-arm_64bit=1
-disable_overscan=1
-arm_boost=1
+sys.path.insert(0, str(CHECKOUT / "scripts"))
+from pi_emulate import PI_CONFIG_TXT  # noqa: E402  (Raspberry Pi OS's own config.txt)
 
-[cm4]
-otg_mode=1
-
-[all]
-"""
+sys.path.remove(str(CHECKOUT / "scripts"))
 PASSWD = "root:x:0:0:root:/root:/bin/bash\npi:x:1000:1000:,,,:/home/pi:/bin/bash\n"
 GROUP = "root:x:0:\ndialout:x:20:pi\ni2c:x:994:pi\ngpio:x:993:pi\npi:x:1000:\n"
 SHADOW = "root:*:19000:0:99999:7:::\npi:$y$j9T$abc:19000:0:99999:7:::\n"
