@@ -1,0 +1,160 @@
+"""A box draw an undo took back binds the draw that showed it (issue 42): no undo reveals
+anything a later choice can use.
+
+Undo corrects a mis-entry and never lets a result be chosen. A draw the box made and the table
+saw, then undid, showed a hidden card: choosing again after seeing it is a choice. So the seen
+card stays on the table (kept, as before) *and* the draw stays bound to it. In Gallery
+Grippers, while a kept card waits for a player's draw, that player's draw from the other deck
+(by the box or named by hand) is refused, ``draw_bound`` (GG-17), naming the card and the
+deck; correcting the tile instead puts the draw off, never sheds the card: the player's next
+draw must still be from that deck, and gives it.
+
+The property drives random commands and undos through the session's protocol and checks them
+against the kept cards of `test_kept_property.Model`, written apart from the session.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from referee.games.gallery_grippers.catalog import parse_catalog
+from referee.games.gallery_grippers.commands import Draw
+from referee.games.gallery_grippers.state import GameState
+from referee.session import Session
+from tests.conftest import examples
+from tests.referee.conftest import SEED, Table, hand_for, start
+from tests.referee.test_kept_property import Kept, Model, request, small_catalog
+
+OTHER = {"specialist": "attribute", "attribute": "specialist"}
+
+
+def drawn(answer: dict[str, Any]) -> dict[str, Any]:
+    [e] = [e for e in answer["events"] if e["type"] in ("drawn", "visitor_drawn")]
+    return e
+
+
+def the_pick(answer: dict[str, Any]) -> dict[str, Any]:
+    [e] = [e for e in answer["events"] if e["type"] == "roll" and e["die"] == "pick"]
+    return e
+
+
+# ---- Gallery Grippers ----------------------------------------------------------------------
+
+def ann_saw(deck: str = "specialist") -> tuple[Table, str]:
+    """Ann lands on recruitment, the box draws from `deck` and the table sees the card; the
+    draw is undone. (The table's case: she saw "Lookout", then drew from the other deck.)"""
+    t = start()
+    t.ok("move", player="Ann", tile="recruitment", roll=1)
+    seen = drawn(t.ok("draw", player="Ann", deck=deck))["card"]
+    t.ok("undo")
+    return t, seen
+
+
+def test_an_undone_draw_binds_its_deck_the_other_deck_is_refused_and_says_why() -> None:
+    t, seen = ann_saw("specialist")
+    refused = t.no("draw", "draw_bound", rule="GG-17", player="Ann", deck="attribute")
+    message = refused["error"]["message"]
+    assert message == (
+        f"Ann's undone draw showed {seen}, the top of the specialist deck: Ann's next draw "
+        f"must be from that deck (it gives {seen} again). Undo corrects a mis-entry; it "
+        "never lets a seen card be avoided.")
+    attribute = next(iter(t.session.state.piles["attribute"]))
+    t.no("draw", "draw_bound", rule="GG-17", player="Ann", deck="attribute", card=attribute)
+    # a front end asks before it offers a choice: the other deck is not offered
+    refusal = t.session.refusal(Draw(player="Ann", deck="attribute"))
+    assert refusal is not None and refusal.code == "draw_bound"
+    assert t.session.refusal(Draw(player="Ann", deck="specialist")) is None
+    again = t.ok("draw", player="Ann", deck="specialist")
+    assert drawn(again)["card"] == seen and the_pick(again)["kept"] is True
+    assert t.session.kept == ()
+
+
+def test_correcting_the_tile_puts_the_draw_off_but_never_sheds_the_seen_card() -> None:
+    t, seen = ann_saw("attribute")
+    t.ok("undo")  # the move: the pawn was on a plain tile after all
+    t.ok("move", player="Ann", tile="plain", roll=1)
+    t.ok("end_turn", player="Ann")
+    t.ok("move", player="Ben", tile="recruitment", roll=2)
+    t.ok("draw", player="Ben", deck="specialist")  # Ben's draws are his own: not bound
+    t.ok("end_turn", player="Ben")
+    t.ok("move", player="Ann", tile="recruitment", roll=3)
+    t.no("draw", "draw_bound", rule="GG-17", player="Ann", deck="specialist")
+    again = Session.resume(list(t.session.log), seed=SEED)  # the binding survives a restart
+    assert again.kept == t.session.kept
+    refusal = again.refusal(Draw(player="Ann", deck="specialist"))
+    assert refusal is not None and refusal.code == "draw_bound"
+    answer = t.ok("draw", player="Ann", deck="attribute")
+    assert drawn(answer)["card"] == seen and the_pick(answer)["kept"] is True
+
+
+def bound_for(model: Model, s: GameState, player: str) -> list[Kept]:
+    """The model's kept cards that bind `player`'s next draw: theirs, drawn for a draw, and
+    still in the pile they came from."""
+    return [k for k in model.kept if k.player == player and k.deck is not None
+            and k.purpose == "draw" and model.applies(k, player, k.key, "draw", s)]
+
+
+@settings(max_examples=examples(120), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(min_value=1, max_value=3),
+       reup=st.sampled_from([0, 4]),
+       steps=st.integers(min_value=40, max_value=200),
+       rnd=st.randoms(use_true_random=False))
+def test_no_undo_lets_a_player_see_a_card_and_then_draw_another(
+        players: int, reup: int, steps: int, rnd: Random) -> None:
+    """Gallery Grippers: once a box draw a player saw is undone, that player's next draw is
+    that card, from that deck, while it is still in its pile; drawing from the other deck,
+    naming a card by hand, or any sequence of undos and redos in between never gives another
+    card. The kept cards themselves are `test_kept_property.Model`'s, written apart from the
+    session."""
+    catalog = parse_catalog(small_catalog(players), "small.toml")
+    t = Table(Session(catalog, seed=SEED))
+    rules = {"reup_at_or_below": reup, "bypass_target": 60, "win_money": 10**12}
+    t.ok("new_game", players=[f"P{i}" for i in range(players)], rules=rules)
+    model = Model(SEED, "1-100")
+    last = ""
+    for _ in range(steps):
+        p, v = rnd.randrange(2**16), rnd.randrange(2**16)
+        s = t.session.state
+        if s.over:
+            break
+        if last == "draw" and p % 2:
+            req: dict[str, Any] = {"cmd": "undo"}  # see a card, take it back
+        else:
+            req = request(s, p, v)
+            if req["cmd"] == "move" and "museum" not in req and p % 3 == 0 and \
+                    s.current_player is not None and s.current_player.where is None:
+                req["tile"] = "recruitment"
+        if req["cmd"] == "deal":
+            req.update(hand_for(t.session))
+        who = s.current_player.name if s.current_player else None
+        bound = bound_for(model, s, who) if who else []
+        answer = t.session.handle(req)
+        last = req["cmd"] if answer["ok"] else last
+        if not answer["ok"]:
+            code = answer["error"]["code"]
+            assert code != "internal_error", answer
+            if code == "draw_bound":
+                event("refused: draw_bound")
+                assert answer["error"]["rule"] == "GG-17"
+                assert bound and req["deck"] not in {k.deck for k in bound}, (req, bound)
+            continue
+        if req["cmd"] == "undo":
+            [undone] = answer["events"]
+            model.undone(undone)
+        else:
+            for e in answer["events"]:
+                if e["type"] == "drawn" and e["player"] == who and bound:
+                    event("a bound draw gives the seen card")
+                    assert e["source"] == "box", ("a card named by hand replaced a seen one",
+                                                  e, bound)
+                    assert (e["deck"], e["card"]) in {(k.deck, k.card) for k in bound}, (
+                        "a player saw a card, undid the draw and drew another", e, bound)
+            model.accepted(t.session.log[-1].seq, answer["events"], s)
+        model.same_as(t.session)
+    again = Session.resume(list(t.session.log), seed=SEED, catalog=catalog)
+    assert again.kept == t.session.kept and again.state == t.session.state
