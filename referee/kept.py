@@ -21,7 +21,9 @@ die" means and what follows from it (docs/protocol.md, "Kept dice"):
   choosing again is a choice. While it waits and can still be drawn, a draw by the same
   player for the same purpose from another pile (by the box, or a card named by hand) is
   refused, ``draw_bound``, naming the card and its pile; that player's next draw must be from
-  that pile, and gives it.
+  that pile, and gives it. (A game whose pile is nobody's until drawn, The Gallerist's bag,
+  names no player for its box draws: a kept visitor is the next one out of the bag, whoever
+  it is recorded for.)
 - A die typed in by hand is not kept: undo is how a mistyped number is corrected. It is
   remembered instead (``typed`` in the ``undone`` event), and the value the next roll of that
   die gives, if it differs, is shown as a correction: a ``die_corrected`` event in that step

@@ -1,32 +1,43 @@
 """A box draw an undo took back binds the draw that showed it (issue 42): no undo reveals
-anything a later choice can use.
+anything a later choice can use, in any game.
 
 Undo corrects a mis-entry and never lets a result be chosen. A draw the box made and the table
 saw, then undid, showed a hidden card: choosing again after seeing it is a choice. So the seen
-card stays on the table (kept, as before) *and* the draw stays bound to it. In Gallery
-Grippers, while a kept card waits for a player's draw, that player's draw from the other deck
-(by the box or named by hand) is refused, ``draw_bound`` (GG-17), naming the card and the
-deck; correcting the tile instead puts the draw off, never sheds the card: the player's next
-draw must still be from that deck, and gives it.
+card stays on the table (kept, as before) *and* the draw stays bound to it:
 
-The property drives random commands and undos through the session's protocol and checks them
-against the kept cards of `test_kept_property.Model`, written apart from the session.
+- Gallery Grippers: while a kept card waits for a player's draw, that player's draw from the
+  other deck (by the box or named by hand) is refused, ``draw_bound`` (GG-17), naming the card
+  and the deck; correcting the tile instead puts the draw off, never sheds the card: the
+  player's next draw must still be from that deck, and gives it.
+- The Gallerist: the bag is one pile and its visitors are nobody's until drawn, so a kept
+  visitor waits for the next draw from the bag whoever it is recorded for (a wrong player is a
+  mis-entry to correct, and the seen colour comes with the correction), and a colour drawn by
+  hand meanwhile is ``card_kept`` whoever draws it.
+- The A.R.T. Project: the box never sees a card (draws are counts): nothing hidden to bind.
+
+The properties drive random commands and undos through the session's protocol and check
+them against models kept here.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from pathlib import Path
 from random import Random
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from referee.app import open_session
 from referee.games.gallery_grippers.catalog import parse_catalog
 from referee.games.gallery_grippers.commands import Draw
 from referee.games.gallery_grippers.state import GameState
 from referee.session import Session
 from tests.conftest import examples
 from tests.referee.conftest import SEED, Table, hand_for, start
+from tests.referee.games.gallerist.helpers import FIXTURE, PLACES
+from tests.referee.games.playing import resumes_and_verifies
 from tests.referee.test_kept_property import Kept, Model, request, small_catalog
 
 OTHER = {"specialist": "attribute", "attribute": "specialist"}
@@ -158,3 +169,106 @@ def test_no_undo_lets_a_player_see_a_card_and_then_draw_another(
         model.same_as(t.session)
     again = Session.resume(list(t.session.log), seed=SEED, catalog=catalog)
     assert again.kept == t.session.kept and again.state == t.session.state
+
+
+# ---- The Gallerist -------------------------------------------------------------------------
+
+NAMES = ["Ann", "Ben", "Cy"]
+BAG = {"pink": 6, "brown": 6, "white": 6}
+GALLERIST = {"cmd": "new_game", "game": "gallerist", "players": NAMES, "catalog": FIXTURE,
+             "bag": BAG, "start_player": "Ann"}
+
+
+def gallerist(session: Session) -> Table:
+    t = Table(session)
+    assert t.session.handle(GALLERIST)["ok"]
+    while t.session.state.phase == "setup":
+        due = t.session.ruleset.state_json(t.session.state)["pending"][0]["player"]
+        t.ok("place_start", player=due, location=PLACES[NAMES.index(due)])
+    return t
+
+
+def test_an_undone_visitor_draw_comes_back_whoever_it_is_drawn_for(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    t = gallerist(open_session(db=path, seed=SEED, notify=lambda _: None))
+    first = drawn(t.ok("draw_visitor", player="Ann"))
+    assert first["source"] == "box"
+    [undone] = t.ok("undo")["events"]
+    assert [(k["player"], k["card"]) for k in undone["kept"]] == [(None, first["colour"])]
+    other = next(c for c in BAG if c != first["colour"])
+    refused = t.no("draw_visitor", "card_kept", player="Ben", colour=other)
+    assert first["colour"] in refused["error"]["message"]
+    t.no("draw_visitor", "card_kept", colour=first["colour"])  # by hand, even the same colour
+    again = t.ok("draw_visitor", player="Ben")  # it was Ben's draw: the same visitor
+    assert drawn(again)["colour"] == first["colour"] and drawn(again)["player"] == "Ben"
+    assert the_pick(again)["kept"] is True
+    t.ok("undo")
+    third = t.ok("draw_visitor")  # recorded for nobody: still the same visitor
+    assert drawn(third)["colour"] == first["colour"] and the_pick(third)["kept"] is True
+    t.ok("reveal")
+    resumes_and_verifies(t.session, path, "gallerist", SEED)
+
+
+@dataclass
+class Bag:
+    """The model: the colours undone box draws showed, in the order the next draws must give
+    them (whoever they are drawn for), and each standing step's box-drawn colours."""
+
+    waiting: list[str] = field(default_factory=list)
+    steps: list[list[str]] = field(default_factory=list)
+
+
+def gallerist_request(p: int, v: int) -> dict[str, Any]:
+    who = [*NAMES, None][v % 4]
+    player = {} if who is None else {"player": who}
+    if p % 10 < 3:
+        return {"cmd": "undo"}
+    if p % 10 < 7:
+        return {"cmd": "draw_visitor", **player}
+    if p % 10 == 7:
+        return {"cmd": "draw_visitor", "colour": sorted(BAG)[v % 3], **player}
+    if p % 10 == 8:
+        return {"cmd": "take_ticket", "player": NAMES[v % 3],
+                "colour": ["pink", "brown", "white"][p % 3]}
+    return {"cmd": "money", "player": NAMES[v % 3], "delta": 1 + v % 3}
+
+
+@settings(max_examples=examples(100), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.integers(min_value=10, max_value=80), rnd=st.randoms(use_true_random=False))
+def test_no_undo_lets_the_table_see_a_visitor_and_then_draw_another(steps: int,
+                                                                    rnd: Random) -> None:
+    """The Gallerist: a visitor a box draw showed, undone, is the next visitor out of the bag,
+    whoever the next draw is recorded for; a colour drawn by hand meanwhile is refused, and
+    no sequence of draws, other records and undos gives another colour first."""
+    t = gallerist(Session(seed=SEED))
+    model = Bag()
+    for _ in range(steps):
+        req = gallerist_request(rnd.randrange(2**16), rnd.randrange(2**16))
+        answer = t.session.handle(req)
+        if not answer["ok"]:
+            code = answer["error"]["code"]
+            assert code != "internal_error", answer
+            if code == "card_kept":
+                event("refused: card_kept")
+                assert model.waiting and req.get("colour"), (req, model)
+            continue
+        if req["cmd"] == "undo":
+            # (a step before the model's first, a starting place, drew nothing)
+            model.waiting = (model.steps.pop() if model.steps else []) + model.waiting
+            continue
+        boxed = []
+        for e in answer["events"]:
+            if e["type"] != "visitor_drawn":
+                continue
+            if model.waiting:
+                event("a visitor drawn while a seen one waits")
+                assert e["source"] == "box", ("a colour drawn by hand replaced a seen one", e)
+                assert e["colour"] == model.waiting[0], (
+                    "the table saw a visitor, undid the draw and drew another", e, model)
+                assert the_pick(answer)["kept"] is True
+                model.waiting.pop(0)
+            if e["source"] == "box":
+                boxed.append(e["colour"])
+        model.steps.append(boxed)
+    assert [k.card for k in t.session.kept] == model.waiting
