@@ -102,6 +102,17 @@ def test_correcting_the_tile_puts_the_draw_off_but_never_sheds_the_seen_card() -
     assert drawn(answer)["card"] == seen and the_pick(answer)["kept"] is True
 
 
+def test_the_undo_prompt_says_the_drawn_card_stays_bound_to_its_draw() -> None:
+    from referee.words import undo_dice_lines, undo_dice_words
+
+    t = start()
+    t.ok("move", player="Ann", tile="recruitment", roll=1)
+    answer = t.ok("draw", player="Ann", deck="specialist")
+    words = undo_dice_words(answer["events"])
+    assert words is not None and "another deck" in words and "refused" in words
+    assert undo_dice_lines(answer["events"]) == ("card stays, bound",)
+
+
 def bound_for(model: Model, s: GameState, player: str) -> list[Kept]:
     """The model's kept cards that bind `player`'s next draw: theirs, drawn for a draw, and
     still in the pile they came from."""
