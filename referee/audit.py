@@ -20,7 +20,7 @@ from referee.chain import Link, body_of, canonical, chain_problems
 from referee.dice import stream_draw
 from referee.errors import BadRequest
 from referee.export import GameLog
-from referee.ruleset import DieRequest, Event, Result, Rolled, Ruleset, result_of
+from referee.ruleset import DieRequest, Result, Rolled, Ruleset, result_of
 
 
 @dataclass
@@ -73,7 +73,7 @@ class _Tally:
     draws: int = 0
     physical: int = 0
     next_index: int = 0
-    seen: dict[int, tuple[Event, str | None]] = field(default_factory=dict)
+    seen: dict[int, tuple[tuple[Any, ...], str | None]] = field(default_factory=dict)
 
 
 def verify(log: GameLog) -> Verdict:
@@ -241,7 +241,7 @@ def _check_roll(r: Rolled, before: Any, ruleset: Ruleset, seed: bytes | None, wh
     who = f"{where}: {e.get('player') or 'the table'}'s {e.get('purpose')} {die} #{index}"
     if e["kept"]:
         first = t.seen.get(index)
-        if first is None or _key(first[0]) != _key(e) or first[1] != card:
+        if first is None or first[0] != _key(r) or first[1] != card:
             v.problems.append(f"{who} is marked kept but no earlier roll #{index} matches it")
         t.kept += 1
         return
@@ -249,7 +249,7 @@ def _check_roll(r: Rolled, before: Any, ruleset: Ruleset, seed: bytes | None, wh
         v.problems.append(f"{who}: the stream's next roll was #{t.next_index} "
                           "(rolls may not be skipped or repeated)")
     t.next_index = max(t.next_index, index + 1)
-    t.seen[index] = (e, card)
+    t.seen[index] = (_key(r), card)
     if before.seed is not None:
         v.problems.append(f"{who}: rolled by the box after the seed was revealed")
     request = DieRequest(r.id, die, r.purpose, sides, player=r.player, deck=deck)
@@ -275,8 +275,10 @@ def _check_roll(r: Rolled, before: Any, ruleset: Ruleset, seed: bytes | None, wh
         v.problems.append(f"{who} shows {value}, but the seed gives {want}")
 
 
-def _key(e: Event) -> tuple[Any, ...]:
+def _key(r: Rolled) -> tuple[Any, ...]:
     """What a kept roll must share with the roll it reuses: the die and its id, the value, the
     player and the purpose (a free roll's value is never a bypass's: docs/protocol.md, "Kept
-    dice")."""
-    return (e["die"], e["sides"], e["value"], e.get("id"), e.get("player"), e.get("purpose"))
+    dice"), as the game's `Ruleset.rolled` reads them (a draw from The Gallerist's bag is
+    nobody's, whoever its event says it was recorded for)."""
+    assert r.roll is not None
+    return (r.roll.die, r.roll.sides, r.roll.value, r.id, r.player, r.purpose)

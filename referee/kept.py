@@ -17,6 +17,13 @@ die" means and what follows from it (docs/protocol.md, "Kept dice"):
   reshuffled again the kept card is dropped, in a ``kept_dropped`` event (never silently),
   and undoing that step puts it back; undoing the step that made its pile drops it for good,
   listed as ``dropped`` in the ``undone`` event.
+- A kept card also binds the draw that showed it (issue 42): seeing a hidden card and then
+  choosing again is a choice. While it waits and can still be drawn, a draw by the same
+  player for the same purpose from another pile (by the box, or a card named by hand) is
+  refused, ``draw_bound``, naming the card and its pile; that player's next draw must be from
+  that pile, and gives it. (A game whose pile is nobody's until drawn, The Gallerist's bag,
+  names no player for its box draws: a kept visitor is the next one out of the bag, whoever
+  it is recorded for.)
 - A die typed in by hand is not kept: undo is how a mistyped number is corrected. It is
   remembered instead (``typed`` in the ``undone`` event), and the value the next roll of that
   die gives, if it differs, is shown as a correction: a ``die_corrected`` event in that step
@@ -122,16 +129,20 @@ def refuse_physical_while_kept(kept: Sequence[KeptDie], rolled: Sequence[Rolled]
 
     Raises:
         KeptDieWaiting: ``die_kept`` (a typed or tray die) or ``card_kept`` (a card named
-            by hand), naming the kept value.
+            by hand), naming the kept value; ``draw_bound`` (a card named by hand from
+            another pile than a kept card of that player's, `refuse_bound_draw`).
     """
     for r in rolled:
         if r.roll is None:  # a card named by hand
             k = waiting(kept, r.id, r.player, r.key, r.purpose, before, piles, ruleset)
             if k is not None:
+                who = f"{k.player}'s" if k.player else "The table's"
                 raise KeptDieWaiting(
-                    f"{k.player}'s box draw from the {k.deck} deck was undone and its card, "
+                    f"{who} box draw from the {k.deck} deck was undone and its card, "
                     f"{k.card}, is still on the table. Let the box draw (it gives {k.card} "
                     "again); a card named by hand cannot take its place.", code="card_kept")
+            if r.deck is not None:
+                refuse_bound_draw(kept, r.player, r.purpose, r.deck, before, piles, ruleset)
         elif r.roll.source == "physical" and not r.roll.kept:
             k = waiting(kept, r.id, r.player, r.key, r.purpose, before, piles, ruleset)
             if k is not None:
@@ -142,6 +153,39 @@ def refuse_physical_while_kept(kept: Sequence[KeptDie], rolled: Sequence[Rolled]
                     f"the table from an undone step: it shows {k.roll.value}{read}. Send the "
                     f"command without it: the box uses {k.roll.value} again; a "
                     f"{r.roll.via or 'typed'} value cannot take its place.")
+
+
+def binding(kept: Iterable[KeptDie], player: str | None, purpose: str, deck: str,
+            state: object, piles: Piles, ruleset: Ruleset) -> KeptDie | None:
+    """The kept card that binds a draw by `player` for `purpose` from `deck`, if any: the
+    first card an undone draw of theirs for that purpose showed, from another pile, that can
+    still be drawn. None when none waits, or when one waits in `deck` itself (then this
+    draw is the one that gives it)."""
+    mine = [k for k in kept if k.deck is not None and k.card is not None
+            and k.player == player and k.purpose == purpose
+            and drawable(k, state, piles, ruleset)]
+    if not mine or any(k.deck == deck for k in mine):
+        return None
+    return mine[0]
+
+
+def refuse_bound_draw(kept: Iterable[KeptDie], player: str | None, purpose: str, deck: str,
+                      state: object, piles: Piles, ruleset: Ruleset) -> None:
+    """Refuse a draw from `deck` that a kept card of another pile binds (nothing changes).
+
+    Raises:
+        KeptDieWaiting: ``draw_bound``, with the game's rule (`Ruleset.bound_rule`), naming
+            the card the undone draw showed and the pile the draw must come from.
+    """
+    k = binding(kept, player, purpose, deck, state, piles, ruleset)
+    if k is None:
+        return
+    who = k.player or "the table"
+    raise KeptDieWaiting(
+        f"{who[0].upper()}{who[1:]}'s undone draw showed {k.card}, the top of the {k.deck} "
+        f"deck: {who}'s next draw must be from that deck (it gives {k.card} again). Undo "
+        "corrects a mis-entry; it never lets a seen card be avoided.",
+        code="draw_bound", rule=ruleset.bound_rule())
 
 
 def dropped_by(kept: Iterable[KeptDie], renewed: set[str]) -> list[KeptDie]:

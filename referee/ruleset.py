@@ -271,6 +271,10 @@ class Ruleset(Protocol):
     def renew_rule(self) -> str | None:
         """The rule a ``kept_dropped`` event cites."""
 
+    def bound_rule(self) -> str | None:
+        """The rule a draw refused because a kept card of another pile binds it cites
+        (``draw_bound``: the seen card's draw must be made from its pile)."""
+
     def holds(self, state: Any, deck: str, card: str, from_discards: bool) -> bool:
         """Whether a draw from `deck` now takes from the pile a kept `card` came from (the
         draw pile, or the discards it reshuffles) and that pile still holds it."""

@@ -35,6 +35,7 @@ from referee.kept import (
     corrections,
     dropped_by,
     dropped_events,
+    refuse_bound_draw,
     refuse_physical_while_kept,
     typed_left_by,
     waiting_for,
@@ -181,14 +182,26 @@ class Session:
     def refusal(self, command: Any) -> Refusal | None:
         """Why `command` would be refused now, or None, changing nothing: the rules' answer,
         and the dice an undo left on the table (a typed value or a card named by hand for a
-        die the box must roll again, `die_kept`/`card_kept`). A front end asks before it
+        die the box must roll again, `die_kept`/`card_kept`; a draw from another pile than
+        the one a kept card of that player's binds, `draw_bound`). A front end asks before it
         offers a choice the rules list (`legal_actions` knows the state, not the table's kept
         dice), so that nothing is offered that would be refused. A command whose dice the box
         would roll is not refused for them: it reuses the kept ones."""
         game = self._game
         try:
             result = game.ruleset.decide(self.state, command)
-            if isinstance(result, NeedDice) or not game.kept:
+            if not game.kept:
+                return None
+            if isinstance(result, NeedDice):
+                used: list[KeptDie] = []
+                for req in result.requests:
+                    left = without(game.kept, used)
+                    k = waiting_for(left, req, self.state, game.current_piles, game.ruleset)
+                    if k is not None:
+                        used.append(k)
+                    elif req.deck is not None:
+                        refuse_bound_draw(left, req.player, req.purpose, req.deck, self.state,
+                                          game.current_piles, game.ruleset)
                 return None
             events = list(result)
             rolled = game.ruleset.rolled(game.ruleset.command_json(command), events)
@@ -495,12 +508,17 @@ class Session:
     def _one(self, game: RunningGame, base: Any, req: DieRequest, fresh: list[int],
              used: list[KeptDie]) -> tuple[Roll, str | None]:
         """One electronic roll (and, for a box draw, the card it picks): the die an undo
-        left on the table for this die id, player, die and purpose, else the stream's next."""
+        left on the table for this die id, player, die and purpose, else the stream's next
+        (a box draw that a kept card of another pile binds is refused first, `draw_bound`:
+        nothing is drawn)."""
         k = waiting_for(without(game.kept, used), req, base, game.current_piles,
                         game.ruleset)
         if k is not None:
             used.append(k)
             return replace(k.roll, kept=True), k.card
+        if req.deck is not None:  # a fresh draw: not where a kept card binds it elsewhere
+            refuse_bound_draw(without(game.kept, used), req.player, req.purpose, req.deck,
+                              base, game.current_piles, game.ruleset)
         if game.seed is None:
             raise RuleViolation("No game is running: start one with new_game.", code="no_game")
         if base.seed is not None:

@@ -80,7 +80,8 @@ def undo_dice_words(events: Sequence[Event]) -> str | None:
     The rule it rests on, every game's: undo corrects a mis-entry and never chooses a result
     (docs/protocol.md, "Kept dice"). The dice the box rolled or the tray read stay on the
     table for the next roll of the same die; a typed die may be typed again, and a different
-    value is logged as a correction."""
+    value is logged as a correction. A card the box drew stays bound to its draw: the next
+    draw gives it, and one from another deck is refused (`draw_bound`)."""
     staying, typed = _step_dice(events)
     said = []
     shown = _values(staying)
@@ -88,7 +89,9 @@ def undo_dice_words(events: Sequence[Event]) -> str | None:
         said.append(f"The dice the box rolled or the tray read ({shown}) stay on the table: "
                     "the next roll of the same die gives them again.")
     if any(e.get("die") == "pick" for e in staying):
-        said.append("The card the box drew stays on the table: its next draw gives it again.")
+        said.append("The card the box drew stays on the table, bound to its draw: the next "
+                    "draw gives it again, and a draw from another deck instead is refused "
+                    "(seeing a card, then choosing again, is a choice).")
     if typed:
         said.append(f"Typed dice ({_values(typed)}) are not kept: type them again; a "
                     "different value is logged as a correction (\"corrected: 4 → 6\").")
@@ -101,7 +104,7 @@ def undo_dice_lines(events: Sequence[Event], width: int = 21) -> tuple[str, ...]
     lines = []
     if staying:
         shown = _values(staying)
-        lines.append(f"dice stay: {shown}"[:width] if shown else "card stays: kept")
+        lines.append(f"dice stay: {shown}"[:width] if shown else "card stays, bound")
     if typed:
         lines.append("typed: retype, logged"[:width])
     return tuple(lines)

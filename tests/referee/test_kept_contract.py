@@ -1,7 +1,8 @@
 """referee/kept.py's functions on their own: which kept die a roll must reuse, what undoing a
-step leaves on the table, what a reshuffle drops, what a stored step reused, and the words of
-the two refusals (`die_kept`, `card_kept`). Pinned from mutation testing of referee/kept.py
-(issue 28; docs/mutation.md); the session-level rules are in test_kept_dice.py."""
+step leaves on the table, what a reshuffle drops, what a stored step reused, which draw a
+kept card binds, and the words of the refusals (`die_kept`, `card_kept`, `draw_bound`). Pinned
+from mutation testing of referee/kept.py (issue 28; docs/mutation.md); the session-level rules
+are in test_kept_dice.py and test_kept_cards_bound.py."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from referee.dice import Roll
 from referee.errors import KeptDieWaiting
 from referee.kept import (
     KeptDie,
+    binding,
     corrections,
     drawable,
     dropped_by,
@@ -20,6 +22,7 @@ from referee.kept import (
     left_by,
     orphaned_by_undo,
     piles_after,
+    refuse_bound_draw,
     refuse_physical_while_kept,
     reused_by,
     stays,
@@ -31,7 +34,7 @@ from referee.ruleset import Rolled, Ruleset
 
 
 class Rules:
-    """The two answers kept.py asks a ruleset for."""
+    """The three answers kept.py asks a ruleset for."""
 
     def __init__(self, holds: bool = True) -> None:
         self._holds = holds
@@ -41,6 +44,9 @@ class Rules:
 
     def holds(self, state: object, deck: str, card: str, from_discards: bool) -> bool:
         return self._holds
+
+    def bound_rule(self) -> str | None:
+        return "GG-17"
 
 
 def rules(holds: bool = True) -> Ruleset:
@@ -161,6 +167,57 @@ def test_a_card_named_by_hand_is_refused_while_the_box_draw_waits_and_says_why()
     assert str(err) == ("Ann's box draw from the attribute deck was undone and its card, "
                         "Steroids, is still on the table. Let the box draw (it gives Steroids "
                         "again); a card named by hand cannot take its place.")
+
+
+LOOKOUT = KeptDie("Ann", "pick:specialist", "draw", electronic(3, 9), card="Lookout", id="Ann")
+
+
+def test_a_kept_card_binds_only_its_players_draws_for_its_purpose_from_another_pile() -> None:
+    piles = {"attribute": 5}
+    assert binding([D6, LOOKOUT], "Ann", "draw", "attribute", None, piles, rules()) is LOOKOUT
+    for other in (("Ann", "draw", "specialist"),  # its own pile: the draw that gives it
+                  ("Ben", "draw", "attribute"),  # another player's draw
+                  ("Ann", "reup", "attribute")):  # another purpose
+        assert binding([LOOKOUT], *other, None, piles, rules()) is None
+    assert binding([LOOKOUT], "Ann", "draw", "attribute", None, piles,
+                   rules(holds=False)) is None  # no longer where it was seen
+    assert binding([D6], "Ann", "draw", "attribute", None, piles, rules()) is None
+    # kept cards in both decks: a draw from either gives one of them, so neither binds it
+    assert binding([LOOKOUT, CARD], "Ann", "draw", "attribute", None, piles, rules()) is None
+    assert binding([CARD, LOOKOUT], "Ann", "draw", "specialist", None, piles,
+                   rules()) is None
+    assert binding([CARD, LOOKOUT], "Ann", "draw", "specialist", None, {},
+                   rules()) is None  # CARD's pile is gone: LOOKOUT's deck is drawn from
+    assert binding([CARD, LOOKOUT], "Ann", "draw", "attribute", None, {},
+                   rules()) is LOOKOUT
+
+
+def test_a_bound_draw_is_refused_with_the_games_rule_and_says_why() -> None:
+    refuse_bound_draw([LOOKOUT], "Ann", "draw", "specialist", None, {}, rules())
+    with pytest.raises(KeptDieWaiting) as err:
+        refuse_bound_draw([LOOKOUT], "Ann", "draw", "attribute", None, {}, rules())
+    assert (err.value.code, err.value.rule) == ("draw_bound", "GG-17")
+    assert str(err.value) == (
+        "Ann's undone draw showed Lookout, the top of the specialist deck: Ann's next draw "
+        "must be from that deck (it gives Lookout again). Undo corrects a mis-entry; it never "
+        "lets a seen card be avoided.")
+    nobody = KeptDie(None, "pick:bag", "visitor", electronic(1, 2), card="pink", id="bag")
+    with pytest.raises(KeptDieWaiting) as err:
+        refuse_bound_draw([nobody], None, "visitor", "box", None, {}, rules())
+    assert str(err.value).startswith("The table's undone draw showed pink, the top of the "
+                                     "bag deck: the table's next draw")
+    # a card named by hand from the other deck is refused the same way
+    err2 = refusal([LOOKOUT], Rolled("Ann", "Ann", "pick:attribute", "draw", None,
+                                     card="Steroids"))
+    assert (err2.code, err2.rule) == ("draw_bound", "GG-17")
+
+
+def test_a_card_named_by_hand_for_the_tables_kept_draw_says_the_table() -> None:
+    nobody = KeptDie(None, "pick:bag", "visitor", electronic(1, 2), card="pink", id="bag")
+    err = refusal([nobody], Rolled("bag", None, "pick:bag", "visitor", None, card="white"))
+    assert err.code == "card_kept"
+    assert str(err).startswith("The table's box draw from the bag deck was undone and its "
+                               "card, pink, is still on the table.")
 
 
 @pytest.mark.parametrize("rolled", [

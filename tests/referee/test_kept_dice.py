@@ -210,8 +210,10 @@ def turn(t: Table, who: str, tile: str, **draw: Any) -> dict[str, Any] | None:
 
 
 def anns_kept_torch_and_its_pile_gone() -> Table:
-    """Ann's box draw of a Torch is undone (kept); Ben then takes both Torches by hand and
-    plays one: the pile Ann's Torch came from is empty, the discards hold Rope and Torch."""
+    """Ann's box draw of a Torch is undone (kept), and so is her move (the pawn was on a
+    plain tile: no draw this turn, and none from the other deck, which her seen Torch binds:
+    `draw_bound`, test_kept_cards_bound.py); Ben then takes both Torches by hand and plays
+    one: the pile Ann's Torch came from is empty, the discards hold Rope and Torch."""
     t = two_players_two_attributes_left()
     t.ok("move", player="Ann", tile="recruitment", roll=1)
     [drawn] = [e for e in t.ok("draw", player="Ann", deck="attribute")["events"]
@@ -223,7 +225,9 @@ def anns_kept_torch_and_its_pile_gone() -> Table:
                                                                 "Torch")
     refusal = t.no("draw", "card_kept", player="Ann", deck="attribute", card="Torch")
     assert "Torch" in refusal["error"]["message"]
-    t.ok("draw", player="Ann", deck="specialist", card="Hacker")
+    t.no("draw", "draw_bound", player="Ann", deck="specialist", card="Hacker")
+    t.ok("undo")
+    t.ok("move", player="Ann", tile="plain", roll=1)
     t.ok("end_turn", player="Ann")
     turn(t, "Ben", "recruitment", card="Torch")
     turn(t, "Ann", "plain")

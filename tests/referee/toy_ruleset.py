@@ -219,6 +219,9 @@ class TwoDice:
     def renew_rule(self) -> str | None:
         return None
 
+    def bound_rule(self) -> str | None:
+        return None
+
     def holds(self, state: ToyState, deck: str, card: str, from_discards: bool) -> bool:
         return True
 

@@ -172,8 +172,9 @@ async def test_gg4_a_trade_typed_in_one_burst_of_keys() -> None:
 
 async def test_an_undone_box_draw_is_not_offered_as_a_card_named_by_hand() -> None:
     """The box drew a card and the draw was undone: that card is on the table, and only the
-    box may draw it again (the session refuses a named one, `card_kept`). The dialog then
-    offers no named card of that deck, says why, and the box's draw gives the same card."""
+    box may draw it again, from its own deck (the session refuses a named one, `card_kept`,
+    and any draw from the other deck, `draw_bound`). The dialog then offers no named card
+    and no box draw from the other deck, says why, and the box's draw gives the same card."""
     from referee.games.gallery_grippers import commands as c
 
     s = dealt({"reup_at_or_below": 6})
@@ -188,10 +189,13 @@ async def test_an_undone_box_draw_is_not_offered_as_a_card_named_by_hand() -> No
         assert s.handle({"cmd": "undo"})["ok"]  # ... and it is taken back
         await pilot.pause()
         assert isinstance(app.screen, DrawDialog)
-        offered = app.screen.query_one("#cards").values
-        assert offered and all(deck == "attribute" for deck, _ in offered)  # (other deck)
-        assert all(s.refusal(c.Draw("Ann", deck, card)) is None for deck, card in offered)
-        assert "still on the table" in str(app.screen.query_one("#pick-words").render())
+        assert app.screen.query_one("#cards").values == []  # none from either deck
+        refusal = s.refusal(c.Draw("Ann", "attribute"))
+        assert refusal is not None and refusal.code == "draw_bound"
+        assert app.screen.query_one("#box-attribute").disabled
+        assert not app.screen.query_one("#box-specialist").disabled
+        words = str(app.screen.query_one("#pick-words").render())
+        assert "still on the table, bound to the specialist deck" in words
         await keys(pilot, "ctrl+s")
         again = next(e for e in s.log[-1].events if e["type"] == "drawn")
         assert again["card"] == drawn["card"] and again["source"] == "box"

@@ -146,6 +146,9 @@ class ArtProject(GameRuleset[ArtState, c.Command, ArtCatalog]):
     def renew_rule(self) -> str | None:
         return None
 
+    def bound_rule(self) -> str | None:
+        return "ART-36"
+
     def holds(self, state: ArtState, deck: str, card: str, from_discards: bool) -> bool:
         return False
 

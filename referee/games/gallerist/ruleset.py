@@ -60,7 +60,10 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
 
     id = "gallerist"
     name = "The Gallerist"
-    version = "1"
+    # 2: a box draw from the bag names no player on its die (a kept visitor is nobody's,
+    # issue 42), so a snapshot of version 1 (kept visitors with a player) is not used: a
+    # game stored before is resumed by folding its log, which reads its draws the new way
+    version = "2"
     final_rule = "GAL-24"
 
     functions = GameFunctions(
@@ -153,21 +156,26 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
     def rolled(self, command: Mapping[str, Any], events: Sequence[Event]) -> list[Rolled]:
         """The start-player draw (a die with a face per seat) and box draws from the bag (a
         ``pick`` whose card is the colour of the ``visitor_drawn`` that follows); a colour
-        the table drew by hand is a card named by hand."""
+        the table drew by hand is a card named by hand.
+
+        A draw from the bag is nobody's (the events still say whom it was recorded for): its
+        player is None, so an undone draw's visitor waits for the next draw from the bag,
+        whoever makes it, and a colour named by hand meanwhile is ``card_kept`` whoever
+        names it (issue 42: a wrong player is a mis-entry, never a way to a new visitor)."""
         out: list[Rolled] = []
         for i, e in enumerate(events):
             if e["type"] == "roll":
                 roll = Roll(**{k: e[k] for k in _ROLL_FIELDS if k in e})
                 if e["die"] == "pick":
                     drawn = next(x for x in events[i:] if x["type"] == "visitor_drawn")
-                    out.append(Rolled(e["id"], e["player"], f"pick:{BAG}", e["purpose"], roll,
+                    out.append(Rolled(e["id"], None, f"pick:{BAG}", e["purpose"], roll,
                                       card=drawn["colour"], event=e))
                 else:
                     out.append(Rolled(e["id"], e["player"], e["die"], e["purpose"], roll,
                                       event=e))
             elif (e["type"] == "visitor_drawn" and e["source"] == "table"
                   and e.get("colour") is not None):
-                out.append(Rolled(BAG_DIE, e["player"], f"pick:{BAG}", "visitor", None,
+                out.append(Rolled(BAG_DIE, None, f"pick:{BAG}", "visitor", None,
                                   card=e["colour"]))
         return out
 
@@ -181,6 +189,9 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
 
     def renew_rule(self) -> str | None:
         return None
+
+    def bound_rule(self) -> str | None:
+        return "GAL-26"
 
     def holds(self, state: State, deck: str, card: str, from_discards: bool) -> bool:
         bag = state.bag

@@ -151,6 +151,9 @@ class GalleryGrippers(GameRuleset[GameState, c.Command, Catalog]):
     def renew_rule(self) -> str | None:
         return "GG-17"
 
+    def bound_rule(self) -> str | None:
+        return "GG-17"
+
     def holds(self, state: GameState, deck: str, card: str, from_discards: bool) -> bool:
         pile = state.piles.get(deck, {})
         if from_discards:

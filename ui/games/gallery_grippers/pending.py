@@ -235,10 +235,15 @@ class DrawDialog(PendingDialog):
             f"{fmt.swatch(p)}")
         session = self.referee.session
         listed = legal(s, self.player, Draw)
-        # (a box draw an undo took back is still on the table: only the box may draw it again)
-        draws = [d for d in listed if d.card is None or session.refusal(d) is None]
+        # (a box draw an undo took back is still on the table: only the box may draw it
+        # again, and from its own deck: the other is held back, `draw_bound`; the session says)
+        draws = [d for d in listed if session.refusal(d) is None]
         held = len(draws) < len(listed)
+        bound = [d.deck for d in draws if d.card is None] if any(
+            d.card is None and d not in draws for d in listed) else []
         self.query_one("#pick-words", Static).update(
+            f"The box's undone draw is still on the table, bound to the {bound[0]} deck: let "
+            "the box draw from it (it gives the same card again)." if bound else
             "The box's undone draw is still on the table: let the box draw (it gives the "
             "same card again)." if held else "…or pick the real card drawn (Enter):")
         choices: list[tuple[str, tuple[str, str]]] = []

@@ -93,8 +93,10 @@ def draw_visitor(s: State, c: Command) -> list[Event] | NeedDice:
             if (s.bag_left or 0) > MAX_DRAW:
                 refuse(f"The box draws from at most {MAX_DRAW} visitors; draw by hand and "
                        "send the colour.", "draw_by_hand", "GAL-13")
+            # the bag is nobody's: an undone draw's visitor is the next out of it, whoever
+            # the next draw is recorded for (no player on the die: referee.kept)
             return NeedDice((DieRequest(BAG_DIE, "pick", "visitor", s.bag_left or 0,
-                                        player=name, deck="bag"),))
+                                        player=None, deck="bag"),))
         if colour is None:
             assert c.roll is not None
             # the colour the box drew (a kept draw brings back its colour, not its index)

@@ -104,7 +104,9 @@ def test_a_box_draw_asks_for_a_pick_and_reads_the_sorted_bag() -> None:
         "bag", "pick", "visitor", 3, None, "bag")
     g.place_all()
     [req] = g.need("draw_visitor", player="Ben").requests
-    assert req.player == "Ben" and req.sides == 3
+    # the bag is nobody's: the die names no player (a kept visitor is the next out of the
+    # bag whoever draws, issue 42); the events still say whom the draw is recorded for
+    assert req.player is None and req.sides == 3
     events = drawn(g, 2, player="Ben")
     assert events[0] == {"type": "roll", "player": "Ben", "id": "bag", "purpose": "visitor",
                          **Roll("pick", 2, "electronic", index=0, sides=3).to_json()}
