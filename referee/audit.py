@@ -32,6 +32,17 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
     revealed: bool = False
     abandoned: bool = False  # ended by a new game before its seed was revealed
+    # Typed dice given another value after their step's result was shown (the step undone and
+    # the die typed again): legal (a typo is fixed so), but public: "Ben's d6 4 → 6 (step 14)".
+    corrections: list[str] = field(default_factory=list)
+
+    def corrected(self) -> str:
+        """The corrections in one phrase, "" when there are none."""
+        n = len(self.corrections)
+        if not n:
+            return ""
+        return (f"{n} {'die' if n == 1 else 'dice'} corrected after {'its' if n == 1 else 'their'}"
+                f" result: {', '.join(self.corrections)}")
 
     @property
     def good(self) -> bool:
@@ -58,6 +69,9 @@ class Verdict:
             lines.append("  VERDICT: NOT YET CHECKABLE: the log is intact, but the seed is not "
                          "revealed (it is, when the game ends or on `reveal`), so the rolls "
                          "cannot be re-derived yet.")
+        elif self.corrections:
+            lines.append(f"  VERDICT: GOOD — {self.corrected()}. The log is intact and every "
+                         "electronic roll follows from the revealed seed.")
         else:
             lines.append("  VERDICT: GOOD: the log is intact and every electronic roll "
                          "follows from the revealed seed.")
@@ -111,11 +125,27 @@ def verify(log: GameLog) -> Verdict:
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         v.problems.append(f"the log cannot be replayed: {type(err).__name__}: {err}")
     _result(log, None if end is None else ruleset.result(end), v)
+    _corrections(log, v)
     what = "re-derived from the seed" if seed else "in stream order (values not yet checkable)"
     v.notes.append(f"rolls: {tally.fresh} electronic roll(s) {what}, {tally.kept} kept "
                    f"roll(s) equal to their first roll, {tally.draws} box draw(s) match the "
                    f"pile, {tally.physical} physical roll(s) recorded as physical")
     return v
+
+
+def _corrections(log: GameLog, v: Verdict) -> None:
+    """Every die corrected after its result, in the steps that stand (an undone step's
+    correction was taken back with it), said in the notes and in the verdict."""
+    for entry in log.entries:
+        if entry.undone:
+            continue
+        for e in entry.events:
+            if e.get("type") == "die_corrected":
+                who = e.get("player") or e.get("id") or "the table"
+                v.corrections.append(f"{who}'s {e.get('die') or 'die'} {e.get('was')} → "
+                                     f"{e.get('now')} (step {entry.seq})")
+    if v.corrections:
+        v.notes.append(f"corrections: {v.corrected()}")
 
 
 def _facts(log: GameLog, v: Verdict) -> None:

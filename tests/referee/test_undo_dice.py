@@ -211,3 +211,29 @@ def test_the_issue_s_table_typed_4_3_2_1_undone_then_6_6_6_6_says_each_correctio
     assert verdict["won"]
     assert core_words(won["events"]) == [
         "corrected: Ann's d6 4 → 6, ally1's d6 3 → 6, ally2's d6 2 → 6, Ben's d6 1 → 6"]
+
+
+def test_verify_counts_every_correction_in_its_verdict(tmp_path: Path) -> None:
+    """A correction is public in `referee verify` too: the verdict names each die corrected
+    after its result, and one taken back with its undone step is not counted."""
+    from tests.referee.storehelp import referee
+
+    path = tmp_path / "g.sqlite"
+    s = gg_playing(open_session(db=path, seed=SEED, notify=lambda _: None))
+    ok(s, cmd="move_roll", player="Ann", roll=4)
+    ok(s, cmd="undo")
+    ok(s, cmd="move_roll", player="Ann", roll=6)  # corrected: 4 -> 6, and it stands
+    step = len(s.log)
+    ok(s, cmd="move", player="Ann", tile="plain")
+    ok(s, cmd="end_turn", player="Ann")
+    ok(s, cmd="move_roll", player="Ben", roll=2)
+    ok(s, cmd="undo")
+    ok(s, cmd="move_roll", player="Ben", roll=3)  # corrected: 2 -> 3 ...
+    ok(s, cmd="undo")  # ... and that step taken back with its correction
+    ok(s, cmd="reveal")
+    s.close()
+    out = referee("verify", "--db", str(path), "1")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert ("VERDICT: GOOD — 1 die corrected after its result: Ann's d6 4 → 6 (step "
+            f"{step}).") in out.stdout, out.stdout
+    assert out.stdout.count("→") == 2  # the note and the verdict; Ben's, taken back: never
