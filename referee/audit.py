@@ -21,6 +21,7 @@ from referee.dice import stream_draw
 from referee.errors import BadRequest
 from referee.export import GameLog
 from referee.ruleset import DieRequest, Result, Rolled, Ruleset, result_of
+from referee.words import corrected, corrections
 
 
 @dataclass
@@ -38,11 +39,7 @@ class Verdict:
 
     def corrected(self) -> str:
         """The corrections in one phrase, "" when there are none."""
-        n = len(self.corrections)
-        if not n:
-            return ""
-        return (f"{n} {'die' if n == 1 else 'dice'} corrected after {'its' if n == 1 else 'their'}"
-                f" result: {', '.join(self.corrections)}")
+        return corrected(self.corrections)
 
     @property
     def good(self) -> bool:
@@ -136,14 +133,7 @@ def verify(log: GameLog) -> Verdict:
 def _corrections(log: GameLog, v: Verdict) -> None:
     """Every die corrected after its result, in the steps that stand (an undone step's
     correction was taken back with it), said in the notes and in the verdict."""
-    for entry in log.entries:
-        if entry.undone:
-            continue
-        for e in entry.events:
-            if e.get("type") == "die_corrected":
-                who = e.get("player") or e.get("id") or "the table"
-                v.corrections.append(f"{who}'s {e.get('die') or 'die'} {e.get('was')} → "
-                                     f"{e.get('now')} (step {entry.seq})")
+    v.corrections = corrections(log.entries)
     if v.corrections:
         v.notes.append(f"corrections: {v.corrected()}")
 

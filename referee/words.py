@@ -9,7 +9,7 @@ Plain text: a front end escapes it for its own markup.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from referee.dice import Roll
@@ -56,6 +56,25 @@ def core_words(events: Sequence[Event]) -> list[str]:
         if event.get("type") == "seed_revealed":
             said.append("dice seed revealed: every roll can be checked")
     return said
+
+
+def corrections(entries: Iterable[Any]) -> list[str]:
+    """Every die corrected after its result in the steps that stand (`entries`: log entries
+    with `seq`, `events` and `undone`; a correction in an undone step was taken back with it),
+    each as "Ben's d6 4 → 6 (step 14)". `referee verify`, the page and the luck report say
+    them alike: a correction is legal, and public."""
+    return [f"{_die_name(e)} {e.get('was')} → {e.get('now')} (step {entry.seq})"
+            for entry in entries if not entry.undone
+            for e in entry.events if e.get("type") == "die_corrected"]
+
+
+def corrected(found: Sequence[str]) -> str:
+    """`corrections` in one phrase ("" for none): "1 die corrected after its result: …"."""
+    n = len(found)
+    if not n:
+        return ""
+    return (f"{n} {'die' if n == 1 else 'dice'} corrected after {'its' if n == 1 else 'their'}"
+            f" result: {', '.join(found)}")
 
 
 def _step_dice(events: Sequence[Event]) -> tuple[list[Event], list[Event]]:

@@ -11,6 +11,7 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
+from referee.words import corrected
 from web.chart import OKABE_ITO, SOURCE_COLOUR, svg
 
 # A seat's colour is one of a fixed list of classes (the palette's index), never a style
@@ -156,9 +157,13 @@ def dice(s: Mapping[str, Any]) -> str:
         f'<li><span class="die-value">{e(x["value"])}</span><span class="die-of">'
         + (f"<strong>{e(x['player'])}</strong> · " if x.get("player") else "")
         + f'{e(x["die"])} {e(x["purpose"])}<br><span class="muted">{e(x["source"])}</span>'
-        "</span></li>" for x in d["dice"])
+        + (f'<br><span class="corrected">corrected from {e(x["corrected_from"])} after its '
+           "result</span>" if x.get("corrected_from") is not None else "")
+        + "</span></li>" for x in d["dice"])
+    fixed = s.get("corrections") or []
+    note = (f'<p class="corrected">{e(corrected(fixed))}</p>' if fixed else "")
     return (f'<section id="dice"><h2>Last roll <span class="muted">(#{e(d["seq"])})</span>'
-            f'</h2><ul class="dice">{items}</ul></section>')
+            f'</h2><ul class="dice">{items}</ul>{note}</section>')
 
 
 def proof(s: Mapping[str, Any]) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.luck import LuckFold
 from referee.ruleset import DescribesBoard, DescribesTable, Figure, Seat
-from referee.words import plain, step_words
+from referee.words import corrections, plain, step_words
 
 LOG_LINES = 40  # the newest log lines the page lists
 VERDICTS = 12  # the newest verdicts the page lists
@@ -185,14 +185,38 @@ def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
             rolled = ruleset.rolled(entry.command, entry.events)
         except Exception:
             continue
+        was = {(e.get("id"), e.get("player"), e.get("purpose")): e.get("was")
+               for e in entry.events if e.get("type") == "die_corrected"}
         dice = [{"player": r.player or r.id, "die": r.roll.die, "value": r.roll.value,
                  "source": ("kept after undo" if r.roll.kept else r.roll.source)
                  if r.roll.source == "electronic" else f"physical, {r.roll.via or 'typed'}",
-                 "purpose": ruleset.purpose_words(r.purpose)}
+                 "purpose": ruleset.purpose_words(r.purpose),
+                 "corrected_from": was.get((r.id, r.player, r.purpose))}
                 for r in rolled if r.roll is not None and r.roll.die != "pick"]
         if dice:
             return {"seq": entry.seq, "dice": dice}
     return None
+
+
+class Corrections:
+    """The dice corrected after their result (`referee.words.corrections`), folded a step at a
+    time like `Verdicts`: an ``undo`` takes back its target's. A shorter log is a new game."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+        self._found: list[tuple[int, str]] = []  # (seq, "Ben's d6 4 → 6 (step 14)")
+
+    def update(self, log: Sequence[Any]) -> list[str]:
+        if len(log) < self.seen:
+            self.seen, self._found = 0, []
+        for index in range(self.seen, len(log)):
+            entry = log[index]
+            if entry.command.get("cmd") == "undo":
+                undoes = entry.command.get("undoes")
+                self._found = [f for f in self._found if f[0] != undoes]
+            self._found += [(entry.seq, text) for text in corrections([entry])]
+        self.seen = len(log)
+        return [text for _, text in self._found]
 
 
 class Snapshots:
@@ -206,6 +230,7 @@ class Snapshots:
         self._log: Any = None  # the game's log object (a new game has a new one)
         self._luck: LuckFold | None = None
         self._verdicts = Verdicts()
+        self._corrections = Corrections()
 
     def snapshot(self, session: Any) -> dict[str, Any]:
         ruleset = session.ruleset
@@ -219,6 +244,7 @@ class Snapshots:
             self._game, self._log = game, log
             self._luck = LuckFold(ruleset)
             self._verdicts = Verdicts()
+            self._corrections = Corrections()
         if proof.seed:
             if self._checked is None or self._checked[0] != proof.seed:
                 result, notes = check_rolls(session.store, proof.commitment)
@@ -248,4 +274,5 @@ class Snapshots:
             "proof": {"commitment": proof.commitment, "seed": proof.seed,
                       "check": proof.check, "notes": proof.notes},
             "luck": self._luck.update(log).to_json(),
+            "corrections": self._corrections.update(log),
         }
