@@ -7,6 +7,7 @@ import argparse
 import functools
 import sqlite3
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from referee import games
@@ -14,6 +15,7 @@ from referee.errors import BadRequest, StoreError
 from referee.export import from_store
 from referee.luck import LuckReport, across, describe, luck
 from referee.records import open_reader
+from referee.words import corrected, corrections
 from web.chart import (
     BOTTOM,
     EXPECTED_COLOUR,
@@ -39,8 +41,9 @@ def setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--png", metavar="FILE", help="also draw the charts into this PNG file")
 
 
-def load(db: str | None, which: str) -> tuple[LuckReport, str]:
-    """The report of game `which` (an id, or ``all``) and a title for it."""
+def load(db: str | None, which: str) -> tuple[LuckReport, str, list[str]]:
+    """The report of game `which` (an id, or ``all``), a title for it, and the dice corrected
+    after their result in it (`referee.words.corrections`; "game N: …" across games)."""
     if which != "all" and not which.isdigit():
         raise BadRequest(f"GAME must be a game id or `all`, not {which!r}")
     reader = open_reader(db)
@@ -53,24 +56,33 @@ def load(db: str | None, which: str) -> tuple[LuckReport, str]:
                     raise StoreError(f"there is no game {which} in {reader.path} "
                                      "(`referee games` lists them)")
             reports = []
+            fixed: list[str] = []
             for g in found:
                 ruleset = games.find(g.game)
-                reports.append(luck(from_store(reader, g).entries, ruleset))
+                entries = from_store(reader, g).entries
+                reports.append(luck(entries, ruleset))
+                fixed += [f"game {g.id}: {c}" if which == "all" else c
+                          for c in corrections(entries)]
     except sqlite3.Error as err:
         raise StoreError(f"cannot read {reader.path}: {err}") from err
     finally:
         reader.close()
     if which == "all":
-        return across(reports), f"Luck across {len(reports)} game(s) in {reader.path}"
+        return (across(reports), f"Luck across {len(reports)} game(s) in {reader.path}",
+                fixed)
     g = found[0]
-    return reports[0], f"Luck in game {g.id} ({', '.join(g.players)}), {g.status}"
+    return reports[0], f"Luck in game {g.id} ({', '.join(g.players)}), {g.status}", fixed
 
 
-def text(report: LuckReport, heading: str) -> str:
+def text(report: LuckReport, heading: str, fixed: Sequence[str] = ()) -> str:
+    """The report in words; `fixed`: the dice corrected after their result, each counted
+    as it stands (a correction is legal, and public: the report says so beside the luck)."""
     lines = [heading]
+    if fixed:
+        lines.append(f"  {corrected(list(fixed))}")
     tallies = [t for t in report.tallies if t.rolls]
     if not tallies:
-        return heading + "\n  No dice rolled."
+        return "\n".join([*lines, "  No dice rolled."])
     for t in tallies:
         j = t.to_json()
         lines.append(f"  {title(j)}")
@@ -181,12 +193,12 @@ def run(args: argparse.Namespace) -> int:
     """The report; a report that cannot be drawn is said in one line and exits 1 (the game
     file is only read: nothing else is affected)."""
     try:
-        report, heading = load(args.db, args.game)
+        report, heading, fixed = load(args.db, args.game)
     except BadRequest as err:
         print(f"referee report: {err}", file=sys.stderr)
         return 2
     try:
-        shown = text(report, heading)
+        shown = text(report, heading, fixed)
     except Exception as err:
         return _failed("the report cannot be drawn", err)
     _say(shown)

@@ -41,3 +41,22 @@ def test_the_page_marks_a_corrected_die_and_lists_every_correction() -> None:
     html = page.body(again)
     assert again["corrections"] == [] and "after its result" not in html  # (the log still
     # shows the undone step, marked undone)
+
+
+def test_the_luck_report_says_every_correction(tmp_path: Any) -> None:
+    from referee.app import open_session
+    from tests.referee.storehelp import referee
+
+    path = tmp_path / "g.sqlite"
+    s = gg_playing(open_session(db=path, seed=SEED, notify=lambda _: None))
+    ok(s, cmd="move_roll", player="Ann", roll=4)
+    ok(s, cmd="undo")
+    ok(s, cmd="move_roll", player="Ann", roll=6)
+    step = len(s.log)
+    s.close()
+    out = referee("report", "--db", str(path), "1")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"1 die corrected after its result: Ann's d6 4 → 6 (step {step})" in out.stdout
+    every = referee("report", "--db", str(path), "all")
+    assert f"1 die corrected after its result: game 1: Ann's d6 4 → 6 (step {step})" \
+        in every.stdout, every.stdout
