@@ -84,7 +84,7 @@ class Receiver:
         self._failed = 0  # a connection whose batch could not be stored (all comes again)
         self._storing = threading.Thread(target=self._store_loop, name="club-store",
                                          daemon=True)
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tableside-club-{club}",
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=topics.club_client_id(club),
                         clean_session=False, manual_ack=True)
         if secret is not None:
             c.username_pw_set(*secret)
