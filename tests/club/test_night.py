@@ -343,3 +343,36 @@ def test_revoke_locks_a_box_out_at_once(broker: Broker, club: Receiver, tmp_path
     assert records("revoke", ["club-reader", "--db", db]) == 2
     assert records("revoke", ["nobody", "--db", db, "--passwd", str(broker.dir / "passwords"),
                               "--acl", str(broker.dir / "acl"), "--pid", "1"]) == 2
+
+
+def test_a_club_file_from_before_counts_and_trims_its_refusals(tmp_path: Path) -> None:
+    """A club file from before issue 40 (every refusal a row, no counts, no account kinds):
+    read as it is by the commands, then counted and trimmed when the club opens it."""
+    import sqlite3
+
+    path = tmp_path / "club.sqlite"
+    ClubStore(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TABLE refusals")
+        conn.execute("CREATE TABLE b2 AS SELECT box, online, online_at, seen_at, table_json, "
+                     "password_line, provisioned_at FROM boxes")
+        conn.execute("DROP TABLE boxes")
+        conn.execute("ALTER TABLE b2 RENAME TO boxes")
+        conn.execute("INSERT INTO boxes (box, online) VALUES ('box-2', 1), ('club-reader', 0)")
+        conn.executemany("INSERT INTO refused (box, at, reason, payload) VALUES (?, ?, ?, ?)",
+                         [("box-2", f"t-{i:04d}", "junk", "{}") for i in range(300)])
+    conn.close()
+    old = ClubStore(path, readonly=True)
+    try:
+        assert [(r["box"], r["count"]) for r in old.refusals()] == [("box-2", 300)]
+        assert [(b["box"], b["refused"]) for b in old.boxes()] == [("box-2", 300)]
+    finally:
+        old.close()
+    store = ClubStore(path)
+    try:
+        assert [(r["box"], r["count"]) for r in store.refusals()] == [("box-2", 300)]
+        assert [r["at"] for r in store.refused()] == [f"t-{i:04d}" for i in range(295, 300)]
+        store.refuse("box-2", {}, "junk")
+        assert store.refusals()[0]["count"] == 301 and len(store.refused()) == REFUSED_KEPT
+    finally:
+        store.close()
