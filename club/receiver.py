@@ -43,6 +43,7 @@ RESEND_AGAIN = 5.0  # seconds before the same missing entry is asked for again
 RESEND_RETRIES = 12
 BATCH = 1000  # messages kept in one transaction at most (the broker's window: 1000)
 WARN_EVERY = 60.0  # seconds between two log lines about one box's refused messages
+QOS0 = "(qos 0)"  # the leaf of the store thread's note that QoS 0 messages came (no topic's)
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,8 @@ class Receiver:
         # (box, file, game, seq) asked for and not yet joined up: how many times again
         self._owed: dict[tuple[str, str, int, int], int] = {}
         self._warned: dict[str, tuple[float, int]] = {}  # box: (last said, refused since)
+        self._qos0: dict[str, int] = {}  # box: messages at QoS 0 not yet counted
+        self._lock = threading.Lock()
         self.connected = threading.Event()
         self.received = 0
         self._queue: queue.SimpleQueue[Message | None] = queue.SimpleQueue()
@@ -138,6 +141,13 @@ class Receiver:
         if where is None or where[0] != self.club:
             return
         _, box, leaf = where
+        if msg.qos == 0:  # (a box publishes at QoS 1: a QoS 0 flood is counted, not queued)
+            with self._lock:
+                first = box not in self._qos0
+                self._qos0[box] = self._qos0.get(box, 0) + 1
+            if first:  # (one message in the queue per box until the store thread counts them)
+                self._queue.put(Message(box, QOS0, None))
+            return
         size, most = len(msg.payload), topics.MESSAGE_BYTES.get(leaf, 0)
         # (a leaf the club does not read has no room: nothing of it is kept)
         payload = Oversized(size, most) if size > most else bytes(msg.payload)
@@ -237,6 +247,13 @@ class Receiver:
         changed what the page shows. Each message is checked before it is kept (issue 40):
         its size (before it was parsed), a batch's length, a table's and a presence's
         fields; what fails is counted against the box (`ClubStore.refuse`)."""
+        if leaf == QOS0:
+            with self._lock:
+                n = self._qos0.pop(box, 0)
+            self.store.refuse(box, f"({n} message{'' if n == 1 else 's'}, not read)",
+                              "a message at QoS 0 (a box publishes at QoS 1)", times=n)
+            self._warn(box, f"{n} message{'' if n == 1 else 's'} at QoS 0")
+            return True
         if leaf not in ("entries", "batch", "online", "table"):
             return False  # (resend: the club's own requests; nothing else is the club's)
         if isinstance(payload, Oversized):

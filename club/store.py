@@ -298,14 +298,15 @@ class ClubStore:
         return True
 
     # ---- entries -------------------------------------------------------------------------
-    def refuse(self, box: str, payload: Any, reason: str) -> None:
-        """A message from `box` that holds no entry the club can read: kept as refused,
-        with `reason`, for the page to show (durable as `receive`'s answers are)."""
+    def refuse(self, box: str, payload: Any, reason: str, *, times: int = 1) -> None:
+        """A message from `box` that holds no entry the club can read (or `times` such
+        messages, alike): counted and kept as refused, with `reason`, for the page to show
+        (durable as `receive`'s answers are)."""
         with self.batch():
-            self._refuse(box, payload, reason)
+            self._refuse(box, payload, reason, times=times)
 
     def _refuse(self, box: str, payload: Any, reason: str, *,
-                tainted: int | None = None) -> Received:
+                tainted: int | None = None, times: int = 1) -> Received:
         game = payload.get("game") if isinstance(payload, dict) else None
         seq = payload.get("seq") if isinstance(payload, dict) else None
         game = game if isinstance(game, int) else None
@@ -316,9 +317,9 @@ class ClubStore:
         at, c = now(), self._conn
         c.execute("INSERT INTO refused (box, game, seq, at, reason, payload) "
                   "VALUES (?, ?, ?, ?, ?, ?)", (box, game, seq, at, reason, text))
-        c.execute("INSERT INTO refusals (box, count, first_at, last_at) VALUES (?, 1, ?, ?) "
-                  "ON CONFLICT (box) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
-                  (box, at, at))
+        c.execute("INSERT INTO refusals (box, count, first_at, last_at) VALUES (?, ?, ?, ?) "
+                  "ON CONFLICT (box) DO UPDATE SET count = count + excluded.count, "
+                  "last_at = excluded.last_at", (box, times, at, at))
         c.execute("DELETE FROM refused WHERE box = ? AND id <= (SELECT id FROM refused WHERE "
                   "box = ? ORDER BY id DESC LIMIT 1 OFFSET ?)", (box, box, REFUSED_KEPT))
         if tainted is not None:  # (the club's number of the game)

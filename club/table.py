@@ -47,7 +47,9 @@ def table_payload(game: int | None, ruleset: Any, state: Any, *, commands: int,
 # What the club reads of a box's table (issue 40): each field's type and, for text, its most
 # characters; other fields are dropped. `state` and `result` are the game's own JSON, bounded
 # by the message's size (club.topics.MESSAGE_BYTES).
-TEXT_MOST = 200
+TEXT_MOST = 1000  # a sentence such as the next step, or a verdict's figure (generous: a
+# refused table leaves the page's row as it was)
+NAME_MOST = 200
 PLAYERS_MOST = 32
 TERMS_MOST = 32
 _SCALAR = (str, int, float, bool, type(None))
@@ -65,7 +67,7 @@ def _short(value: Any) -> bool:
 def _verdict(value: Any) -> bool:
     if value is None:
         return True
-    if not isinstance(value, dict) or not _text(value.get("title")):
+    if not isinstance(value, dict) or not _text(value.get("title"), NAME_MOST):
         return False
     terms = value.get("terms", [])
     return (isinstance(terms, list) and len(terms) <= TERMS_MOST
@@ -76,7 +78,7 @@ def _verdict(value: Any) -> bool:
 TABLE_FIELDS: dict[str, Callable[[Any], bool]] = {
     "game": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
     "ruleset": lambda v: v is None or _text(v, 64),
-    "name": lambda v: v is None or _text(v),
+    "name": lambda v: v is None or _text(v, NAME_MOST),
     "state": lambda v: v is None or isinstance(v, dict),
     "next": _short,
     "players": lambda v: v is None or (isinstance(v, list) and len(v) <= PLAYERS_MOST

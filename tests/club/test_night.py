@@ -257,6 +257,28 @@ def test_junk_is_counted_per_box_and_a_few_kept(broker: Broker, club: Receiver,
     assert (tmp_path / "club.sqlite").stat().st_size < 512 * 1024
 
 
+def test_a_qos_0_flood_is_counted_not_queued(broker: Broker, club: Receiver,
+                                            tmp_path: Path) -> None:
+    """A box publishes at QoS 1: a flood at QoS 0 (no acknowledgement holds it back) is
+    counted on the MQTT thread, never queued message by message for the store."""
+    box2 = Client(broker, "box-2")
+    try:
+        for _ in range(500):
+            box2.client.publish(box2.topic + "entries", b"{}" * 100, qos=0)
+        box2.send("online", presence("t-8"))  # (QoS 1, after them from the same client)
+        wait_for(lambda: seen_online(tmp_path, "box-2", "t-8"), 20, "box 2's presence")
+    finally:
+        box2.close()
+    store = reading(tmp_path)
+    try:
+        (count,) = store.refusals()
+        kept = store.refused()
+    finally:
+        store.close()
+    assert count["count"] == 500
+    assert len(kept) < 500 and all("QoS 0" in r["reason"] for r in kept)
+
+
 def test_the_page_costs_the_same_however_much_was_refused(tmp_path: Path) -> None:
     sizes = []
     for n in (10, 5000):
@@ -273,7 +295,8 @@ def test_the_page_costs_the_same_however_much_was_refused(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("table", [
     [], "text", {"game": "1; DROP TABLE"}, {"players": "Ann"}, {"players": ["x" * 65]},
-    {"name": "x" * 201}, {"verdict": {"title": "t", "terms": [["a", {"deep": 1}]]}},
+    {"name": "x" * 201}, {"next": "x" * 1001},
+    {"verdict": {"title": "t", "terms": [["a", {"deep": 1}]]}},
     {"state": []}, {"commands": -1}, {"over": "yes"}, {"current": ["a"]}, {"game": True},
 ])
 def test_a_table_outside_the_schema_is_refused(table: Any) -> None:
