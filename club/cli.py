@@ -7,7 +7,7 @@ import sys
 
 from referee.errors import ConfigError, StoreError
 
-SUBCOMMANDS = ("games", "standings", "export", "provision")
+SUBCOMMANDS = ("games", "standings", "export", "provision", "revoke")
 
 
 def _serve_parser() -> argparse.ArgumentParser:

@@ -19,6 +19,8 @@ from club.standings import evening_start, standings
 from club.store import ClubStore
 
 STATIC = Path(__file__).parent / "static"
+PAGE_REFUSED = 20  # refused messages shown (the newest)
+PAGE_BOXES = 100  # boxes shown with their count of refused messages (most first)
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'"}
 CSS = ("body{font-family:sans-serif;margin:1em;background:#fafafa;color:#111}"
@@ -106,10 +108,13 @@ def body(store: ClubStore) -> str:
         t = b["table"] or {}
         verdict = t.get("verdict") or {}
         turn = t.get("next") if t.get("over") else t.get("current")  # (over: who won)
+        online = ("revoked" if b["revoked_at"] else "online" if b["online"] else "offline")
+        if b["refused"]:  # (a misbehaving box is named: how many of its messages were refused)
+            online += f" <span class='bad'>{b['refused']} refused</span>"
         out.append(
             f"<tr class='box{'' if b['online'] else ' off'}' data-box='{esc(b['box'])}'>"
             + _cell("box", esc(b["box"]))
-            + _cell("online", "online" if b["online"] else "offline")
+            + _cell("online", online)
             + _cell("game", esc(t.get("name")) + (" (over)" if t.get("over") else ""))
             + _cell("players", esc(", ".join(t.get("players") or [])))
             + _cell("whose turn", esc(turn), "turn")
@@ -155,21 +160,34 @@ def body(store: ClubStore) -> str:
             + _cell("check", check + problems, cls)
             + _cell("dice proof", proof, "proof") + "</tr>")
     out.append("</tbody></table></section>")
-    refused = store.refused()
-    if refused:
-        out.append("<section><h2 class='bad'>Refused</h2><ul>")
+    # (what was refused costs the page the same however much it was: a count per box and
+    # the last few messages, issue 40)
+    counts = store.refusals()
+    if counts:
+        out.append("<section class='refused'><h2 class='bad'>Refused</h2><table class='cards "
+                   "refusals'>" + _head("box", "refused", "last") + "<tbody>")
+        out += [f"<tr data-box='{esc(r['box'])}'>" + _cell("box", esc(r["box"]))
+                + _cell("refused", str(r["count"]), "n bad") + _cell("last", esc(r["last_at"]))
+                + "</tr>" for r in counts[:PAGE_BOXES]]
+        out.append("</tbody></table><ul>")
         out += [f"<li>box {esc(r['box'])}, game {esc(r['game'])}, entry {esc(r['seq'])}: "
-                f"{esc(r['reason'])}</li>" for r in refused[-20:]]
+                f"{esc(r['reason'])}</li>" for r in store.refused(last=PAGE_REFUSED)]
         out.append("</ul></section>")
     return "".join(out)
 
 
 def make_app(path: str | Path, changes: Changes) -> Any:
+    """The page's routes; its answers name no server. Each route's request marks its
+    connection as a reader's (`web.server.trust`): behind `serve_page`'s gate only
+    connections that never asked for a page are closed to make room."""
     from aiohttp import web
+
+    from web.server import nameless, trust
 
     reader = ClubStore(path, readonly=True)
 
     async def index(request: web.Request) -> web.Response:
+        trust(request)
         v = changes.version
         text = (f"<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
                 f"content='width=device-width, initial-scale=1'><title>Club night</title>"
@@ -179,13 +197,16 @@ def make_app(path: str | Path, changes: Changes) -> Any:
         return web.Response(text=text, content_type="text/html", headers=HEADERS)
 
     async def fragment(request: web.Request) -> web.Response:
+        trust(request)
         return web.Response(text=body(reader), content_type="text/html", headers=HEADERS)
 
     async def script(request: web.Request) -> web.Response:
+        trust(request)
         return web.Response(text=(STATIC / "club.js").read_text(encoding="utf-8"),
                             content_type="application/javascript", headers=HEADERS)
 
     async def events(request: web.Request) -> web.StreamResponse:
+        trust(request)
         resp = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream"})
         await resp.prepare(request)
         event, drop = changes.waiter()
@@ -208,7 +229,7 @@ def make_app(path: str | Path, changes: Changes) -> Any:
     async def closed(app: web.Application) -> None:
         reader.close()
 
-    app = web.Application()
+    app = nameless(web.Application(client_max_size=1024))
     app.router.add_get("/", index)
     app.router.add_get("/body", fragment)
     app.router.add_get("/club.js", script)
@@ -219,22 +240,31 @@ def make_app(path: str | Path, changes: Changes) -> Any:
 
 def serve_page(path: str | Path, listen: str, stop: threading.Event,
                changes: Changes) -> None:
-    """Serve the page until `stop` is set (on this thread's own asyncio loop)."""
+    """Serve the page until `stop` is set (on this thread's own asyncio loop), behind the
+    box's page's defences (`web.server.serve_guarded`: per-address and total limits under
+    the file limit, with room kept for the broker's connection; the request head's and idle
+    timeouts; a refused connection said once a minute, never a traceback each)."""
     from aiohttp import web
 
     from web.listen import parse_listen
+    from web.server import serve_guarded
 
     host, port = parse_listen(listen)
 
     async def main() -> None:
-        runner = web.AppRunner(make_app(path, changes))
+        runner = web.AppRunner(make_app(path, changes), handle_signals=False,
+                               access_log=None, shutdown_timeout=1.0,
+                               handler_cancellation=True)
         await runner.setup()
-        await web.TCPSite(runner, host, port).start()
-        print(f"referee club: the club's page is at http://{host}:{port}/", flush=True)
+        listener, gate, sock = await serve_guarded(runner, host, port)
+        port_now = sock.getsockname()[1]
+        print(f"referee club: the club's page is at http://{host}:{port_now}/", flush=True)
         try:
             while not stop.is_set():
                 await asyncio.sleep(0.5)  # (the stop comes from a signal handler's thread)
         finally:
+            listener.close()
+            gate.close()
             await runner.cleanup()
 
     asyncio.run(main())

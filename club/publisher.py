@@ -42,7 +42,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from club.outbox import Outbox, Outgoing
 from club.settings import ClubSettings
 from club.table import table_payload, verdict_of
-from club.topics import box_topic
+from club.topics import BATCH_BYTES, BATCH_MOST, box_client_id, box_topic
 from referee.chain import canonical
 from referee.db import entry_id
 
@@ -64,9 +64,8 @@ LEAVE_WAIT = 2.0  # seconds a stopping publisher waits for its "online: false" t
 # 20 ms: on a machine shared by 30 boxes each pass held one entry or two, and its fixed work,
 # the file's query and the waits, made the publisher's CPU per entry 3x its cost alone)
 PASS_EVERY = 0.1
-# a pass's entries of one game go in one ``batch`` message: at most this many, this long
-BATCH_MOST = 50
-BATCH_BYTES = 256 * 1024
+# a pass's entries of one game go in one ``batch`` message: at most BATCH_MOST of them,
+# BATCH_BYTES long (club.topics: the club refuses a batch over them)
 
 
 def now() -> str:
@@ -314,7 +313,7 @@ class Publisher:
     def _client(self) -> mqtt.Client:
         s = self.settings
         client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                             client_id=f"tableside-{s.club}-{s.box}", clean_session=True,
+                             client_id=box_client_id(s.club, s.box), clean_session=True,
                              reconnect_on_failure=False)
         if s.username is not None:
             client.username_pw_set(s.username, s.password)

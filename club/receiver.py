@@ -31,6 +31,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from club import topics
 from club.settings import parse_url, read_secret
 from club.store import ClubStore
+from club.table import checked_presence, checked_table
 from referee.chain import canonical
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,8 @@ RESEND_AGAIN = 5.0  # seconds before the same missing entry is asked for again
 # within RESEND_AGAIN of the lost request
 RESEND_RETRIES = 12
 BATCH = 1000  # messages kept in one transaction at most (the broker's window: 1000)
+WARN_EVERY = 60.0  # seconds between two log lines about one box's refused messages
+QOS0 = "(qos 0)"  # the leaf of the store thread's note that QoS 0 messages came (no topic's)
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,15 @@ class Message:
     mid: int = 0
     qos: int = 0
     connection: int = 0  # which connection brought it (its PUBACK goes back on that one)
+
+
+@dataclass(frozen=True)
+class Oversized:
+    """A message over its leaf's limit (`topics.MESSAGE_BYTES`): its size, never its bytes
+    (dropped on paho's thread, before anything parses it)."""
+
+    size: int
+    most: int
 
 
 def _read(payload: bytes | Any) -> Any:
@@ -77,6 +89,9 @@ class Receiver:
         self._asked: dict[tuple[str, str, int, int], float] = {}
         # (box, file, game, seq) asked for and not yet joined up: how many times again
         self._owed: dict[tuple[str, str, int, int], int] = {}
+        self._warned: dict[str, tuple[float, int]] = {}  # box: (last said, refused since)
+        self._qos0: dict[str, int] = {}  # box: messages at QoS 0 not yet counted
+        self._lock = threading.Lock()
         self.connected = threading.Event()
         self.received = 0
         self._queue: queue.SimpleQueue[Message | None] = queue.SimpleQueue()
@@ -84,7 +99,7 @@ class Receiver:
         self._failed = 0  # a connection whose batch could not be stored (all comes again)
         self._storing = threading.Thread(target=self._store_loop, name="club-store",
                                          daemon=True)
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tableside-club-{club}",
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=topics.club_client_id(club),
                         clean_session=False, manual_ack=True)
         if secret is not None:
             c.username_pw_set(*secret)
@@ -126,7 +141,17 @@ class Receiver:
         if where is None or where[0] != self.club:
             return
         _, box, leaf = where
-        self._queue.put(Message(box, leaf, msg.payload, msg.mid, msg.qos, self._connection))
+        if msg.qos == 0:  # (a box publishes at QoS 1: a QoS 0 flood is counted, not queued)
+            with self._lock:
+                first = box not in self._qos0
+                self._qos0[box] = self._qos0.get(box, 0) + 1
+            if first:  # (one message in the queue per box until the store thread counts them)
+                self._queue.put(Message(box, QOS0, None))
+            return
+        size, most = len(msg.payload), topics.MESSAGE_BYTES.get(leaf, 0)
+        # (a leaf the club does not read has no room: nothing of it is kept)
+        payload = Oversized(size, most) if size > most else bytes(msg.payload)
+        self._queue.put(Message(box, leaf, payload, msg.mid, msg.qos, self._connection))
 
     def _store_loop(self) -> None:
         """The store thread: each time, every message queued (at most `BATCH`) in one
@@ -219,40 +244,78 @@ class Receiver:
 
     def _keep(self, box: str, leaf: str, payload: Any) -> bool:
         """One message into the club's file (inside the batch's transaction); whether it
-        changed what the page shows."""
+        changed what the page shows. Each message is checked before it is kept (issue 40):
+        its size (before it was parsed), a batch's length, a table's and a presence's
+        fields; what fails is counted against the box (`ClubStore.refuse`)."""
+        if leaf == QOS0:
+            with self._lock:
+                n = self._qos0.pop(box, 0)
+            self.store.refuse(box, f"({n} message{'' if n == 1 else 's'}, not read)",
+                              "a message at QoS 0 (a box publishes at QoS 1)", times=n)
+            self._warn(box, f"{n} message{'' if n == 1 else 's'} at QoS 0")
+            return True
+        if leaf not in ("entries", "batch", "online", "table"):
+            return False  # (resend: the club's own requests; nothing else is the club's)
+        if isinstance(payload, Oversized):
+            return self._refuse(box, f"({payload.size} bytes, not read)",
+                                f"a {leaf} message of {payload.size} bytes (the club reads "
+                                f"at most {payload.most})")
         if leaf == "entries":
             self._entry(box, payload)
         elif leaf == "batch":  # (entries one after another: each kept, or refused, alone)
             items = payload.get("entries") if isinstance(payload, dict) else None
             if not isinstance(items, list):
-                self.store.refuse(box, payload, 'a batch that is not {"entries": [...]}')
-                log.warning("refused from box %s: a batch that is not a list of entries", box)
-                return True
+                return self._refuse(box, payload, 'a batch that is not {"entries": [...]}')
+            if len(items) > topics.BATCH_MOST:
+                return self._refuse(box, f"({len(items)} entries, not read)",
+                                    f"a batch of {len(items)} entries (at most "
+                                    f"{topics.BATCH_MOST})")
             for item in items:
                 try:
                     with self.store.one():
                         self._entry(box, item)
                 except Exception:
                     log.exception("an entry of a batch from box %s could not be kept", box)
-        elif leaf == "online" and isinstance(payload, dict):
-            self.store.presence(box, bool(payload.get("online")), str(payload.get("at")))
-        elif leaf == "table" and isinstance(payload, dict):
-            self.store.table(box, payload)
-            current, last = payload.get("game"), payload.get("commands")
-            file = payload.get("file", "")
-            if isinstance(current, int) and isinstance(last, int) and isinstance(file, str):
+        elif leaf == "online":
+            presence, why = checked_presence(payload)
+            if presence is None:
+                return self._refuse(box, payload, why)
+            self.store.presence(box, presence["online"], presence["at"])
+        else:
+            table, why = checked_table(payload)
+            if table is None:
+                return self._refuse(box, payload, why)
+            self.store.table(box, table)
+            current, last = table.get("game"), table.get("commands")
+            file = table.get("file") or ""
+            if isinstance(current, int) and isinstance(last, int):
                 head = self.store.head(box, current, file)
                 if head < last:
                     self.ask(box, current, head + 1, file)
-        else:
-            return False
         return True
+
+    def _refuse(self, box: str, payload: Any, reason: str) -> bool:
+        self.store.refuse(box, payload, reason)
+        self._warn(box, reason)
+        return True
+
+    def _warn(self, box: str, reason: str) -> None:
+        """Say a refusal in the log: the first of each box, then at most once a minute per
+        box with how many came since (a flood of junk is not a line each)."""
+        t = time.monotonic()
+        said, since = self._warned.get(box, (-WARN_EVERY, 0))
+        if t - said < WARN_EVERY:
+            self._warned[box] = (said, since + 1)
+            return
+        more = f" (and {since} more refused since)" if since else ""
+        log.warning("refused from box %s: %s%s", box, reason, more)
+        self._warned[box] = (t, 0)
 
     def _entry(self, box: str, payload: Any) -> None:
         self.received += 1
         got = self.store.receive(box, payload)
         if got.outcome == "refused":
-            log.warning("refused from box %s: %s", box, got.reason)
+            self._warn(box, got.reason)
         for game, seq in got.missing:
             self.ask(box, game, seq, got.file)
 

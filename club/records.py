@@ -1,5 +1,5 @@
-"""`referee club games|standings|export|provision --db FILE`: what the club's file holds, and a
-new box's credentials, without the broker."""
+"""`referee club games|standings|export|provision|revoke --db FILE`: what the club's file holds,
+a new box's credentials and locking a box out, without the club process."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def run_games(argv: list[str]) -> int:
     store = _open(args.db)
     try:
         games = store.games()
-        refused = store.refused()
+        counts = store.refusals()
+        refused = store.refused(last=20)
     finally:
         store.close()
     if not games:
@@ -55,9 +56,12 @@ def run_games(argv: list[str]) -> int:
         print(describe(g))
         for p in g.problems[:10]:
             print(f"    - {p}")
-    if refused:
-        print(f"{len(refused)} entr{'y' if len(refused) == 1 else 'ies'} refused:")
-        for r in refused[-20:]:
+    total = sum(r["count"] for r in counts)
+    if total:
+        print(f"{total} message{'' if total == 1 else 's'} refused: "
+              + ", ".join(f"{r['count']} from box {r['box']}" for r in counts)
+              + "; the last ones:")
+        for r in refused:
             print(f"  from box {r['box']} (game {r['game']}, seq {r['seq']}, {r['at']}): "
                   f"{r['reason']}")
     return 0
@@ -166,25 +170,43 @@ def run_export(argv: list[str]) -> int:
     return 0
 
 
+def provision_refusal(box: str, club: str, *, reader: bool, known: str | None) -> str | None:
+    """Why `box` may not be provisioned (None: it may): not a box id, a name the club uses
+    itself (its reader account, its name: issue 40), or an account of the other kind."""
+    from club.topics import BOX_ID, READER, reserved
+
+    if not BOX_ID.fullmatch(box):
+        return f"{box!r} is not a box id (letters, digits and -, at most 32)"
+    if reader:
+        if known == "box":
+            return f"{box!r} is a box's account; the club's own account needs a name of its own"
+        return None
+    if box.lower() in reserved(club) or known == "reader":
+        return (f"{box!r} is a name the club uses itself (its own account {READER!r}, its "
+                f"name {club!r}); give the box another name")
+    return None
+
+
 def run_provision(argv: list[str]) -> int:
     from club.provision import box_acl, new_password, password_line, reader_acl
-    from club.topics import BOX_ID
 
     p = _parser("provision")
-    p.add_argument("box", metavar="BOX", help="the box's id (letters, digits, -; at most 32)")
+    p.add_argument("box", metavar="BOX", help="the box's id (letters, digits, -; at most 32; "
+                   "not a name the club uses itself)")
     p.add_argument("--club", default="club", metavar="NAME", help="the club's name (topics)")
     p.add_argument("--reader", action="store_true",
                    help="the club process's own account (reads every box) instead of a box's")
     args = p.parse_args(argv)
-    if not BOX_ID.fullmatch(args.box):
-        print(f"referee club provision: {args.box!r} is not a box id (letters, digits and -, "
-              "at most 32)", file=sys.stderr)
-        return 2
-    password = new_password()
-    line = password_line(args.box, password)
     store = _open(args.db, write=True)
     try:
-        store.provision(args.box, line)
+        why = provision_refusal(args.box, args.club, reader=args.reader,
+                                known=store.kind(args.box))
+        if why is not None:
+            print(f"referee club provision: {why}", file=sys.stderr)
+            return 2
+        password = new_password()
+        line = password_line(args.box, password)
+        store.provision(args.box, line, kind="reader" if args.reader else "box")
     finally:
         store.close()
     acl = reader_acl(args.club, args.box) if args.reader else box_acl(args.club, args.box)
@@ -198,8 +220,54 @@ def run_provision(argv: list[str]) -> int:
     return 0
 
 
+def run_revoke(argv: list[str]) -> int:
+    """Lock a box out at once: its lines out of the broker's password and ACL files, and the
+    broker told to read them again (its connection is closed; it cannot log in again)."""
+    from club.provision import ACL_FILE, PASSWD_FILE, drop_user, reload_broker
+    from club.topics import BOX_ID, READER, reserved
+
+    p = _parser("revoke")
+    p.add_argument("box", metavar="BOX", help="the box's id")
+    p.add_argument("--club", default="club", metavar="NAME", help="the club's name (topics)")
+    p.add_argument("--passwd", default=PASSWD_FILE, metavar="FILE",
+                   help=f"the broker's password file (default {PASSWD_FILE})")
+    p.add_argument("--acl", default=ACL_FILE, metavar="FILE",
+                   help=f"the broker's ACL file (default {ACL_FILE})")
+    p.add_argument("--pid", type=int, metavar="PID", help="send mosquitto (this process) "
+                   "SIGHUP to reload; default: systemctl reload mosquitto")
+    args = p.parse_args(argv)
+    box = args.box
+    if not BOX_ID.fullmatch(box) or box.lower() in reserved(args.club):
+        print(f"referee club revoke: {box!r} is not a box's account (the club's own, "
+              f"{READER!r}, is never revoked this way)", file=sys.stderr)
+        return 2
+    try:
+        found = drop_user(Path(args.passwd), Path(args.acl), box)
+    except OSError as err:
+        print(f"referee club revoke: {err}", file=sys.stderr)
+        return 2
+    store = _open(args.db, write=True)
+    try:
+        known = store.revoke(box)
+    finally:
+        store.close()
+    if not found and not known:
+        print(f"referee club revoke: box {box!r} has no account in {args.passwd} nor in the "
+              "club's file", file=sys.stderr)
+        return 2
+    done = reload_broker(args.pid)
+    if done is not None:
+        print(f"referee club revoke: box {box}'s lines are out of {args.passwd} and "
+              f"{args.acl}, but the broker was not reloaded ({done}): run `sudo systemctl "
+              "reload mosquitto`", file=sys.stderr)
+        return 1
+    print(f"box {box} revoked: out of {args.passwd} and {args.acl}, the broker reloaded (its "
+          f"connection closed). `referee club provision {box}` lets it in again.")
+    return 0
+
+
 COMMANDS = {"games": run_games, "standings": run_standings, "export": run_export,
-            "provision": run_provision}
+            "provision": run_provision, "revoke": run_revoke}
 
 
 def main(name: str, argv: list[str]) -> int:

@@ -79,12 +79,40 @@ SCHEMA = (
         at TEXT NOT NULL,
         reason TEXT NOT NULL,
         payload TEXT NOT NULL)""",
+    # entries, their hashes right, of a game whose first entry has not come (issue 40): not
+    # a game until it does (then they join it), at most `HELD_BYTES` per box (the oldest go)
+    """CREATE TABLE IF NOT EXISTS held (
+        box TEXT NOT NULL,
+        file TEXT NOT NULL,
+        game INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        UNIQUE (box, file, game, seq))""",
+    # how many messages of each box were refused (issue 40): `refused` keeps only the last
+    # `REFUSED_KEPT` of each box, so a flood of junk costs a counter, not a row each
+    """CREATE TABLE IF NOT EXISTS refusals (
+        box TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        first_at TEXT NOT NULL,
+        last_at TEXT NOT NULL) WITHOUT ROWID""",
 )
 # Files made before games had a file identity: the columns are added (an old row is of the
 # box's one file, '', and its number is the box's own).
-ADDED = (("games", "file", "TEXT NOT NULL DEFAULT ''"), ("games", "box_game", "INTEGER"))
+# Files made before issue 40: each account is a box's or the club's own (`kind`: box or
+# reader) and a box may be locked out (`revoked_at`); the refusals are counted per box and
+# only the last few of each are kept.
+ADDED = (("games", "file", "TEXT NOT NULL DEFAULT ''"), ("games", "box_game", "INTEGER"),
+         ("boxes", "kind", "TEXT NOT NULL DEFAULT 'box'"), ("boxes", "revoked_at", "TEXT"))
+HELD_BYTES = 1024 * 1024  # entries held per box for games not started yet, at most
+REFUSED_KEPT = 5  # refused messages kept per box, the newest (with the count of all)
+PAYLOAD_KEPT = 2048  # characters of a refused message kept (enough to see what it was)
 AFTER = ("UPDATE games SET box_game = game WHERE box_game IS NULL",
-         "CREATE UNIQUE INDEX IF NOT EXISTS games_by_file ON games (box, file, box_game)")
+         "CREATE UNIQUE INDEX IF NOT EXISTS games_by_file ON games (box, file, box_game)",
+         "CREATE INDEX IF NOT EXISTS refused_by_box ON refused (box, id)",
+         "INSERT OR IGNORE INTO refusals (box, count, first_at, last_at) SELECT box, count(*), "
+         "min(at), max(at) FROM refused GROUP BY box",
+         "DELETE FROM refused WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER "
+         f"(PARTITION BY box ORDER BY id DESC) AS n FROM refused) WHERE n > {REFUSED_KEPT})")
 HEX = frozenset("0123456789abcdef")
 
 
@@ -94,8 +122,9 @@ def now() -> str:
 
 @dataclass(frozen=True)
 class Received:
-    """What became of one entry: ``stored``, ``duplicate`` or ``refused`` (with why), and
-    the first entry of its game still missing, if the chain has a gap (ask for it again)."""
+    """What became of one entry: ``stored``, ``duplicate``, ``refused`` (with why) or
+    ``held`` (of a game whose first entry has not come: no game yet), and the first entry
+    of its game still missing, if the chain has a gap (ask for it again)."""
 
     outcome: str
     reason: str = ""
@@ -137,6 +166,15 @@ class ClubStore:
             if have and "file" not in have:  # (a file the club process has not opened since)
                 self._conn.execute("CREATE TEMP VIEW games AS SELECT *, '' AS file, "
                                    "game AS box_game FROM main.games")
+            have = {r[1] for r in self._conn.execute("PRAGMA table_info(boxes)")}
+            if have and "kind" not in have:  # (nor since issue 40)
+                self._conn.execute("CREATE TEMP VIEW boxes AS SELECT *, 'box' AS kind, "
+                                   "NULL AS revoked_at FROM main.boxes")
+            if have and not self._conn.execute("SELECT 1 FROM sqlite_master WHERE type = "
+                                               "'table' AND name = 'refusals'").fetchone():
+                self._conn.execute("CREATE TEMP VIEW refusals AS SELECT box, count(*) AS "
+                                   "count, min(at) AS first_at, max(at) AS last_at FROM "
+                                   "main.refused GROUP BY box")
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, isolation_level=None,
@@ -170,18 +208,42 @@ class ClubStore:
             "ON CONFLICT (box) DO UPDATE SET table_json = excluded.table_json, "
             "seen_at = excluded.seen_at", (box, canonical(table), now()))
 
-    def provision(self, box: str, password_line: str) -> None:
+    def provision(self, box: str, password_line: str, *, kind: str = "box") -> None:
+        """An account (`kind`: a box's, or the club's own ``reader``) and its broker line; a
+        box revoked before is let in again."""
         self._conn.execute(
-            "INSERT INTO boxes (box, password_line, provisioned_at) VALUES (?, ?, ?) "
+            "INSERT INTO boxes (box, password_line, provisioned_at, kind) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (box) DO UPDATE SET password_line = excluded.password_line, "
-            "provisioned_at = excluded.provisioned_at", (box, password_line, now()))
+            "provisioned_at = excluded.provisioned_at, kind = excluded.kind, "
+            "revoked_at = NULL", (box, password_line, now(), kind))
+
+    def kind(self, user: str) -> str | None:
+        """What account `user` is: ``box`` or ``reader`` (the club's own); None: unknown."""
+        row = self._conn.execute("SELECT kind FROM boxes WHERE box = ? AND password_line IS "
+                                 "NOT NULL", (user,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def revoke(self, box: str) -> bool:
+        """Lock box `box` out (its broker line forgotten, the time kept); whether the club
+        knew it."""
+        found = self._conn.execute("UPDATE boxes SET revoked_at = ?, password_line = NULL "
+                                   "WHERE box = ? AND kind = 'box'", (now(), box)).rowcount
+        return bool(found)
 
     def boxes(self) -> list[dict[str, Any]]:
-        rows = self._conn.execute("SELECT box, online, online_at, seen_at, table_json, "
-                                  "password_line FROM boxes ORDER BY box").fetchall()
+        """The boxes (never the club's own accounts: issue 40), each with how many of its
+        messages were refused and when it was revoked, if it was."""
+        from club.topics import READER
+
+        rows = self._conn.execute(
+            "SELECT b.box, b.online, b.online_at, b.seen_at, b.table_json, b.password_line, "
+            "coalesce(r.count, 0), b.revoked_at FROM boxes AS b LEFT JOIN refusals AS r "
+            "ON r.box = b.box WHERE b.kind = 'box' AND b.box != ? ORDER BY b.box",
+            (READER,)).fetchall()
         return [{"box": b, "online": bool(o), "online_at": oa, "seen_at": s,
-                 "table": json.loads(t) if t else None, "password_line": pw}
-                for b, o, oa, s, t, pw in rows]
+                 "table": json.loads(t) if t else None, "password_line": pw,
+                 "refused": n, "revoked_at": rv}
+                for b, o, oa, s, t, pw, n, rv in rows]
 
     def head(self, box: str, game: int, file: str = "") -> int:
         """How far game `game` (the box's own number) of the box's file `file` is joined up."""
@@ -195,12 +257,9 @@ class ClubStore:
         and a new one started, which numbers its games from 1 again): then the box's next
         free number. The row is made here, on first sight."""
         c = self._conn
-        row = c.execute("SELECT game FROM games WHERE box = ? AND file = ? AND box_game = ?",
-                        (box, file, game)).fetchone()
-        if row is not None:
-            return int(row[0])
-        if file and self._adopts(box, file, game, payload):
-            return self._number(box, file, game, payload)
+        known = self._known(box, file, game, payload)
+        if known is not None:
+            return known
         taken = c.execute("SELECT 1 FROM games WHERE box = ? AND game = ?",
                           (box, game)).fetchone()
         number = game if taken is None else int(c.execute(
@@ -209,6 +268,17 @@ class ClubStore:
         c.execute("INSERT INTO games (box, game, file, box_game, ruleset) VALUES (?, ?, ?, ?, ?)",
                   (box, number, file, game, ruleset if isinstance(ruleset, str) else None))
         return number
+
+    def _known(self, box: str, file: str, game: int, payload: dict[str, Any]) -> int | None:
+        """The club's number for game `game` of the box's file `file`, if it has the game
+        (taking the box's games without a file as this file's, `_adopts`); None: it has not."""
+        row = self._conn.execute("SELECT game FROM games WHERE box = ? AND file = ? AND "
+                                 "box_game = ?", (box, file, game)).fetchone()
+        if row is not None:
+            return int(row[0])
+        if file and self._adopts(box, file, game, payload):
+            return self._known(box, file, game, payload)
+        return None
 
     def _adopts(self, box: str, file: str, game: int, payload: dict[str, Any]) -> bool:
         """A box that now names its file sends more of a game the club has without a file
@@ -228,21 +298,30 @@ class ClubStore:
         return True
 
     # ---- entries -------------------------------------------------------------------------
-    def refuse(self, box: str, payload: Any, reason: str) -> None:
-        """A message from `box` that holds no entry the club can read: kept as refused,
-        with `reason`, for the page to show (durable as `receive`'s answers are)."""
+    def refuse(self, box: str, payload: Any, reason: str, *, times: int = 1) -> None:
+        """A message from `box` that holds no entry the club can read (or `times` such
+        messages, alike): counted and kept as refused, with `reason`, for the page to show
+        (durable as `receive`'s answers are)."""
         with self.batch():
-            self._refuse(box, payload, reason)
+            self._refuse(box, payload, reason, times=times)
 
     def _refuse(self, box: str, payload: Any, reason: str, *,
-                tainted: int | None = None) -> Received:
+                tainted: int | None = None, times: int = 1) -> Received:
         game = payload.get("game") if isinstance(payload, dict) else None
         seq = payload.get("seq") if isinstance(payload, dict) else None
         game = game if isinstance(game, int) else None
         seq = seq if isinstance(seq, int) else None
         text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
-        self._conn.execute("INSERT INTO refused (box, game, seq, at, reason, payload) "
-                           "VALUES (?, ?, ?, ?, ?, ?)", (box, game, seq, now(), reason, text))
+        if len(text) > PAYLOAD_KEPT:
+            text = text[:PAYLOAD_KEPT] + f"... ({len(text)} characters)"
+        at, c = now(), self._conn
+        c.execute("INSERT INTO refused (box, game, seq, at, reason, payload) "
+                  "VALUES (?, ?, ?, ?, ?, ?)", (box, game, seq, at, reason, text))
+        c.execute("INSERT INTO refusals (box, count, first_at, last_at) VALUES (?, ?, ?, ?) "
+                  "ON CONFLICT (box) DO UPDATE SET count = count + excluded.count, "
+                  "last_at = excluded.last_at", (box, times, at, at))
+        c.execute("DELETE FROM refused WHERE box = ? AND id <= (SELECT id FROM refused WHERE "
+                  "box = ? ORDER BY id DESC LIMIT 1 OFFSET ?)", (box, box, REFUSED_KEPT))
         if tainted is not None:  # (the club's number of the game)
             self._taint(box, tainted, [f"box {box} sent {reason}"])
         return Received("refused", reason)
@@ -306,18 +385,71 @@ class ClubStore:
                 and isinstance(file, str) and len(file) <= 64):
             return self._refuse(box, payload, "an entry without its game, seq, at, command, "
                                 "events, prev and hash")
-        number = self._number(box, file, game, payload)
+        number = self._known(box, file, game, payload)
+        wrong = self._wrong(box, payload)
+        if wrong is not None:  # (a game the club has: it is marked; another: nothing made)
+            return self._refuse(box, payload, wrong, tainted=number)
+        if number is None:  # (a game the club has not seen: only its first entry makes it)
+            return self._new_game(box, file, game, payload)
+        return self._store(box, number, game, payload)
+
+    @staticmethod
+    def _wrong(box: str, payload: dict[str, Any]) -> str | None:
+        """What is wrong with an entry of `box` that has every field (None: nothing)."""
+        game, seq = payload["game"], payload["seq"]
         if payload.get("box", box) != box:
-            return self._refuse(box, payload, f"an entry naming another box "
-                                f"({payload.get('box')!r})", tainted=number)
+            return f"an entry naming another box ({payload.get('box')!r})"
         try:
-            body = body_of(game, seq, at, command, events)
+            body = body_of(game, seq, payload["at"], payload["command"], payload["events"])
         except (TypeError, ValueError) as err:
-            return self._refuse(box, payload, f"entry {seq} of game {game} that is not "
-                                f"plain JSON ({err})", tainted=number)
-        if link(str(prev), body) != digest:
-            return self._refuse(box, payload, f"entry {seq} of game {game} whose content "
-                                "does not match its hash (forged or damaged)", tainted=number)
+            return f"entry {seq} of game {game} that is not plain JSON ({err})"
+        if link(str(payload["prev"]), body) != payload["hash"]:
+            return (f"entry {seq} of game {game} whose content does not match its hash "
+                    "(forged or damaged)")
+        return None
+
+    def _new_game(self, box: str, file: str, game: int, payload: dict[str, Any]) -> Received:
+        """An entry, its hash right, of a game the club does not have (issue 40). Only a
+        game's first entry (seq 1, after the genesis hash) makes a game and takes a number:
+        a forged entry of a game the box never had makes nothing. A later entry (its game's
+        start lost by the broker, or still to come) is held, out of every game and of the
+        numbering, at most `HELD_BYTES` of them per box, and joins its game when the first
+        entry comes; the box is asked for the game from its start if it is the box's next
+        game of that file (a forger's game 99 asks for nothing)."""
+        seq, c = payload["seq"], self._conn
+        if seq != 1:
+            c.execute("INSERT OR REPLACE INTO held (box, file, game, seq, payload) VALUES "
+                      "(?, ?, ?, ?, ?)", (box, file, game, seq, canonical(payload)))
+            while c.execute("SELECT sum(length(payload)) > ? FROM held WHERE box = ?",
+                            (HELD_BYTES, box)).fetchone()[0]:
+                c.execute("DELETE FROM held WHERE rowid = (SELECT min(rowid) FROM held WHERE "
+                          "box = ?)", (box,))
+            top = c.execute("SELECT max(box_game) FROM games WHERE box = ? AND file = ?",
+                            (box, file)).fetchone()[0]
+            ask = ((game, 1),) if 1 <= game <= (top or 0) + 1 else ()
+            return Received("held", f"entry {seq} of game {game}, whose first entry has not "
+                            "come", missing=ask, file=file)
+        if payload["prev"] != GENESIS:
+            return self._refuse(box, payload, f"entry 1 of game {game} that does not start a "
+                                "game (a game's first entry follows the genesis hash)")
+        number = self._number(box, file, game, payload)
+        got = self._store(box, number, game, payload)
+        held = c.execute("SELECT payload FROM held WHERE box = ? AND file = ? AND game = ? "
+                         "ORDER BY seq", (box, file, game)).fetchall()
+        if not held:
+            return got
+        c.execute("DELETE FROM held WHERE box = ? AND file = ? AND game = ?", (box, file, game))
+        for (text,) in held:
+            self._receive(box, json.loads(text))
+        missing = tuple(m for m in got.missing if m[0] != game)
+        return Received("stored", missing=missing + self._gaps(box, number, game), file=file)
+
+    def _store(self, box: str, number: int, game: int, payload: dict[str, Any]) -> Received:
+        """Keep an entry whose hash is right, of the club's game `number` (the box's
+        `game`), and join it up."""
+        seq, digest, file = payload["seq"], payload["hash"], payload.get("file", "")
+        at, command, events, prev = (payload["at"], payload["command"], payload["events"],
+                                     payload["prev"])
         c = self._conn
         kept = c.execute("SELECT hash FROM entries WHERE box = ? AND game = ? AND seq = ?",
                          (box, number, seq)).fetchone()
@@ -468,11 +600,20 @@ class ClubStore:
                  and e.get("type") == "seed_revealed"]
         return str(found[0]) if found and isinstance(found[0], str) else None
 
-    def refused(self) -> list[dict[str, Any]]:
-        rows = self._conn.execute("SELECT box, game, seq, at, reason, payload FROM refused "
-                                  "ORDER BY id").fetchall()
+    def refused(self, last: int | None = None) -> list[dict[str, Any]]:
+        """The refused messages kept (the newest `REFUSED_KEPT` of each box; of them the
+        `last` newest), oldest first."""
+        rows = self._conn.execute(
+            "SELECT box, game, seq, at, reason, payload FROM (SELECT * FROM refused ORDER BY "
+            "id DESC LIMIT ?) ORDER BY id", (-1 if last is None else last,)).fetchall()
         return [{"box": b, "game": g, "seq": s, "at": a, "reason": r, "payload": p}
                 for b, g, s, a, r, p in rows]
+
+    def refusals(self) -> list[dict[str, Any]]:
+        """How many messages of each box were refused, most first."""
+        rows = self._conn.execute("SELECT box, count, first_at, last_at FROM refusals "
+                                  "ORDER BY count DESC, box").fetchall()
+        return [{"box": b, "count": n, "first_at": f, "last_at": t} for b, n, f, t in rows]
 
     def count(self, box: str | None = None) -> int:
         if box is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.ruleset import DescribesTable
@@ -42,3 +42,72 @@ def table_payload(game: int | None, ruleset: Any, state: Any, *, commands: int,
             "next": sj.get("next"), "players": players, "current": sj.get("current"),
             "over": bool(sj.get("over")), "result": sj.get("result"), "verdict": verdict,
             "commands": commands, "at": at}
+
+
+# What the club reads of a box's table (issue 40): each field's type and, for text, its most
+# characters; other fields are dropped. `state` and `result` are the game's own JSON, bounded
+# by the message's size (club.topics.MESSAGE_BYTES).
+TEXT_MOST = 1000  # a sentence such as the next step, or a verdict's figure (generous: a
+# refused table leaves the page's row as it was)
+NAME_MOST = 200
+PLAYERS_MOST = 32
+TERMS_MOST = 32
+_SCALAR = (str, int, float, bool, type(None))
+
+
+def _text(value: Any, most: int = TEXT_MOST) -> bool:
+    return isinstance(value, str) and len(value) <= most
+
+
+def _short(value: Any) -> bool:
+    """A scalar (text at most `TEXT_MOST` characters), or nothing."""
+    return isinstance(value, _SCALAR) and (not isinstance(value, str) or _text(value))
+
+
+def _verdict(value: Any) -> bool:
+    if value is None:
+        return True
+    if not isinstance(value, dict) or not _text(value.get("title"), NAME_MOST):
+        return False
+    terms = value.get("terms", [])
+    return (isinstance(terms, list) and len(terms) <= TERMS_MOST
+            and all(isinstance(t, list) and len(t) == 2 and all(_short(x) for x in t)
+                    for t in terms))
+
+
+TABLE_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "game": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+    "ruleset": lambda v: v is None or _text(v, 64),
+    "name": lambda v: v is None or _text(v, NAME_MOST),
+    "state": lambda v: v is None or isinstance(v, dict),
+    "next": _short,
+    "players": lambda v: v is None or (isinstance(v, list) and len(v) <= PLAYERS_MOST
+                                       and all(_text(p, 64) for p in v)),
+    "current": _short,
+    "over": lambda v: v is None or isinstance(v, bool),
+    "result": lambda v: v is None or isinstance(v, dict),
+    "verdict": _verdict,
+    "commands": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)
+                                        and v >= 0),
+    "at": lambda v: v is None or _text(v, 64),
+    "file": lambda v: v is None or _text(v, 64),
+}
+
+
+def checked_table(payload: Any) -> tuple[dict[str, Any] | None, str]:
+    """A box's table as the club keeps it: its known fields, each checked (`TABLE_FIELDS`);
+    or (None, what is wrong)."""
+    if not isinstance(payload, dict):
+        return None, "a table that is not a JSON object"
+    for name, good in TABLE_FIELDS.items():
+        if not good(payload.get(name)):
+            return None, f"a table whose {name!r} is not what a table holds"
+    return {k: v for k, v in payload.items() if k in TABLE_FIELDS}, ""
+
+
+def checked_presence(payload: Any) -> tuple[dict[str, Any] | None, str]:
+    """A box's ``online`` message (``{"online": bool, "at": text}``), or (None, why not)."""
+    if (not isinstance(payload, dict) or not isinstance(payload.get("online"), bool)
+            or not (payload.get("at") is None or _text(payload.get("at"), 64))):
+        return None, 'a presence that is not {"online": true|false, "at": time}'
+    return {"online": payload["online"], "at": payload.get("at")}, ""

@@ -17,6 +17,12 @@ Gallery Grippers game of M commands, one command at a time. Three nights are pla
   would see).
 - **R commands a second per box** (default 5, `--pace 0` leaves it out), one priority: still
   many times a table's pace (a table makes one every few seconds), the machine not saturated.
+- **a night under attack** (issue 40), as the first night, the club's page served too: beside
+  the honest boxes one misbehaving box (its own account) sends junk all night (empty
+  entries, phantom games with right hashes, batches of 60,000 items, oversized presences,
+  1 MiB messages, tables outside the schema, under the club's old client id), and a reader
+  loads the club's page every 0.2 s: the honest boxes' lag, the refusals counted and rows
+  kept, the club's file's size and the page's load times.
 
 Measured, each night:
 - club lag: from an entry's time on its box (its `at`, taken as it is recorded) to the club's
@@ -34,6 +40,7 @@ club and with the club up, five runs each in turn.)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -161,17 +168,107 @@ def _paired(tmp: Path, broker: Broker, requests: list[dict[str, Any]]) -> dict[s
     return {k: v[5:] for k, v in times.items()}
 
 
+INTRUDER = "intruder"  # the account of the night under attack's misbehaving box
+
+
+class _Attack:
+    """A misbehaving box (its own account, `INTRUDER`) for as long as the night lasts: junk
+    entries, phantom games (right hashes, games it never had), batches of 60,000 items,
+    oversized presences and 1 MiB messages (the broker drops those), tables outside the
+    schema, and connections under the club's client id; and a reader loading the club's
+    page every 0.2 s. Counts what it sent and how each page load went."""
+
+    def __init__(self, broker: Broker, page: int) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.sent = 0
+        self.loads: list[float] = []
+        self.failed = 0
+        self.stop = threading.Event()
+        self._broker, self._page = broker, page
+        self._mqtt, self._api = mqtt, CallbackAPIVersion
+        self._threads = [threading.Thread(target=self._junk, daemon=True),
+                         threading.Thread(target=self._reader, daemon=True)]
+
+    def start(self) -> None:
+        for t in self._threads:
+            t.start()
+
+    def close(self) -> None:
+        self.stop.set()
+        for t in self._threads:
+            t.join(30)
+
+    def _client(self, client_id: str) -> Any:
+        c = self._mqtt.Client(self._api.VERSION2, client_id=client_id)
+        c.username_pw_set(INTRUDER, self._broker.passwords[INTRUDER])
+        c.connect("127.0.0.1", self._broker.port)
+        c.loop_start()
+        return c
+
+    def _junk(self) -> None:
+        from referee.chain import GENESIS, body_of, link
+
+        where = f"tableside/{CLUB}/box/{INTRUDER}/"
+        c = self._client(f"tableside-club-{CLUB}")  # the club's old id: taken by no one now
+        at = "2026-12-05T20:00:00.000+00:00"
+        kinds: list[tuple[str, bytes]] = [
+            ("entries", b"{}"), ("batch", json.dumps({"entries": [{}] * 60_000}).encode()),
+            ("online", b"[" + b"0," * 1000 + b"0]"), ("entries", b"x" * (1024 * 1024)),
+            ("table", json.dumps({"game": "99", "players": ["x"] * 5000}).encode())]
+        i = 0
+        while not self.stop.is_set():
+            i += 1
+            cmd = {"cmd": "note", "text": str(i)}
+            phantom = {"game": 100 + i, "seq": 5, "at": at, "command": cmd, "events": [],
+                       "prev": GENESIS, "box": INTRUDER,
+                       "hash": link(GENESIS, body_of(100 + i, 5, at, cmd, []))}
+            for leaf, payload in (*kinds, ("entries", json.dumps(phantom).encode())):
+                info = c.publish(where + leaf, payload, qos=1)
+                with contextlib.suppress(RuntimeError, ValueError):
+                    info.wait_for_publish(10)
+                self.sent += 1
+            for _ in range(20):
+                c.publish(where + "entries", b"{}", qos=1)
+                self.sent += 1
+            time.sleep(0.01)
+        c.disconnect()
+        c.loop_stop()
+
+    def _reader(self) -> None:
+        import http.client
+
+        while not self.stop.wait(0.2):
+            t = time.perf_counter()
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self._page, timeout=10)
+                conn.request("GET", "/")
+                ok = conn.getresponse().status == 200
+                conn.close()
+            except OSError:
+                ok = False
+            if ok:
+                self.loads.append(time.perf_counter() - t)
+            elif self.loads:  # (before its first answer the page is still starting)
+                self.failed += 1
+
+
 def _night(tmp: Path, broker: Broker, requests: list[dict[str, Any]], boxes: int, tag: str,
-           pace: float = 0.0, nice: int = 0) -> dict[str, Any]:
+           pace: float = 0.0, nice: int = 0, attack: bool = False) -> dict[str, Any]:
     """One club night: a `referee club` process and `boxes` boxes publishing to it; the
-    club's lags, CPU and memory, and the boxes' own latencies."""
+    club's lags, CPU and memory, and the boxes' own latencies (with `attack`, beside a
+    misbehaving box and a reader of the club's page: `_Attack`)."""
     club_db = tmp / f"club-{tag}.sqlite"
     secret = broker.secret(READER)
+    page = broker_free_port() if attack else 0
     club = subprocess.Popen([sys.executable, "-m", "referee", "club", "--broker",
                              broker.url, "--db", str(club_db), "--secret", str(secret),
-                             "--club", CLUB], stdout=subprocess.DEVNULL,
+                             "--club", CLUB, *(["--web", f"127.0.0.1:{page}"] if attack
+                                               else [])], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     want = boxes * len(requests)
+    attacker = _Attack(broker, page) if attack else None
 
     def stored() -> int:
         conn = sqlite3.connect(club_db)
@@ -184,6 +281,8 @@ def _night(tmp: Path, broker: Broker, requests: list[dict[str, Any]], boxes: int
         wait_for(club_db.exists, 30, "the club's file")
         cpu0, _ = _proc_figures(club.pid)
         started = time.perf_counter()
+        if attacker is not None:
+            attacker.start()
         latencies, cpu = _boxes(tmp, tag, requests, boxes, lambda box: [
             "--club", broker.url, "--club-box", box, "--club-secret",
             str(broker.secret(box))], pace, nice)
@@ -191,14 +290,44 @@ def _night(tmp: Path, broker: Broker, requests: list[dict[str, Any]], boxes: int
         elapsed = time.perf_counter() - started
         cpu1, hwm = _proc_figures(club.pid)
     finally:
+        if attacker is not None:
+            attacker.close()
         club.terminate()
         club.wait(30)
     conn = sqlite3.connect(club_db)
     lags = [(datetime.fromisoformat(r) - datetime.fromisoformat(a)).total_seconds()
             for a, r in conn.execute("SELECT at, received_at FROM entries")]
+    night = {"lags": lags, "cpu": cpu1 - cpu0, "hwm": hwm, "elapsed": elapsed, "want": want,
+             "latencies": latencies, "box_cpu": cpu}
+    if attacker is not None:
+        night.update(
+            junk=attacker.sent, loads=attacker.loads, load_failed=attacker.failed,
+            refusals=conn.execute("SELECT coalesce(sum(count), 0) FROM refusals").fetchone()[0],
+            refused_rows=conn.execute("SELECT count(*) FROM refused").fetchone()[0],
+            held=conn.execute("SELECT count(*) FROM held").fetchone()[0],
+            intruder_games=conn.execute("SELECT count(*) FROM games WHERE box = ?",
+                                        (INTRUDER,)).fetchone()[0],
+            db_bytes=sum(p.stat().st_size for p in tmp.glob(f"club-{tag}.sqlite*")))
     conn.close()
-    return {"lags": lags, "cpu": cpu1 - cpu0, "hwm": hwm, "elapsed": elapsed, "want": want,
-            "latencies": latencies, "box_cpu": cpu}
+    return night
+
+
+def broker_free_port() -> int:
+    from tests.club.broker import free_port
+
+    return free_port()
+
+
+def _say_attack(night: dict[str, Any]) -> None:
+    loads = night["loads"]
+    page = (f"median {statistics.median(loads) * 1000:.0f} ms, max {max(loads) * 1000:.0f} ms"
+            if loads else "none answered")
+    print(f"    under attack: {night['junk']} junk messages sent by one box; the club counted "
+          f"{night['refusals']} refusals and kept {night['refused_rows']} rows, held "
+          f"{night['held']} phantom entries, made {night['intruder_games']} games of them; "
+          f"its file {night['db_bytes'] / 1024:.0f} KiB")
+    print(f"    the club's page loaded {len(loads)} times ({night['load_failed']} failed): "
+          f"{page}")
 
 
 def _say_night(title: str, night: dict[str, Any], goal: bool) -> None:
@@ -226,6 +355,7 @@ def bench_club(long_game: Callable[..., Any], boxes: int = 5, commands: int = 20
         broker = Broker(tmp / "broker")
         for i in range(boxes):
             broker.add_box(f"box-{i}")
+        broker.add_box(INTRUDER)
         broker.start()
         try:
             paired = _paired(tmp, broker, accepted)
@@ -241,6 +371,7 @@ def bench_club(long_game: Callable[..., Any], boxes: int = 5, commands: int = 20
             model = _night(tmp, broker, accepted, boxes, "club", nice=nice)
             shared = _night(tmp, broker, accepted, boxes, "shared")
             paced = _night(tmp, broker, accepted, boxes, "paced", pace=pace) if pace else None
+            attacked = _night(tmp, broker, accepted, boxes, "attacked", nice=nice, attack=True)
         finally:
             broker.kill()
     pb, pu, pd = (statistics.median(paired[k]) * 1000 for k in ("none", "up", "down"))
@@ -253,6 +384,9 @@ def bench_club(long_game: Callable[..., Any], boxes: int = 5, commands: int = 20
                "CPU)", shared, goal=False)
     if paced is not None:
         _say_night(f"{pace:g} commands a second per box, one priority", paced, goal=False)
+    _say_night(f"a night under attack (issue 40), the boxes at nice {nice}", attacked,
+               goal=True)
+    _say_attack(attacked)
     with_club = model["latencies"]
     base, mid, off = (statistics.median(x) * 1000 for x in (baseline, with_club, down))
     print(f"  {boxes} box processes' command latency at nice {nice}, median: no club "

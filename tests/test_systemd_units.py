@@ -250,3 +250,34 @@ def test_the_file_limit_is_set_on_purpose_and_fits_the_page(unit: str) -> None:
     socket_values = {k: v for s, k, v in directives((SYSTEMD / WEB_SOCKET).read_text())
                      if s == "Socket"}
     assert int(socket_values["Backlog"]) == web_server.LISTEN_QUEUE
+
+
+# ---- the club (issue 40): hardened as the box's units, its file limit fitting its page -----
+CLUB_UNIT = "tableside-referee-club.service"
+
+
+def test_club_unit_verify_prints_nothing(tmp_path: Path) -> None:
+    root = verify_root(tmp_path, {CLUB_UNIT: (SYSTEMD / CLUB_UNIT).read_text()})
+    proc = analyze_verify(root, CLUB_UNIT)
+    assert (proc.returncode, proc.stdout + proc.stderr) == (0, "")
+
+
+def test_club_unit_security_exposure_at_most_one() -> None:
+    assert exposure(SYSTEMD / CLUB_UNIT) <= MAX_EXPOSURE
+
+
+def test_club_unit_keeps_to_the_local_networks() -> None:
+    assert one(CLUB_UNIT, "IPAddressDeny") == "any"
+    assert set(one(CLUB_UNIT, "IPAddressAllow").split()) == LOCAL_NETWORKS
+    assert one(CLUB_UNIT, "User") == "tableside-referee"
+    assert one(CLUB_UNIT, "CapabilityBoundingSet") == ""
+
+
+def test_club_unit_file_limit_fits_the_page_and_the_broker_link() -> None:
+    """The club's page takes at most `connection_cap(LimitNOFILE)` connections, leaving
+    `FD_RESERVE` for the broker's connection, the club's file and its logs."""
+    from web import server as web_server
+
+    limit = int(one(CLUB_UNIT, "LimitNOFILE"))
+    cap = web_server.connection_cap(limit)
+    assert cap + web_server.FD_RESERVE + 2 * web_server.ACCEPT_BATCH <= limit

@@ -52,6 +52,7 @@ ACCEPT_BATCH = 32  # connections asyncio accepts in one go (each may overshoot t
 LISTEN_QUEUE = 1024  # the kernel's queue of connections not yet accepted
 SWEEP_EVERY = 0.25  # seconds between looks for connections past HEAD_TIMEOUT
 SWEEP_BATCH = 32  # late connections closed in one go (then the loop runs on)
+REFUSED_LOG_EVERY = 60.0  # seconds between two log lines about refused connections
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "Content-Security-Policy": page.CSP}
 
@@ -75,22 +76,43 @@ class Gate:
         self.open: dict[_Door, None] = {}  # in the order they came
         self.by_address: dict[str, int] = {}
         self._sweeping: asyncio.Handle | None = None
+        self.refusals = 0  # connections refused, or closed to make room, in all
+        self._since = 0  # of them, since the log last said so
+        self._said = -REFUSED_LOG_EVERY
 
     def admit(self, door: _Door) -> bool:
         """Let `door` in, making room at the cap by closing the oldest connection that has not
         asked with a good token; False: it must be closed."""
         if self.by_address.get(door.address, 0) >= self.per_address:
+            self.refused(door.address, f"more than {self.per_address} from one address")
             return False
         if len(self.open) >= self.cap:
             oldest = next((c for c in self.open if not c.trusted), None)
             if oldest is None:
+                self.refused(door.address, f"{self.cap} connections open, all in use")
                 return False
+            self.refused(oldest.address, f"{self.cap} connections open (the oldest that "
+                         "had not asked for a page closed)")
             oldest.drop()
         self.open[door] = None
         self.by_address[door.address] = self.by_address.get(door.address, 0) + 1
         if self._sweeping is None:
             self._sweeping = asyncio.get_running_loop().call_later(SWEEP_EVERY, self._sweep)
         return True
+
+    def refused(self, address: str, why: str) -> None:
+        """A connection refused or closed to make room: said in the log at once the first
+        time, then at most once every `REFUSED_LOG_EVERY` seconds with how many there were
+        (a flood of strangers is a line a minute, never a line, nor a traceback, each)."""
+        self.refusals += 1
+        self._since += 1
+        now = asyncio.get_running_loop().time()
+        if now - self._said < REFUSED_LOG_EVERY:
+            return
+        log.warning("the page refused %d connection%s (the last from %s: %s); said at "
+                    "most once every %.0f s", self._since, "" if self._since == 1 else "s",
+                    address, why, REFUSED_LOG_EVERY)
+        self._said, self._since = now, 0
 
     def _sweep(self) -> None:
         """Close the connections that did not ask with a good token within `HEAD_TIMEOUT`,
@@ -218,6 +240,75 @@ class _Nameless(web.Response):
 
 async def _nameless(request: web.Request, response: web.StreamResponse) -> None:
     response.headers.popall(hdrs.SERVER, None)
+
+
+def nameless(app: web.Application) -> web.Application:
+    """`app`'s answers name no server (no ``Server`` header); returns `app`."""
+    app.on_response_prepare.append(_nameless)
+    return app
+
+
+def trust(request: web.Request) -> None:
+    """The connection of `request` asked for a page it may have: off `HEAD_TIMEOUT`, never
+    closed to make room at the cap (see `Gate`)."""
+    _trust(request)
+
+
+def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
+    """asyncio says an ``accept()`` that failed for want of file descriptors with a traceback,
+    each time (a thousand a minute under a flood): said once every `REFUSED_LOG_EVERY`
+    seconds instead, in one line. Every other error goes to the loop's handler as before."""
+    before = loop.get_exception_handler()
+    said = [-REFUSED_LOG_EVERY, 0]
+
+    def handler(lp: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if "out of system resource" not in str(context.get("message", "")):
+            if before is not None:
+                before(lp, context)
+            else:
+                lp.default_exception_handler(context)
+            return
+        said[1] += 1
+        if lp.time() - said[0] >= REFUSED_LOG_EVERY:
+            log.warning("could not accept %d connection%s: %s (the file limit; the "
+                        "listener pauses and tries again)", said[1],
+                        "" if said[1] == 1 else "s", context.get("exception"))
+            said[0], said[1] = lp.time(), 0
+
+    loop.set_exception_handler(handler)
+
+
+async def serve_guarded(runner: web.AppRunner, host: str, port: int,
+                        sock: socket.socket | None = None) -> tuple[asyncio.Server, Gate,
+                                                                     socket.socket]:
+    """Serve `runner`'s application on `host:port` (or on the listening `sock`) behind a
+    `Gate`: per-address and total limits under the file limit, the request head's and idle
+    timeouts, no access log, no traceback per refused connection. The box's page and the
+    club's page (club.page) both listen through here. Returns the listener, its gate and
+    its socket."""
+    loop = asyncio.get_running_loop()
+    quiet_accept_errors(loop)
+    manager = runner.server
+    assert manager is not None
+    gate = Gate()
+
+    def handler() -> _Guarded:
+        no_log: Any = None  # no access log (aiohttp's type says Logger; None turns it off)
+        return _Guarded(manager, loop=loop, access_log=no_log, keepalive_timeout=KEEPALIVE)
+
+    def door() -> _Door:
+        return _Door(gate, handler)
+
+    if sock is None:
+        sock = socket.create_server((host, port), family=(
+            socket.AF_INET6 if ":" in host else socket.AF_INET), reuse_port=False)
+        sock.setblocking(False)
+    # asyncio accepts up to `backlog` connections in one go before any is looked at: a small
+    # batch keeps a flood from holding up the loop (and from overshooting the file limit),
+    # while the kernel's queue stays long so no phone's SYN is dropped
+    listener = await loop.create_server(door, sock=sock, backlog=ACCEPT_BATCH)
+    sock.listen(LISTEN_QUEUE)
+    return listener, gate, sock
 
 
 @dataclass(eq=False)
@@ -385,8 +476,7 @@ def _trust(request: web.Request) -> None:
 
 def make_app(live: LivePage) -> web.Application:
     """The routes: the page, its events and its data, each under /g/<token>/."""
-    app = web.Application(client_max_size=1024)
-    app.on_response_prepare.append(_nameless)
+    app = nameless(web.Application(client_max_size=1024))
 
     def allowed(request: web.Request) -> bool:
         if request.method in ("GET", "HEAD") and live.good(request.match_info["token"]):
@@ -528,29 +618,11 @@ class WebServer:
                                      access_log=None, shutdown_timeout=1.0,
                                      handler_cancellation=True)
         await self._runner.setup()
-        manager = self._runner.server
-        assert manager is not None
-        gate = self.gate = Gate()
-
-        def handler() -> _Guarded:
-            no_log: Any = None  # no access log (aiohttp's type says Logger; None turns it off)
-            return _Guarded(manager, loop=loop, access_log=no_log, keepalive_timeout=KEEPALIVE)
-
-        def door() -> _Door:
-            return _Door(gate, handler)
-
         sock = systemd_socket()
         if sock is not None:  # the box: systemd's socket unit listens for us
             self.host, self.port = sock.getsockname()[:2]
-        else:
-            sock = socket.create_server((self.host, self.port), family=(
-                socket.AF_INET6 if ":" in self.host else socket.AF_INET), reuse_port=False)
-            sock.setblocking(False)
-        # asyncio accepts up to `backlog` connections in one go before any is looked at: a
-        # small batch keeps a flood from holding up the game's loop (and from overshooting
-        # the file limit), while the kernel's queue stays long so no phone's SYN is dropped
-        self._listener = await loop.create_server(door, sock=sock, backlog=ACCEPT_BATCH)
-        sock.listen(LISTEN_QUEUE)
+        self._listener, self.gate, sock = await serve_guarded(self._runner, self.host,
+                                                              self.port, sock)
         self.port = int(sock.getsockname()[1])
 
     async def stop(self) -> None:

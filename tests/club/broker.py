@@ -18,6 +18,24 @@ from club.provision import box_acl, password_line, reader_acl
 
 CLUB = "club"
 READER = "club-reader"
+LISTENER = "listener"  # the tests' own reader (an account of its own: one account, one id)
+SHIPPED = Path(__file__).resolve().parents[2] / "club" / "mosquitto" / "tableside-club.conf"
+
+
+def shipped_config(port: int, passwd: Path, acl: Path) -> list[str]:
+    """The shipped broker config (club/mosquitto/tableside-club.conf), line for line, but for
+    its listener's port (on loopback), its files and persistence: every test's broker runs
+    with it (its settings after the listener are the listener's own)."""
+    own = {"listener": f"listener {port} 127.0.0.1", "password_file": f"password_file {passwd}",
+           "acl_file": f"acl_file {acl}", "persistence": "persistence false",
+           "autosave_interval": ""}
+    out = []
+    for line in SHIPPED.read_text().splitlines():
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        out.append(own.get(words[0], line.strip()))
+    return [ln for ln in out if ln]
 
 
 def mosquitto_binary() -> str:
@@ -78,27 +96,26 @@ class Broker:
 
     def write_config(self) -> Path:
         self.passwords.setdefault(READER, "pw-reader")
+        self.passwords.setdefault(LISTENER, "pw-listener")
         pw = self.dir / "passwords"
         pw.write_text("".join(password_line(u, p) + "\n" for u, p in self.passwords.items()))
         acl = self.dir / "acl"
-        lines = reader_acl(CLUB, READER)
+        lines = reader_acl(CLUB, READER) + reader_acl(CLUB, LISTENER)
         for user in self.passwords:
-            if user != READER:
+            if user not in (READER, LISTENER):
                 lines += box_acl(CLUB, user)
         acl.write_text("\n".join(lines) + "\n")
         conf = self.dir / "mosquitto.conf"
         # (run as root, mosquitto would drop to the user mosquitto, who cannot read a test's
         # directory: it stays the user running the tests)
         conf.write_text(f"user {getpass.getuser()}\n"
-                        f"listener {self.port} 127.0.0.1\nallow_anonymous false\n"
-                        f"password_file {pw}\nacl_file {acl}\npersistence false\n"
                         "log_dest stderr\nlog_type error\nlog_type warning\n"
-                        "max_inflight_messages 1000\nmax_queued_messages 100000\n")
+                        + "".join(ln + "\n" for ln in shipped_config(self.port, pw, acl)))
         if self.tls is not None:
             ca, cert, key = self.tls
             with conf.open("a") as f:
                 f.write(f"listener {self.tls_port} 127.0.0.1\ncafile {ca}\ncertfile {cert}\n"
-                        f"keyfile {key}\n")
+                        f"keyfile {key}\nuse_username_as_clientid true\n")
         return conf
 
     def start(self, *, write: bool = True) -> None:
@@ -166,7 +183,7 @@ class Listener:
     """A paho subscriber (the club's reader account) keeping every message it gets."""
 
     def __init__(self, broker: Broker, topic: str = f"tableside/{CLUB}/#",
-                 user: str = READER) -> None:
+                 user: str = LISTENER) -> None:
         import json
         import threading
 
