@@ -63,7 +63,8 @@ def in_play(s: State, c: Command, *, setup_too: bool = False) -> None:
 
 def waiting_words(p: Pending) -> str:
     if p.decision == "kickout":
-        return f"{p.player}'s kicked-out action ({p.piece} kicked out of {p.location})"
+        pieces = " and ".join(p.pieces) if p.pieces else p.piece
+        return f"{p.player}'s kicked-out action ({pieces} kicked out of {p.location})"
     if p.decision == "intermediate":
         return f"the intermediate scoring for the {p.stack} tickets"
     return f"{p.decision} for {p.player or 'the table'}"
