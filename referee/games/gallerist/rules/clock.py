@@ -48,6 +48,9 @@ def move(s: State, c: Command) -> list[Event]:
         refuse(f"{name}'s gallerist is on {to} and must move to a different location.",
                "must_move_elsewhere", "GAL-6")
     leave = c.get("leave_assistant")
+    if leave not in (None, "desk", *s.catalog.locations):
+        refuse(f"No location {leave!r} to leave an assistant from; say \"desk\" or one of "
+               f"{', '.join(s.catalog.locations)}.", "unknown_location", "GAL-6")
     if leave is not None:
         if p.gallerist in (GALLERY, KICKED, None):
             refuse(f"{name}'s gallerist comes from the gallery, so there is no space to leave "

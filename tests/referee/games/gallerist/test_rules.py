@@ -130,6 +130,10 @@ def test_leaving_an_assistant_from_another_location_and_refusals() -> None:
     g.no("move", "no_assistant", "GAL-6", player="Ann", to="International Market",
          leave_assistant="Artists Colony")
     g.no("move", "unknown_location", "GAL-6", player="Ann", to="Moon")
+    # issue 39: a place that is no location is the contract's unknown_location, not no_assistant
+    err = g.no("move", "unknown_location", "GAL-6", player="Ann", to="International Market",
+               leave_assistant="Moon")
+    assert "'Moon'" in err.message and "Fourth Location" in err.message
     g.ok("move", player="Ann", to="International Market", leave_assistant="Fourth Location")
     assert g.player("Ann")["assistants"]["locations"] == {"Media Centre": 1}
 
