@@ -180,6 +180,12 @@ FOCUS_KEYS = (Binding("tab", "app.focus_next", show=False, priority=True),
               Binding("shift+tab", "app.focus_previous", show=False, priority=True))
 
 
+def either_case(letter: str) -> str:
+    """A letter key that works as the key bar and the docs write it (`O`, Shift+O: Textual
+    names that key "O", which a binding of "o" never matches) and as typed (`o`)."""
+    return f"{letter.lower()},{letter.upper()}"
+
+
 def _closed_before_mount(screen: Screen[Any], message: Message) -> bool:
     """Whether `message` is the Mount of a screen already taken off the stack: opened and
     closed in one turn of the app (a decision's dialog opened, then the decision gone by the

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from ui import format as fmt
-from ui.base import BaseScreen, Choices, Dialog, KeyBar, TextButton
+from ui.base import BaseScreen, Choices, Dialog, KeyBar, TextButton, either_case
 from ui.games import games_with_screens
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ class BoxScreen(Dialog[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Close"),
-        Binding("o", "cancel", "Close")
+        Binding(either_case("o"), "cancel", "Close")
     ]
 
     def __init__(self, image_source: Callable[[], Image.Image | None],

@@ -17,7 +17,7 @@ from textual.widgets import Static
 from referee.session import LogEntry
 from referee.words import step_words
 from ui import format as fmt
-from ui.base import BaseScreen, KeyBar
+from ui.base import BaseScreen, KeyBar, either_case
 from ui.games.art_project.common import legal, shown
 
 PHASES = ("A", "A/B", "B", "B/C", "C", "C/D", "D/A")
@@ -126,7 +126,7 @@ class ArtTableScreen(BaseScreen):
         Binding("u", "actions('unlock_ally')", "Ally"),
         Binding("e", "end_phase", "End phase"),
         Binding("ctrl+z", "app.undo", "Undo"),
-        Binding("o", "app.box", "Box", show=False),
+        Binding(either_case("o"), "app.box", "Box", show=False),
         Binding("x", "actions('extra_draw')", "Extra draw", show=False),
         Binding("s", "actions('place_agents')", "Setup agents", show=False),
         Binding("c", "actions('give_clue')", "Give clue", show=False),

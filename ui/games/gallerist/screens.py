@@ -47,6 +47,7 @@ from ui.base import (
     KeyBar,
     RulesetUndoConfirm,
     TextButton,
+    either_case,
 )
 from ui.games import GameScreens
 
@@ -310,7 +311,7 @@ class ScoresScreen(BaseScreen):
         Binding("ctrl+z", "app.undo", "Undo"),
         Binding("ctrl+t", "typed", "Type a command"),
         Binding("ctrl+n", "app.new_game", "New game"),
-        Binding("o", "app.box", "Box"),
+        Binding(either_case("o"), "app.box", "Box"),
     ]
 
     def compose(self) -> ComposeResult:

@@ -15,7 +15,7 @@ from referee.games.gallery_grippers.commands import EndTurn, MoveRoll, Sell, Ste
 from referee.games.gallery_grippers.rules.queries import can
 from referee.games.gallery_grippers.state import Phase
 from referee.session import LogEntry
-from ui.base import AFTER_THE_END, BaseScreen, KeyBar, TitleBar
+from ui.base import AFTER_THE_END, BaseScreen, KeyBar, TitleBar, either_case
 from ui.games.gallery_grippers import format as fmt
 from ui.games.gallery_grippers.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
 from ui.games.gallery_grippers.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
@@ -44,7 +44,7 @@ class TableScreen(BaseScreen):
         Binding("t", "trade", "Trade"),
         Binding("e", "end_turn", "End turn"),
         Binding("ctrl+z", "undo", "Undo"),
-        Binding("o", "app.box", "Box"),
+        Binding(either_case("o"), "app.box", "Box"),
         Binding("g", "game_over", "Result", show=False),
         Binding("ctrl+n", "app.new_game", "New game", show=False),
     ]
