@@ -9,7 +9,13 @@ from typing import Any
 from referee.errors import RuleViolation, SettingsError
 from referee.games.gallerist.catalog import Catalog, catalog_from_json
 from referee.games.gallerist.commands import Command, seats
-from referee.games.gallerist.rules.common import in_game, player_named, refuse, settle
+from referee.games.gallerist.rules.common import (
+    command_words,
+    in_game,
+    player_named,
+    refuse,
+    settle,
+)
 from referee.games.gallerist.settings import GalleristRules
 from referee.games.gallerist.state import State
 from referee.inputs import name_problem, same_name
@@ -170,7 +176,9 @@ def seat_die(players: int) -> str:
 def _in_setup(s: State, c: Command) -> None:
     in_game(s, c)
     if s.phase != "setup":
-        refuse(f"{c.name} is part of setup, which is over.", "wrong_phase", "GAL-4")
+        what = command_words(c.name)
+        refuse(f"{what[0].upper()}{what[1:]} is part of setup, which is over.", "wrong_phase",
+               "GAL-4")
 
 
 def check(s: State, c: Command) -> list[Event]:

@@ -728,3 +728,18 @@ def test_gal8_one_kicked_out_action_for_a_gallerist_and_an_assistant_kicked_out_
     assert ben["assistants"]["desks"] == 4 and ben["assistants"]["locations"] == {}
     assert g.json["pending"] == [] and g.json["current"] == "Ben"
     g.no("kickout_action", "not_kicked_out", "GAL-8", player="Ben", kind="location")
+
+
+def test_refusals_name_a_command_in_words_not_by_its_protocol_name() -> None:
+    """Issue 39: "Setup is not finished: kickout_action comes once ...", "not
+    final_scoring", "place_start is part of setup" read as machine words."""
+    g = Game(["Ann", "Ben"])
+    err = g.no("kickout_action", "setup_not_finished", "GAL-4", player="Ann", kind="pass")
+    assert err.message == ("Setup is not finished: a kicked-out action comes once every "
+                           "starting place is taken.")
+    g.place_all()
+    err = g.no("place_start", "wrong_phase", "GAL-4", player="Ann", location="Media Centre")
+    assert err.message == "A starting place is part of setup, which is over."
+    _final(g)
+    err = g.no("take_ticket", "final_scoring", "GAL-15", player="Ann", colour="pink")
+    assert "the final scoring are taken now, not a ticket." in err.message
