@@ -9,7 +9,6 @@ from rich.text import Text
 from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
-from textual.dom import NoActiveAppError
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
@@ -193,12 +192,7 @@ FOCUS_KEYS = (Binding("tab", "app.focus_next", show=False, priority=True),
 
 def _closed(screen: Screen[Any]) -> bool:
     """Whether `screen` is off the app's screen stack (dismissed, popped, or being removed)."""
-    if not screen.is_attached:
-        return True
-    try:
-        return screen not in screen.app.screen_stack
-    except NoActiveAppError:  # (no app running any more)
-        return True
+    return not screen.is_attached or screen not in screen.app.screen_stack
 
 
 def either_case(letter: str) -> str:
