@@ -53,8 +53,9 @@ def checklist(setup: Mapping[str, Any], catalog: Catalog) -> list[dict[str, str]
                                        "turn 4 face up beside it."},
         {"item": "artists", "words": "Lay out the 8 artists at random, one per art form and "
                                      "colour; only the first blue one goes face up (record its "
-                                     "fame with discover). Bonus tiles on each; a collector on "
-                                     "each red artist; both signature tokens beside each."},
+                                     "fame as the artist discovered). Bonus tiles on each; a "
+                                     "collector on each red artist; both signature tokens "
+                                     "beside each."},
         {"item": "works", "words": "Shuffle each art form's works and put one of each aside; "
                                    "place visitors on the works, one per ticket shown."},
         {"item": "market", "words": f"12 reputation tiles face up on the market's upper four "
@@ -62,7 +63,7 @@ def checklist(setup: Mapping[str, Any], catalog: Catalog) -> list[dict[str, str]
         {"item": "easels", "words": f"Set up {e} easel{'s' if e > 1 else ''}, each with one of "
                                     "the works put aside."},
         {"item": "visitors", "words": "Draw 4 visitors into the plaza and 1 into each lobby "
-                                      "(record each with draw_visitor)."},
+                                      "(record each as a visitor drawn from the bag)."},
         {"item": "locations", "words": "4 reputation tiles on each starting location; 3 goal "
                                        "tiles in the intermediate scoring area."},
         {"item": "players", "words": "Each player: a board, 8 assistants in the queue and 2 on "
