@@ -143,3 +143,15 @@ def test_the_gallerist_page_has_no_protocol_words_through_a_whole_game() -> None
         machine = re.findall(r"\b[a-z]+_[a-z_]+\b", shown)
         assert machine == [], (request["cmd"], machine)
     assert s.state.over
+
+
+def test_a_die_no_player_rolled_is_named_in_words_on_the_page() -> None:
+    """Issue 39: the Gallerist's start-player draw showed as "1 start_player" (its die id)."""
+    s = Session(seed=SEED)
+    answer = s.handle({"cmd": "new_game", "game": "gallerist", "players": ["Ann", "Ben", "Cy"],
+                       "bag": 30})
+    assert answer["ok"], answer
+    data = Snapshots().snapshot(s)
+    [die] = data["dice"]["dice"]
+    assert die["player"] == "start player"
+    assert "start_player" not in page.document(data, events="/e", version=1).split("<script")[0]
