@@ -590,7 +590,8 @@ class RulesetUndoConfirm(Dialog[None]):
 
     HINT: ClassVar[str | None] = None  # anything more the game has to say about an undo
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "undo", "Yes, undo"), Binding("n", "cancel", "No"),
+        Binding(either_case("y"), "undo", "Yes, undo"),
+        Binding(either_case("n"), "cancel", "No"),
         Binding("escape", "cancel", "No", show=False),
     ]
 

@@ -38,14 +38,14 @@ class TableScreen(BaseScreen):
     """Scoreboard, whose turn it is, the last roll, the log; keys for every turn step."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "move", "Roll"),
-        Binding("s", "steal", "Steal"),
-        Binding("l", "sell", "Sell"),
-        Binding("t", "trade", "Trade"),
-        Binding("e", "end_turn", "End turn"),
+        Binding(either_case("r"), "move", "Roll"),
+        Binding(either_case("s"), "steal", "Steal"),
+        Binding(either_case("l"), "sell", "Sell"),
+        Binding(either_case("t"), "trade", "Trade"),
+        Binding(either_case("e"), "end_turn", "End turn"),
         Binding("ctrl+z", "undo", "Undo"),
         Binding(either_case("o"), "app.box", "Box"),
-        Binding("g", "game_over", "Result", show=False),
+        Binding(either_case("g"), "game_over", "Result", show=False),
         Binding("ctrl+n", "app.new_game", "New game", show=False),
     ]
 
