@@ -255,3 +255,17 @@ def test_gal24_the_box_ranks_the_end_by_the_ruleset_s_places_tiebreakers_include
         ("Ann", 56, 1), ("Ben", 56, 2), ("Cy", 20, 3)]
     lines, _ = gallerist._standings_lines(state, 0)
     assert lines == ("1 Ann         56", "2 Ben         56", "3 Cy          20")
+
+
+def test_gal8_a_gallerist_and_an_assistant_kicked_out_together_are_one_action_on_the_box() -> None:
+    """Issue 39: one kicked-out action for both pieces; the clock says so in its lines."""
+    from tests.referee.games.gallerist.helpers import Game
+
+    g = Game(["Ann", "Ben"])
+    g.place_all({"Ann": "Media Centre", "Ben": "Artists Colony"})
+    g.given_player("Ben", desks=3, locations=("Artists Colony",))
+    g.ok("move", player="Ann", to="Artists Colony")
+    g.ok("location_action", player="Ann")
+    g.ok("end_turn", player="Ann")
+    assert gallerist.pending_lines(g.json) == (
+        "Ben kicked out:", "2 pieces, Artists Co.", "an action, or pass")

@@ -137,8 +137,9 @@ def pending_lines(state: dict[str, Any]) -> tuple[str, ...]:
     if decision == "kickout":
         action = ("final round: it goes back" if p.get("options") == ["pass"]
                   else "an action, or pass")
-        return (fit(f"{who} kicked out:"), fit(f"{p.get('piece')}, {p.get('location')}"),
-                fit(action))
+        pieces = p.get("pieces") or [p.get("piece")]
+        what = pieces[0] if len(pieces) == 1 else f"{len(pieces)} pieces"  # (one action)
+        return (fit(f"{who} kicked out:"), fit(f"{what}, {p.get('location')}"), fit(action))
     if decision == "intermediate":
         return (fit(f"{p.get('stack')} tickets out:"), "score at the console")
     if decision == "start_place":
