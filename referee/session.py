@@ -521,7 +521,9 @@ class Session:
                               base, game.current_piles, game.ruleset)
         if game.seed is None:
             raise RuleViolation("No game is running: start one with new_game.", code="no_game")
-        if base.seed is not None:
+        # (a new game's `game` is fresh, with its own seed: the state it starts over may be
+        # a finished game's, whose seed is revealed; that seed is not this game's)
+        if base.seed is not None and game.depth:
             what = "draw a card" if req.die == "pick" else f"roll the {req.die}"
             raise RuleViolation(
                 f"The dice seed of this game is revealed, so the box no longer rolls: "

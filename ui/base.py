@@ -119,8 +119,16 @@ class SessionView:
         self.refused(self.referee.new_game(command))
 
     def say_error(self, text: str) -> None:
-        """A problem with what was typed, found before anything is sent."""
-        line = cast(Screen[Any], self).query_one("#error", Static)
+        """A problem with what was typed, found before anything is sent. A screen closed (or
+        being closed) has no error line any more: said as a notification if the app still
+        runs, else dropped; never an error of its own."""
+        screen = cast(Screen[Any], self)
+        lines = screen.query("#error").results(Static)
+        line = next(lines, None)
+        if line is None:
+            if screen.is_attached:
+                screen.notify(text, severity="error", markup=False)
+            return
         line.update(text)
         line.add_class("-shown")
 
@@ -151,6 +159,8 @@ class SessionView:
                 if chain[i].call_later(step, i + 1):
                     return
                 i += 1  # closing: it takes no more keys
+            if _closed(screen):
+                return  # the form went (Escape right behind Ctrl+S): nothing of it to do
             callback()
 
         step(0)
@@ -178,6 +188,17 @@ CTRL_C = Binding("ctrl+c", "ctrl_c", show=False, priority=True)
 # instead of landing in the field being left (issue 15: "Tab 5 0 Enter" lost its digits).
 FOCUS_KEYS = (Binding("tab", "app.focus_next", show=False, priority=True),
               Binding("shift+tab", "app.focus_previous", show=False, priority=True))
+
+
+def _closed(screen: Screen[Any]) -> bool:
+    """Whether `screen` is off the app's screen stack (dismissed, popped, or being removed)."""
+    return not screen.is_attached or screen not in screen.app.screen_stack
+
+
+def either_case(letter: str) -> str:
+    """A letter key that works as the key bar and the docs write it (`O`, Shift+O: Textual
+    names that key "O", which a binding of "o" never matches) and as typed (`o`)."""
+    return f"{letter.lower()},{letter.upper()}"
 
 
 def _closed_before_mount(screen: Screen[Any], message: Message) -> bool:
@@ -569,7 +590,8 @@ class RulesetUndoConfirm(Dialog[None]):
 
     HINT: ClassVar[str | None] = None  # anything more the game has to say about an undo
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "undo", "Yes, undo"), Binding("n", "cancel", "No"),
+        Binding(either_case("y"), "undo", "Yes, undo"),
+        Binding(either_case("n"), "cancel", "No"),
         Binding("escape", "cancel", "No", show=False),
     ]
 

@@ -26,6 +26,8 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import Button, Static
 
+from ui.base import either_case
+
 log = logging.getLogger(__name__)
 
 OLED_SIZE = (128, 64)
@@ -114,9 +116,9 @@ class BoxPanel(Vertical, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *[Binding(spec.key, f"press({spec.button!r}, {spec.long})", spec.label)
+        *[Binding(either_case(spec.key), f"press({spec.button!r}, {spec.long})", spec.label)
           for spec in BOX_BUTTONS],
-        Binding("p", "picture", "Picture/words"),
+        Binding(either_case("p"), "picture", "Picture/words"),
     ]
 
     def __init__(self, image_source: Callable[[], Image.Image | None],

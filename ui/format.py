@@ -16,5 +16,7 @@ def escape(text: str) -> str:
 
 
 def refusal_text(refusal: Refusal) -> str:
+    """A refusal as the table reads it: the rule it cites and its words. The code is for
+    programs (the protocol's answer carries it), not for the table."""
     rule = f"{refusal.rule} " if refusal.rule else ""
-    return f"✗ {rule}[{refusal.code}] {refusal.message}"
+    return f"✗ {rule}{refusal.message}"

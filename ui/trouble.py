@@ -26,7 +26,7 @@ from textual.widgets import Static
 from referee.session import LogEntry
 from referee.words import step_words
 from ui import format as fmt
-from ui.base import BaseScreen, Dialog, KeyBar, TitleBar
+from ui.base import BaseScreen, Dialog, KeyBar, TitleBar, either_case
 
 # After this many drawing failures with no step of the game between them the console stops
 # trying to go on: something is failing over and over, and ending (exit status 1) lets the
@@ -135,7 +135,7 @@ class TroubleScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter", "cancel", "Back to the game", priority=True),
         Binding("ctrl+z", "app.undo", "Undo"),
-        Binding("o", "app.box", "Box"),
+        Binding(either_case("o"), "app.box", "Box"),
     ]
 
     def __init__(self, failure: DrawingFailure, commands: int, *,
@@ -169,7 +169,7 @@ class PlainLogScreen(BaseScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "app.undo", "Undo"),
-        Binding("o", "app.box", "Box"),
+        Binding(either_case("o"), "app.box", "Box"),
         Binding("ctrl+n", "app.new_game", "New game"),
     ]
 

@@ -100,7 +100,7 @@ def status(s: Mapping[str, Any]) -> str:
             count = f", round {e(s['round'])}"
         else:
             count = ""
-        where = f"phase {e(s['phase'])}{count}"
+        where = f"phase {e(str(s['phase']).replace('_', ' '))}{count}"  # (final scoring)
         out.append(f"<p>{'; '.join(turn) or 'The table'} · <span class='muted'>{where}</span>"
                    "</p>")
         if s.get("next"):

@@ -2,8 +2,9 @@
 
 aiohttp's `AppRunner` and `TCPSite` start inside a loop that is already running (Textual's,
 for `referee run`), with no signal handlers of their own. Every URL carries the game's token
-(`web.view.token_for`); any other path, a bad token, or a method other than GET/HEAD gets 404,
-so nothing on the page can change the game and a stranger learns nothing. After each accepted
+(`web.view.token_for`); any other path, a bad token, or a method other than GET/HEAD gets 404
+(a CONNECT 405), with the page's headers and the connection closed, so nothing on the page
+can change the game and a stranger learns nothing. After each accepted
 command (`Session.subscribe`) the page is rendered once and every connected phone is told; a
 slow phone only ever gets the newest page (nothing queues up per client), and a phone that
 (re)connects gets the current page at once.
@@ -462,6 +463,32 @@ def _not_found() -> web.Response:
     return resp
 
 
+def _not_allowed() -> web.Response:
+    """405 for a CONNECT (the page is no proxy), with the page's headers; the connection
+    closes."""
+    resp = web.Response(status=405, text="Not allowed.\n",
+                        headers={**HEADERS, "Allow": "GET, HEAD"})
+    resp.force_close()
+    return resp
+
+
+@web.middleware
+async def _refused(request: web.Request, handler: Callable[[web.Request], Any]) -> Any:
+    """Requests no route of the page takes are refused as the page refuses (its headers, the
+    connection closed), never with aiohttp's own answer: a CONNECT is 405; a target that is
+    no path (`example.com:443`, `*`), where the router answers 404 itself, is 404."""
+    if request.method == hdrs.METH_CONNECT:
+        return _not_allowed()
+    try:
+        return await handler(request)
+    except web.HTTPException as exc:
+        if exc.status == 404:
+            return _not_found()
+        ours = web.Response(status=exc.status, text=f"{exc.reason}.\n", headers=HEADERS)
+        ours.force_close()
+        return ours
+
+
 def _message(version: int, body: str) -> bytes:
     lines = "".join(f"data: {ln}\n" for ln in body.split("\n"))
     return f"id: {version}\n{lines}\n".encode()
@@ -476,7 +503,7 @@ def _trust(request: web.Request) -> None:
 
 def make_app(live: LivePage) -> web.Application:
     """The routes: the page, its events and its data, each under /g/<token>/."""
-    app = nameless(web.Application(client_max_size=1024))
+    app = nameless(web.Application(client_max_size=1024, middlewares=[_refused]))
 
     def allowed(request: web.Request) -> bool:
         if request.method in ("GET", "HEAD") and live.good(request.match_info["token"]):

@@ -187,7 +187,9 @@ def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
             continue
         was = {(e.get("id"), e.get("player"), e.get("purpose")): e.get("was")
                for e in entry.events if e.get("type") == "die_corrected"}
-        dice = [{"player": r.player or r.id, "die": r.roll.die, "value": r.roll.value,
+        # (a die no player rolls is named by its id, in words: "start player", "ally1")
+        dice = [{"player": r.player or r.id.replace("_", " "), "die": r.roll.die,
+                 "value": r.roll.value,
                  "source": ("kept after undo" if r.roll.kept else r.roll.source)
                  if r.roll.source == "electronic" else f"physical, {r.roll.via or 'typed'}",
                  "purpose": ruleset.purpose_words(r.purpose),

@@ -232,3 +232,40 @@ def test_every_item_the_box_lists_is_legal_and_accepted(picks: list[int], player
             assert box.view().notice is None, box.view().notice  # never refused
     finally:
         box.close()
+
+
+def test_gal24_the_box_ranks_the_end_by_the_ruleset_s_places_tiebreakers_included() -> None:
+    """Issue 39: Ann and Ben tie on 56, Ann wins on works acquired; Cy has 20. The box said
+    "1 Ann / 1 Ben / 3 Cy" (recounting by total); the console, page and export say Ann 1st,
+    Ben 2nd, Cy 3rd, as the ruleset's places do."""
+    from tests.referee.games.gallerist.helpers import Game
+
+    g = Game(["Ann", "Ben", "Cy"], catalog=None, bag=30)
+    g.place_all()
+    for name, money in (("Ann", 56), ("Ben", 56), ("Cy", 20)):
+        g.given_player(name, money=money)
+    g.given_player("Ann", sold=("Red 1",))
+    g.given(phase="final_scoring", current=None, queue=())
+    for n in ("Ann", "Ben", "Cy"):
+        for cat in ("reputation", "curator", "dealer", "influence"):
+            g.ok("score", player=n, category=cat, money=0)
+    assert g.ok("final_scoring")[-1]["winners"] == ["Ann"]
+    state = g.json
+    assert [(p["name"], p["total"], p["place"]) for p in state["scoring"]["players"]] == [
+        ("Ann", 56, 1), ("Ben", 56, 2), ("Cy", 20, 3)]
+    lines, _ = gallerist._standings_lines(state, 0)
+    assert lines == ("1 Ann         56", "2 Ben         56", "3 Cy          20")
+
+
+def test_gal8_a_gallerist_and_an_assistant_kicked_out_together_are_one_action_on_the_box() -> None:
+    """Issue 39: one kicked-out action for both pieces; the clock says so in its lines."""
+    from tests.referee.games.gallerist.helpers import Game
+
+    g = Game(["Ann", "Ben"])
+    g.place_all({"Ann": "Media Centre", "Ben": "Artists Colony"})
+    g.given_player("Ben", desks=3, locations=("Artists Colony",))
+    g.ok("move", player="Ann", to="Artists Colony")
+    g.ok("location_action", player="Ann")
+    g.ok("end_turn", player="Ann")
+    assert gallerist.pending_lines(g.json) == (
+        "Ben kicked out:", "2 pieces, Artists Co.", "an action, or pass")

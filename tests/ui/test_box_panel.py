@@ -216,3 +216,37 @@ async def test_the_words_view_shows_every_option_of_a_menu_that_opens() -> None:
         await pilot.pause()
         assert oled.size.height == 9  # the title and all eight items, not the first two
         assert "item 7" in str(oled.render())
+
+
+def _art_in_play() -> Any:
+    from tests.referee.games.art_project import test_session as art
+
+    s = art.Session(seed=art.SEED)
+    art.ok(s, **art.START)
+    return s
+
+
+def _gallerist_in_play() -> Any:
+    from tests.ui.test_gallerist_box import in_play
+
+    return in_play()
+
+
+@pytest.mark.parametrize("start", [played, _art_in_play, _gallerist_in_play])
+async def test_capital_o_opens_and_closes_the_box_as_the_key_bar_writes_it(
+        start: Callable[[], Any]) -> None:
+    """Issue 39: the key bar and docs/console.md write `O`; Shift+O (Textual's key "O") did
+    nothing, only `o` opened the box, on every game's table."""
+    app = make_app(start(), box=FakeBox())
+    async with app.run_test(size=SIZE) as pilot:
+        await keys(pilot, "r")  # resume the game in progress
+        for _ in range(2):
+            if app.screen.__class__.__name__ in ("TableScreen", "ScoresScreen", "ArtTableScreen"):
+                break
+            await keys(pilot, "enter")  # (a word said on resuming)
+        table = app.screen
+        assert type(table).__name__ in ("TableScreen", "ScoresScreen", "ArtTableScreen")
+        await keys(pilot, "O")
+        assert isinstance(app.screen, BoxScreen), (table, app.screen)
+        await keys(pilot, "O")
+        assert app.screen is table

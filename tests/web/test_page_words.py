@@ -4,7 +4,10 @@ game over names, the console's word for its count of turns."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -120,3 +123,35 @@ def test_status_words_match_the_console() -> None:
     text = page.status(playing)
     assert "waiting for" not in text and "turn 12" in text and "round" not in text
     assert "waiting for Ben" in page.status({**playing, "waiting": ["Ann", "Ben"]})
+
+
+def test_the_gallerist_page_has_no_protocol_words_through_a_whole_game() -> None:
+    """Issue 39: the page said "phase final_scoring" and the setup checklist "(record each
+    with draw_visitor)": on every page of a recorded game no word is a protocol name."""
+    script = Path(__file__).parents[1] / "referee/games/gallerist/game.jsonl"
+    root = Path(__file__).parents[2]
+    s = Session(seed=SEED)
+    snapshots = Snapshots()
+    for line in script.read_text(encoding="utf-8").splitlines():
+        request = json.loads(line)
+        if "catalog" in request:
+            request["catalog"] = str(root / request["catalog"])
+        assert s.handle(request)["ok"], request
+        doc = page.document(snapshots.snapshot(s), events="/e", version=1)
+        shown = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(
+            r"<script.*?</script>|<style.*?</style>", "", doc, flags=re.S)))
+        machine = re.findall(r"\b[a-z]+_[a-z_]+\b", shown)
+        assert machine == [], (request["cmd"], machine)
+    assert s.state.over
+
+
+def test_a_die_no_player_rolled_is_named_in_words_on_the_page() -> None:
+    """Issue 39: the Gallerist's start-player draw showed as "1 start_player" (its die id)."""
+    s = Session(seed=SEED)
+    answer = s.handle({"cmd": "new_game", "game": "gallerist", "players": ["Ann", "Ben", "Cy"],
+                       "bag": 30})
+    assert answer["ok"], answer
+    data = Snapshots().snapshot(s)
+    [die] = data["dice"]["dice"]
+    assert die["player"] == "start player"
+    assert "start_player" not in page.document(data, events="/e", version=1).split("<script")[0]

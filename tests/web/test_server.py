@@ -370,6 +370,47 @@ def test_no_answer_names_the_server_and_a_bad_request_has_the_headers() -> None:
     asyncio.run(main())
 
 
+async def _answer(port: int, request: bytes) -> tuple[str, dict[str, str], float]:
+    """A raw request's status, headers and how long the server kept the connection open."""
+    reader, writer = await asyncio.open_connection(LOOPBACK, port)
+    loop = asyncio.get_running_loop()
+    sent = loop.time()
+    writer.write(request)
+    data = b""
+    with contextlib.suppress(ConnectionError):
+        while chunk := await asyncio.wait_for(reader.read(65536), WAIT):
+            data += chunk
+    held = loop.time() - sent
+    writer.close()
+    head = data.decode("latin-1").split("\r\n\r\n")[0].split("\r\n")
+    return head[0].split()[1], {ln.split(":", 1)[0].lower(): ln.split(":", 1)[1].strip()
+                                for ln in head[1:]}, held
+
+
+def test_a_connect_request_is_refused_with_the_headers_and_closed_at_once() -> None:
+    """Issue 39: CONNECT (and a target that is no path, `OPTIONS *`) got aiohttp's own 404,
+    without the page's security headers, and the connection stayed open until
+    `HEAD_TIMEOUT` (10 s). Now: 405 / 404 as the page refuses, closed at once."""
+    async def main() -> None:
+        session = Session(seed=SEED)
+        async with serving(session) as srv:
+            token = srv.live.token.encode()
+            for request, status in (
+                    (b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+                     "405"),
+                    (b"CONNECT /g/" + token + b"/ HTTP/1.1\r\nHost: x\r\n\r\n", "405"),
+                    (b"OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", "404")):
+                got, headers, held = await _answer(srv.port, request)
+                assert got == status, request
+                for name, value in web_server.HEADERS.items():
+                    assert headers[name.lower()] == value, (request, name)
+                assert "server" not in headers and headers["connection"] == "close"
+                assert held < web_server.HEAD_TIMEOUT / 2, (request, held)
+        assert session.log == []
+
+    asyncio.run(main())
+
+
 def test_the_connection_cap_fits_the_file_limit() -> None:
     reserve = web_server.FD_RESERVE + 2 * web_server.ACCEPT_BATCH
     assert web_server.connection_cap(512) == 512 - reserve

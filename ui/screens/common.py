@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from ui import format as fmt
-from ui.base import BaseScreen, Choices, Dialog, KeyBar, TextButton
+from ui.base import BaseScreen, Choices, Dialog, KeyBar, TextButton, either_case
 from ui.games import games_with_screens
 
 if TYPE_CHECKING:
@@ -68,8 +68,8 @@ class InProgressScreen(Dialog[str]):
     """A game is in progress: resume it, or start a new one (any game's)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "choose('resume')", "Resume"),
-        Binding("n", "choose('new')", "New game"),
+        Binding(either_case("r"), "choose('resume')", "Resume"),
+        Binding(either_case("n"), "choose('new')", "New game"),
         Binding("escape", "choose('resume')", "Resume", show=False),
     ]
 
@@ -100,8 +100,8 @@ class LeaveGameConfirm(Dialog[bool]):
     True: leave it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "leave", "Leave it, start the new game"),
-        Binding("n", "cancel", "Keep it"),
+        Binding(either_case("y"), "leave", "Leave it, start the new game"),
+        Binding(either_case("n"), "cancel", "Keep it"),
         Binding("escape", "cancel", "Keep it", show=False),
     ]
 
@@ -131,7 +131,8 @@ class QuitConfirm(Dialog[None]):
     """Quitting a game kept nowhere (`--memory`) loses it: said, and asked, first."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "app.quit_now", "Quit and lose it"), Binding("n", "cancel", "Keep playing"),
+        Binding(either_case("y"), "app.quit_now", "Quit and lose it"),
+        Binding(either_case("n"), "cancel", "Keep playing"),
         Binding("escape", "cancel", "Keep playing", show=False),
     ]
 
@@ -149,7 +150,7 @@ class BoxScreen(Dialog[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Close"),
-        Binding("o", "cancel", "Close")
+        Binding(either_case("o"), "cancel", "Close")
     ]
 
     def __init__(self, image_source: Callable[[], Image.Image | None],

@@ -38,19 +38,34 @@ BOX_CMDS = ("place_start", "check", "draw_visitor", "kickout_action", "move",
 
 def standings(state: dict[str, Any]) -> list[tuple[str, int | None, str]]:
     """(name, the figure ranked by, its words) best first: money in play, the total in final
-    scoring (None while owed). Ties keep seat order."""
+    scoring (None while owed); at the end, the ruleset's places (`scoring.players[].place`:
+    the tiebreakers decide, GAL-24). Ties keep seat order."""
     scoring = state.get("scoring")
     if scoring is not None:
         rows = [(p["name"], p["total"], "..." if p["total"] is None else str(p["total"]))
                 for p in scoring["players"]]
+        final = _final_places(state)
+        if final:
+            return sorted(rows, key=lambda r: final[r[0]])
     else:
         rows = [(p["name"], p["money"], f"${p['money']}") for p in state.get("players") or []]
     return sorted(rows, key=lambda r: (r[1] is None, -(r[1] or 0)))
 
 
-def place(rows: list[tuple[str, int | None, str]], figure: int | None) -> str:
-    """A player's place: 1 + those strictly ahead, so tied players share it ("-" while the
-    figure is owed)."""
+def _final_places(state: dict[str, Any]) -> dict[str, int]:
+    """The ruleset's places once the game is over (empty before): never recounted here."""
+    players = (state.get("scoring") or {}).get("players") or []
+    if not state.get("over") or any(p.get("place") is None for p in players):
+        return {}
+    return {p["name"]: int(p["place"]) for p in players}
+
+
+def place(rows: list[tuple[str, int | None, str]], figure: int | None,
+          final: int | None = None) -> str:
+    """A player's place: the ruleset's at the end (`final`); before it 1 + those strictly
+    ahead, so tied players share it ("-" while the figure is owed)."""
+    if final is not None:
+        return str(final)
     if figure is None:
         return "-"
     return str(1 + sum(1 for _, f, _ in rows if f is not None and f > figure))
@@ -122,8 +137,9 @@ def pending_lines(state: dict[str, Any]) -> tuple[str, ...]:
     if decision == "kickout":
         action = ("final round: it goes back" if p.get("options") == ["pass"]
                   else "an action, or pass")
-        return (fit(f"{who} kicked out:"), fit(f"{p.get('piece')}, {p.get('location')}"),
-                fit(action))
+        pieces = p.get("pieces") or [p.get("piece")]
+        what = pieces[0] if len(pieces) == 1 else f"{len(pieces)} pieces"  # (one action)
+        return (fit(f"{who} kicked out:"), fit(f"{what}, {p.get('location')}"), fit(action))
     if decision == "intermediate":
         return (fit(f"{p.get('stack')} tickets out:"), "score at the console")
     if decision == "start_place":
@@ -214,9 +230,10 @@ def _items(ctrl: Any, mode: str) -> list[Item]:
 
 def _standings_lines(state: dict[str, Any], page: int) -> tuple[tuple[str, ...], int]:
     rows = standings(state)
+    final = _final_places(state)
     pages = max(1, (len(rows) + PER_PAGE - 1) // PER_PAGE)
     shown = rows[(page % pages) * PER_PAGE:(page % pages + 1) * PER_PAGE]
-    return tuple(fit(f"{place(rows, figure)} {fit(name, 8):<8} {words:>5}", 16)
+    return tuple(fit(f"{place(rows, figure, final.get(name))} {fit(name, 8):<8} {words:>5}", 16)
                  for name, figure, words in shown), pages
 
 

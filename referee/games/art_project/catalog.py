@@ -95,7 +95,8 @@ class Mission:
 
     def to_json(self) -> dict[str, Any]:
         def strip(d: dict[str, Any]) -> dict[str, Any]:
-            return {k: v for k, v in d.items() if v not in (None, False)}
+            # (0 is a number the catalog holds, not a missing one: only None and False go)
+            return {k: v for k, v in d.items() if v is not None and v is not False}
         return strip({
             "id": self.id, "board": self.board, "name": self.name or None, "start": self.start,
             "cities": [strip({"name": c.name, "symbol": c.symbol, "agents": c.agents,

@@ -89,7 +89,9 @@ def _battle(e: Event, how: str = "") -> str:
 
 
 def _city_lost(e: Event) -> str:
-    said = f"{e['city']} is lost ({e['agents']} agents go back to the reserve)"
+    n = e["agents"]
+    said = (f"{e['city']} is lost ({n} agent{'s go' if n != 1 else ' goes'} back to the "
+            "reserve)")
     if e.get("artwork_removed"):
         said += "; its artwork is lost with it"
     return said
@@ -146,8 +148,9 @@ _EVENTS: dict[str, Callable[[Event], str]] = {
                             f"(threat {e['threat']}, next ally die {e['ally_cost']} radio)"),
     "city_lost": _city_lost,
     "battle": _battle,
-    "agents_cleared": lambda e: (f"{e['count']} agents leave {e['city']}" if e.get("count")
-                                 else ""),
+    "agents_cleared": lambda e: (f"{e['count']} agent{'s' if e['count'] != 1 else ''} "
+                                 f"leave{'' if e['count'] != 1 else 's'} {e['city']}"
+                                 if e.get("count") else ""),
     "battle_conceded": lambda e: f"{e['leader']} concedes the battle in {e['city']}",
     "moved": _moved,
     "ally_unlocked": lambda e: (f"ally die {e['allies']} of 5 unlocked ({e['cost']} radio)"),

@@ -53,7 +53,8 @@ def _pending_words(s: State, p: Pending) -> str:
     if p.decision == "kickout":
         same = sum(q.decision == "kickout" and q.player == p.player and q.piece == p.piece
                    and q.location == p.location for q in s.queue)
-        piece = f"{p.piece}, 1 of {same} still to go" if same > 1 else f"{p.piece}"
+        piece = (f"{p.piece}, 1 of {same} still to go" if same > 1
+                 else " and ".join(p.pieces) if p.pieces else f"{p.piece}")
         if s.in_final_round:
             return (f"{p.player}'s {piece} was kicked out of {p.location}; no kicked-out "
                     "actions in the final round: say whether a desk is free for it.")
@@ -227,7 +228,7 @@ def _candidates(s: State) -> Iterator[Request]:
             if q.decision == "kickout" and q.player is not None:
                 for kind in KICKOUT_KINDS:
                     yield {"cmd": "kickout_action", "player": q.player, "kind": kind}
-                    if q.piece == "assistant":  # (a kicked-out gallerist goes home: no desk)
+                    if "assistant" in (q.pieces or (q.piece,)):  # (a gallerist: no desk)
                         for desk in (True, False):
                             yield {"cmd": "kickout_action", "player": q.player, "kind": kind,
                                    "desk": desk}
@@ -597,7 +598,7 @@ def _decision_entries(s: State) -> Iterator[Entry]:
             p = s.player(q.player)
             high = p.influence if s.rules.previous_icon == "at_or_below" else p.influence - 1
             req: Request = {"cmd": "kickout_action", "player": p.name, "kind": "location"}
-            desk = q.piece == "assistant" and s.catalog.desks is None
+            desk = "assistant" in (q.pieces or (q.piece,)) and s.catalog.desks is None
             trial = {**req, "influence": max(high, 0), **({"desk": True} if desk else {})}
             if high >= 0 and _accepts(s, trial):
                 yield _entry(f"{p.name} (kicked out): a location action, paid in influence…",
@@ -605,7 +606,9 @@ def _decision_entries(s: State) -> Iterator[Entry]:
                                           f"{p.influence})", 0, high),
                              *([_choice("desk", "A free desk for the assistant", YES_NO)]
                                if desk else []),
-                             about=(f"{p.name}'s {q.piece} was kicked out of {q.location}; "
+                             about=(f"{p.name}'s {' and '.join(q.pieces or (str(q.piece),))}"
+                                    f" {'were' if len(q.pieces) > 1 else 'was'} kicked out "
+                                    f"of {q.location}; "
                                     "the catalog has no fame icons, so the table says where "
                                     "the marker goes."), waits=True)
     if s.phase != "final_scoring":

@@ -115,14 +115,14 @@ def _executive(s: State, e: Event) -> State:
 
 
 def _after_turn(s: State, e: Event) -> State:
-    queue = tuple(Pending(**q) for q in e["queue"])
+    queue = tuple(Pending.from_json(q) for q in e["queue"])
     return replace(s, queue=queue, scored_stacks=(*s.scored_stacks, *e["stacks"]),
                    turn=replace(s.turn, ended=True, kicked=(), emptied=()))
 
 
 def _queued(s: State, e: Event) -> State:
     """Stacks emptied during a kicked-out action: scored when that action ends (GAL-14)."""
-    queue = tuple(Pending(**q) for q in e["queue"])
+    queue = tuple(Pending.from_json(q) for q in e["queue"])
     return replace(s, queue=(*queue, *s.queue) if e["front"] else (*s.queue, *queue),
                    scored_stacks=(*s.scored_stacks, *e["stacks"]),
                    turn=replace(s.turn, emptied=()))
@@ -133,13 +133,16 @@ def _kickout_action(s: State, e: Event) -> State:
     changes: dict[str, Any] = {}
     if e.get("influence") is not None:
         changes["influence"] = e["influence"]
-    if e["piece"] == "gallerist":
-        changes["gallerist"] = GALLERY
-    elif e["returned"] == "desk":
-        changes.update(desks=p.desks + 1, waiting=p.waiting - 1)
-    else:
-        changes.update(removed=p.removed + 1, waiting=p.waiting - 1)
-    s = s.with_player(p.name, **changes)
+    desks, removed, waiting = p.desks, p.removed, p.waiting
+    # one action returns every piece the move kicked out (GAL-8); older events name one
+    for back in e.get("pieces") or [{"piece": e["piece"], "returned": e["returned"]}]:
+        if back["piece"] == "gallerist":
+            changes["gallerist"] = GALLERY
+        else:
+            waiting -= 1
+            desks += back["returned"] == "desk"
+            removed += back["returned"] != "desk"
+    s = s.with_player(p.name, **changes, desks=desks, removed=removed, waiting=waiting)
     i = next(i for i, q in enumerate(s.queue) if q.decision == "kickout"
              and q.player == p.name and q.piece == e["piece"] and q.location == e["location"])
     return replace(s, queue=s.queue[:i] + s.queue[i + 1:])

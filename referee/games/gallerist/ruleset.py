@@ -18,7 +18,7 @@ from referee.games.gallerist.catalog import Catalog, catalog_from_json, load_cat
 from referee.games.gallerist.evolve import evolve, fold
 from referee.games.gallerist.rules import decide
 from referee.games.gallerist.rules.records import BAG_DIE, bag_list
-from referee.games.gallerist.rules.scoring import TIEBREAKS, total
+from referee.games.gallerist.rules.scoring import places, total
 from referee.games.gallerist.settings import load_settings
 from referee.games.gallerist.state import State
 from referee.ruleset import (
@@ -40,18 +40,6 @@ _SNAPSHOT = Codec(classes_of(_state, _catalog, _settings))
 _ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
 BAG = "bag"  # the pile a box draw of a visitor picks from
 BGG_ID = 125153  # The Gallerist on BoardGameGeek
-
-
-def places(state: State, winners: Sequence[str]) -> dict[str, int]:
-    """Places at the end: the winners first, then by total and the tiebreakers in their
-    order (GAL-24: works acquired, visitors, assistants in play); players equal on all of
-    them share a place (1, 2, 2, 4). Before the end: by total (owed counts as 0)."""
-    def key(p: Any) -> tuple[int, ...]:
-        return (p.name not in winners, -(total(state, p) or 0),
-                *(-int(f(state, p)) for _, f in TIEBREAKS))
-
-    ranked = sorted(state.players, key=key)
-    return {p.name: 1 + sum(key(q) < key(p) for q in ranked) for p in ranked}
 
 
 class Gallerist(GameRuleset[State, c.Command, Catalog]):

@@ -90,13 +90,20 @@ class Pending:
     location: str | None = None
     piece: str | None = None  # gallerist | assistant
     stack: str | None = None  # the ticket colour that ran out
+    pieces: tuple[str, ...] = ()  # a kickout's pieces when one move kicked out more than one
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "decision": self.decision}
         for key in ("location", "piece", "stack"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
+        if len(self.pieces) > 1:
+            out["pieces"] = list(self.pieces)
         return out
+
+    @classmethod
+    def from_json(cls, q: Mapping[str, Any]) -> Pending:
+        return cls(**{**q, "pieces": tuple(q.get("pieces", ()))})
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,8 @@ def table(s: State) -> list[Seat]:
 def _pending_words(p: Mapping[str, Any]) -> str:
     d, who = p["decision"], p.get("player")
     if d == "kickout":
-        return f"{who}: kicked-out {p.get('piece')} from {p.get('location')}"
+        pieces = " and ".join(p.get("pieces") or [str(p.get("piece"))])
+        return f"{who}: kicked-out {pieces} from {p.get('location')}"
     if d == "intermediate":
         return f"intermediate scoring ({p.get('stack')} tickets ran out)"
     if d == "start_place":

@@ -57,9 +57,10 @@ def _command_words(c: Mapping[str, Any], events: Sequence[Event]) -> str:
         e = first.get("kickout_action", {})
         infl = (f" (influence {e['influence_from']} → {e['influence']})"
                 if e.get("influence") is not None else "")
-        back = _BACK.get(str(e.get("returned")), "")
-        return (f"{who}, kicked out of {e.get('location')}: {_kind(c.get('kind'))}{infl}; "
-                f"the {e.get('piece')} goes {back}")
+        backs = e.get("pieces") or [{"piece": e.get("piece"), "returned": e.get("returned")}]
+        goes = " and ".join(f"the {b['piece']} goes {_BACK.get(str(b['returned']), '')}"
+                            for b in backs)
+        return f"{who}, kicked out of {e.get('location')}: {_kind(c.get('kind'))}{infl}; {goes}"
     if cmd == "intermediate":
         e = first.get("intermediate", {})
         ben = e.get("benefit") or {}

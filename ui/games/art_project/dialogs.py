@@ -25,6 +25,7 @@ from ui.base import (
     KeyBar,
     PendingDialog,
     RulesetUndoConfirm,
+    either_case,
 )
 from ui.games.art_project.common import legal, pending_of, shown
 
@@ -286,9 +287,9 @@ class BattleDialog(PendingDialog):
     decision = "battle"
     BINDINGS: ClassVar[list[BindingType]] = [
         *PendingDialog.BINDINGS,
-        Binding("r", "reroll", "Reroll"),
-        Binding("w", "weapon", "Weapon"),
-        Binding("c", "concede", "Concede"),
+        Binding(either_case("r"), "reroll", "Reroll"),
+        Binding(either_case("w"), "weapon", "Weapon"),
+        Binding(either_case("c"), "concede", "Concede"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -461,7 +462,8 @@ class ArtGameOverScreen(Dialog[None]):
     """The result, why, the Hall of Fame and the revealed seed."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "app.new_game", "New game"), Binding("q", "app.quit", "Quit"),
+        Binding(either_case("n"), "app.new_game", "New game"),
+        Binding(either_case("q"), "app.quit", "Quit"),
         Binding("escape", "cancel", "See the table"),
     ]
 

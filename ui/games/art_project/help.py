@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
 from referee.games.art_project.settings import ArtRules
-from ui.base import Dialog, KeyBar, house_rules_markdown
+from ui.base import Dialog, KeyBar, either_case, house_rules_markdown
 
 GAME = "art-project"
 
@@ -76,7 +76,7 @@ class ArtHelpScreen(Dialog[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Close"), Binding("f1", "cancel", "Close"),
-        Binding("q", "cancel", "Close", show=False),
+        Binding(either_case("q"), "cancel", "Close", show=False),
     ]
 
     def compose(self) -> ComposeResult:

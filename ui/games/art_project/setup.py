@@ -15,7 +15,7 @@ from referee.errors import Refusal
 from referee.games.art_project.rules.setup import MAX_NAME
 from referee.games.art_project.state import DIFFICULTY_HEALTH
 from ui import format as fmt
-from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton
+from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton, either_case
 from ui.games.art_project.boards import board_file, catalog_with_boards
 
 SEATS = 6  # ART-1: 1-6 players
@@ -207,8 +207,8 @@ class StartConfirm(Dialog[bool]):
     typed after the refusal may have gone to another field than the one meant."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "start", "Start it"),
-        Binding("n", "cancel", "Back to the form"),
+        Binding(either_case("y"), "start", "Start it"),
+        Binding(either_case("n"), "cancel", "Back to the form"),
         Binding("escape", "cancel", "Back to the form", show=False),
     ]
 

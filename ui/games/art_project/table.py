@@ -17,7 +17,7 @@ from textual.widgets import Static
 from referee.session import LogEntry
 from referee.words import step_words
 from ui import format as fmt
-from ui.base import BaseScreen, KeyBar
+from ui.base import BaseScreen, KeyBar, either_case
 from ui.games.art_project.common import legal, shown
 
 PHASES = ("A", "A/B", "B", "B/C", "C", "C/D", "D/A")
@@ -118,19 +118,19 @@ class ArtTableScreen(BaseScreen):
     """Where the team stands, what it must do next, and a key for each kind of action."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "actions(None)", "Actions"),
-        Binding("d", "actions('draw')", "Draw"),
-        Binding("p", "actions('play_card')", "Play"),
-        Binding("m", "actions('move')", "Move"),
-        Binding("b", "actions('battle')", "Battle"),
-        Binding("u", "actions('unlock_ally')", "Ally"),
-        Binding("e", "end_phase", "End phase"),
+        Binding(either_case("a"), "actions(None)", "Actions"),
+        Binding(either_case("d"), "actions('draw')", "Draw"),
+        Binding(either_case("p"), "actions('play_card')", "Play"),
+        Binding(either_case("m"), "actions('move')", "Move"),
+        Binding(either_case("b"), "actions('battle')", "Battle"),
+        Binding(either_case("u"), "actions('unlock_ally')", "Ally"),
+        Binding(either_case("e"), "end_phase", "End phase"),
         Binding("ctrl+z", "app.undo", "Undo"),
-        Binding("o", "app.box", "Box", show=False),
-        Binding("x", "actions('extra_draw')", "Extra draw", show=False),
-        Binding("s", "actions('place_agents')", "Setup agents", show=False),
-        Binding("c", "actions('give_clue')", "Give clue", show=False),
-        Binding("g", "game_over", "Result", show=False),
+        Binding(either_case("o"), "app.box", "Box", show=False),
+        Binding(either_case("x"), "actions('extra_draw')", "Extra draw", show=False),
+        Binding(either_case("s"), "actions('place_agents')", "Setup agents", show=False),
+        Binding(either_case("c"), "actions('give_clue')", "Give clue", show=False),
+        Binding(either_case("g"), "game_over", "Result", show=False),
         Binding("ctrl+n", "app.new_game", "New game", show=False),
     ]
 

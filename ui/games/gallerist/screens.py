@@ -33,6 +33,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from referee.errors import BadRequest, Refusal
 from referee.games.gallerist.commands import SCHEMA
+from referee.games.gallerist.table import REASON_WORDS
 from referee.ruleset import Reveal
 from referee.session import LogEntry, Session
 from referee.words import step_words
@@ -47,6 +48,7 @@ from ui.base import (
     KeyBar,
     RulesetUndoConfirm,
     TextButton,
+    either_case,
 )
 from ui.games import GameScreens
 
@@ -105,7 +107,9 @@ def heading(state: dict[str, Any]) -> str:
         return "Final scoring — * entered by the table, … still owed"
     if phase == "over":
         result = state.get("result") or {}
-        return f"Game over — {', '.join(result.get('winners') or [])} ({result.get('reason')})"
+        reason = str(result.get("reason"))
+        return (f"Game over — {', '.join(result.get('winners') or [])} "
+                f"({REASON_WORDS.get(reason, reason.replace('_', ' '))})")
     if phase == "setup":
         return "Setup — the checklist for this number of players"
     final = " (final round)" if state.get("in_final_round") else ""
@@ -310,7 +314,7 @@ class ScoresScreen(BaseScreen):
         Binding("ctrl+z", "app.undo", "Undo"),
         Binding("ctrl+t", "typed", "Type a command"),
         Binding("ctrl+n", "app.new_game", "New game"),
-        Binding("o", "app.box", "Box"),
+        Binding(either_case("o"), "app.box", "Box"),
     ]
 
     def compose(self) -> ComposeResult:

@@ -12,7 +12,15 @@ from textual.widgets import Static
 from referee.games.gallery_grippers.commands import Undo
 from referee.games.gallery_grippers.rules.queries import undo_preview
 from referee.words import undo_dice_words
-from ui.base import AFTER_THE_END, NO_UNDO_KEYS, UNDO_KEYS, Dialog, KeyBar, house_rules_markdown
+from ui.base import (
+    AFTER_THE_END,
+    NO_UNDO_KEYS,
+    UNDO_KEYS,
+    Dialog,
+    KeyBar,
+    either_case,
+    house_rules_markdown,
+)
 from ui.games.gallery_grippers import format as fmt
 
 # Textual's Markdown widget (and markdown-it) and the box panel (and Pillow) are imported by
@@ -103,7 +111,7 @@ class RulesScreen(Dialog[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Close"), Binding("f1", "cancel", "Close"),
-        Binding("q", "cancel", "Close", show=False),
+        Binding(either_case("q"), "cancel", "Close", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -128,7 +136,8 @@ class UndoConfirm(Dialog[None]):
     """Says exactly which step undo would take back, and asks."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "undo", "Yes, undo"), Binding("n", "cancel", "No"),
+        Binding(either_case("y"), "undo", "Yes, undo"),
+        Binding(either_case("n"), "cancel", "No"),
         Binding("escape", "cancel", "No", show=False),
     ]
 
@@ -165,7 +174,8 @@ class GameOverScreen(Dialog[None]):
     """The winner, how the game went, and the revealed seed."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "app.new_game", "New game"), Binding("q", "app.quit", "Quit"),
+        Binding(either_case("n"), "app.new_game", "New game"),
+        Binding(either_case("q"), "app.quit", "Quit"),
         Binding("escape", "cancel", "See the table"),
     ]
 

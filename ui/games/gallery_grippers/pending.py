@@ -24,7 +24,7 @@ from referee.games.gallery_grippers.rules.queries import (
     draw_counts,
 )
 from referee.session import LogEntry
-from ui.base import Choices, Dialog, KeyBar, PendingDialog
+from ui.base import Choices, Dialog, KeyBar, PendingDialog, either_case
 from ui.games.gallery_grippers import format as fmt
 from ui.games.gallery_grippers.turn import legal, stray_d6_key
 from ui.screens.diefield import DieField, DieHint
@@ -273,7 +273,7 @@ class ReupDialog(PendingDialog):
 
     decision = Decision.REUP
     BINDINGS: ClassVar[list[BindingType]] = [
-        *PendingDialog.BINDINGS, Binding("r", "roll", "Box rolls"),
+        *PendingDialog.BINDINGS, Binding(either_case("r"), "roll", "Box rolls"),
                 *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1,
                           key_display="1-6")
                   for n in range(1, 7)]]

@@ -19,7 +19,7 @@ from referee.games.gallery_grippers.settings import (
 )
 from referee.games.gallery_grippers.state import Phase
 from referee.session import Session
-from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton, TitleBar
+from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton, TitleBar, either_case
 from ui.games.gallery_grippers import format as fmt
 
 GAME = "gallery-grippers"  # the game this form starts
@@ -64,8 +64,8 @@ class StartScreen(Dialog[str]):
     """A game is already in progress: resume it, or start a new one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "choose('resume')", "Resume"),
-        Binding("n", "choose('new')", "New game"),
+        Binding(either_case("r"), "choose('resume')", "Resume"),
+        Binding(either_case("n"), "choose('new')", "New game"),
         Binding("escape", "choose('resume')", "Resume", show=False),
     ]
 

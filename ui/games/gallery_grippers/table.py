@@ -15,7 +15,7 @@ from referee.games.gallery_grippers.commands import EndTurn, MoveRoll, Sell, Ste
 from referee.games.gallery_grippers.rules.queries import can
 from referee.games.gallery_grippers.state import Phase
 from referee.session import LogEntry
-from ui.base import AFTER_THE_END, BaseScreen, KeyBar, TitleBar
+from ui.base import AFTER_THE_END, BaseScreen, KeyBar, TitleBar, either_case
 from ui.games.gallery_grippers import format as fmt
 from ui.games.gallery_grippers.turn import MoveDialog, SellDialog, StealDialog, TradeDialog
 from ui.games.gallery_grippers.widgets import DicePanel, EventLog, Scoreboard, TurnBanner
@@ -38,14 +38,14 @@ class TableScreen(BaseScreen):
     """Scoreboard, whose turn it is, the last roll, the log; keys for every turn step."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "move", "Roll"),
-        Binding("s", "steal", "Steal"),
-        Binding("l", "sell", "Sell"),
-        Binding("t", "trade", "Trade"),
-        Binding("e", "end_turn", "End turn"),
+        Binding(either_case("r"), "move", "Roll"),
+        Binding(either_case("s"), "steal", "Steal"),
+        Binding(either_case("l"), "sell", "Sell"),
+        Binding(either_case("t"), "trade", "Trade"),
+        Binding(either_case("e"), "end_turn", "End turn"),
         Binding("ctrl+z", "undo", "Undo"),
-        Binding("o", "app.box", "Box"),
-        Binding("g", "game_over", "Result", show=False),
+        Binding(either_case("o"), "app.box", "Box"),
+        Binding(either_case("g"), "game_over", "Result", show=False),
         Binding("ctrl+n", "app.new_game", "New game", show=False),
     ]
 

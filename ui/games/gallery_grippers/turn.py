@@ -26,7 +26,7 @@ from referee.games.gallery_grippers.rules.queries import (
     sale_price,
 )
 from referee.games.gallery_grippers.state import GameState
-from ui.base import Choices, Dialog, KeyBar, PendingDialog
+from ui.base import Choices, Dialog, KeyBar, PendingDialog, either_case
 from ui.games.gallery_grippers import format as fmt
 from ui.screens.ticks import TickList
 
@@ -62,7 +62,7 @@ class MoveDialog(Dialog[None]):
     'tile' decision, answered in `TileDialog`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "roll", "Box rolls"),
+        Binding(either_case("r"), "roll", "Box rolls"),
         *[Binding(str(n), f"typed({n})", "Typed d6" if n == 1 else "", show=n == 1,
                   key_display="1-6")
           for n in range(1, 7)],
@@ -237,7 +237,7 @@ class SellDialog(Dialog[None]):
     """Sell held art at the black market, with the price and the fence bonus (GG-13)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "sell", "Sell"),
+        Binding(either_case("s"), "sell", "Sell"),
         Binding("escape", "cancel", "Cancel")
     ]
 

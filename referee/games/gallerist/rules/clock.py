@@ -3,6 +3,8 @@ turn and its after-turn steps (intermediate scorings, kicked-out actions)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.errors import BadRequest
 from referee.games.gallerist.commands import Command
 from referee.games.gallerist.evolve import evolve
@@ -46,6 +48,9 @@ def move(s: State, c: Command) -> list[Event]:
         refuse(f"{name}'s gallerist is on {to} and must move to a different location.",
                "must_move_elsewhere", "GAL-6")
     leave = c.get("leave_assistant")
+    if leave not in (None, "desk", *s.catalog.locations):
+        refuse(f"No location {leave!r} to leave an assistant from; say \"desk\" or one of "
+               f"{', '.join(s.catalog.locations)}.", "unknown_location", "GAL-6")
     if leave is not None:
         if p.gallerist in (GALLERY, KICKED, None):
             refuse(f"{name}'s gallerist comes from the gallery, so there is no space to leave "
@@ -101,8 +106,17 @@ def kickout_queue(s: State, mover: str) -> list[Pending]:
         s.start_player or mover)
     order = s.seats_from(start, after=s.rules.kickout_order == "seat_after_mover")
     kicked = sorted(s.turn.kicked, key=lambda k: order.index(k[0]))
-    return [Pending("kickout", player=who, piece=piece, location=where)
-            for who, piece, where in kicked]
+    if s.in_final_round:  # no actions, only where an assistant goes: one question a piece
+        return [Pending("kickout", player=who, piece=piece, location=where)
+                for who, piece, where in kicked]
+    # one kicked-out action per kicked-out player per move; all its pieces go back after it
+    pieces: dict[str, list[str]] = {}
+    where_from: dict[str, str] = {}
+    for who, piece, where in kicked:
+        pieces.setdefault(who, []).append(piece)
+        where_from.setdefault(who, where)
+    return [Pending("kickout", player=who, piece=mine[0], location=where_from[who],
+                    pieces=tuple(mine)) for who, mine in pieces.items()]
 
 
 def end_turn(s: State, c: Command) -> list[Event]:
@@ -166,26 +180,44 @@ def kickout_action(s: State, c: Command) -> list[Event]:
                 refuse(f"A kicked-out location action moves {name}'s influence down from "
                        f"{p.influence}, not to {influence}.", "influence_not_lower", "GAL-9")
             new = influence
-    returned = GALLERY
-    if due.piece == "assistant":
-        known, said = desk_back(s, p), c.get("desk")
-        if known is None and said is None:
-            refuse(f"Is a desk free on {name}'s board? Send \"desk\": true or false (the "
-                   "catalog does not say how many desks a board has).", "value_needed", "GAL-8")
-        if known is not None and said is not None and (known == "desk") != said:
-            if said:
-                refuse(f"{name} has no empty desk (all {s.catalog.desks} are taken): the "
-                       "assistant leaves the game.", "no_desk", "GAL-8")
-            refuse(f"{name} has an empty desk, so the assistant goes back to it.",
-                   "contradicts_catalog", "GAL-25")
-        returned = known or ("desk" if said else "removed")
+    backs = _pieces_back(s, p, due.pieces or (due.piece or "gallerist",), c.get("desk"))
     event: Event = {"type": "kickout_action", "player": name, "kind": kind,
                     "piece": due.piece, "location": due.location, "influence": new,
                     "influence_from": p.influence if new is not None else None,
                     "source": None if new is None else (
                         "computed" if s.catalog.fame_icons else "table"),
-                    "returned": returned}
+                    "returned": backs[0]["returned"]}
+    if len(backs) > 1:
+        event["pieces"] = backs
     return settle(s, [event], resolved=True)
+
+
+def _pieces_back(s: State, p: Player, pieces: tuple[str, ...],
+                 said: bool | None) -> list[dict[str, str]]:
+    """Where each kicked-out piece goes after the action (GAL-8): a gallerist to its gallery,
+    an assistant to a free desk (a second finds the desk the first took) or out of the game.
+    Without desks in the catalog the table's `desk` answer holds for each assistant."""
+    backs: list[dict[str, str]] = []
+    desks = p.desks
+    for piece in pieces:
+        returned = GALLERY
+        if piece == "assistant":
+            known = desk_back(s, replace(p, desks=desks))
+            if known is None and said is None:
+                refuse(f"Is a desk free on {p.name}'s board? Send \"desk\": true or false "
+                       "(the catalog does not say how many desks a board has).",
+                       "value_needed", "GAL-8")
+            asked = not any(b["piece"] == "assistant" for b in backs)  # `desk` names the first
+            if asked and known is not None and said is not None and (known == "desk") != said:
+                if said:
+                    refuse(f"{p.name} has no empty desk (all {s.catalog.desks} are taken): "
+                           "the assistant leaves the game.", "no_desk", "GAL-8")
+                refuse(f"{p.name} has an empty desk, so the assistant goes back to it.",
+                       "contradicts_catalog", "GAL-25")
+            returned = known or ("desk" if said else "removed")
+            desks += returned == "desk"
+        backs.append({"piece": piece, "returned": returned})
+    return backs
 
 
 def intermediate(s: State, c: Command) -> list[Event]:

@@ -49,21 +49,40 @@ def in_game(s: State, c: Command) -> None:
         refuse("No game is running: start one with new_game.", "no_game", None)
 
 
+# what each command records, for refusals that name one (never its protocol name)
+COMMAND_WORDS = {
+    "check": "a setup tick", "place_start": "a starting place", "move": "a move",
+    "location_action": "a location action", "end_turn": "the end of a turn",
+    "executive": "an executive action", "kickout_action": "a kicked-out action",
+    "intermediate": "an intermediate scoring", "take_ticket": "a ticket",
+    "draw_visitor": "a visitor drawn from the bag", "visitor": "a visitor moved",
+    "hire": "an assistant hired", "market": "a market placement",
+    "discover": "an artist discovered", "commission": "a commission",
+    "fame": "an artist's fame", "acquire": "a work acquired", "sell": "a work sold",
+    "money": "a money change", "influence": "an influence change", "score": "a score",
+    "auction_pick": "an auction pick", "final_scoring": "the final scoring"}
+
+
+def command_words(name: str) -> str:
+    return COMMAND_WORDS.get(name, name.replace("_", " "))
+
+
 def in_play(s: State, c: Command, *, setup_too: bool = False) -> None:
     """A recording command: only while the game is played (GAL-15)."""
     in_game(s, c)
     if s.phase == "final_scoring":
-        refuse(f"Final scoring has begun: only scores, auction picks and final_scoring are "
-               f"taken now, not {c.name}. Undo first if play was not over.", "final_scoring",
-               "GAL-15")
+        refuse(f"Final scoring has begun: only scores, auction picks and the final scoring "
+               f"are taken now, not {command_words(c.name)}. Undo first if play was not "
+               "over.", "final_scoring", "GAL-15")
     if s.phase == "setup" and not setup_too:
-        refuse(f"Setup is not finished: {c.name} comes once every starting place is taken.",
-               "setup_not_finished", "GAL-4")
+        refuse(f"Setup is not finished: {command_words(c.name)} comes once every starting "
+               "place is taken.", "setup_not_finished", "GAL-4")
 
 
 def waiting_words(p: Pending) -> str:
     if p.decision == "kickout":
-        return f"{p.player}'s kicked-out action ({p.piece} kicked out of {p.location})"
+        pieces = " and ".join(p.pieces) if p.pieces else p.piece
+        return f"{p.player}'s kicked-out action ({pieces} kicked out of {p.location})"
     if p.decision == "intermediate":
         return f"the intermediate scoring for the {p.stack} tickets"
     return f"{p.decision} for {p.player or 'the table'}"

@@ -3,6 +3,7 @@ has the numbers and entered where it does not, each figure marked; the auction; 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from referee.errors import GameOver
@@ -177,9 +178,11 @@ def scoring_json(s: State) -> dict[str, Any] | None:
     if s.phase not in ("final_scoring", "over") or s.setup is None:
         return None
     players = []
+    place = places(s, list((s.result or {}).get("winners") or [])) if s.over else {}
     for p in s.players:
         f = figures(s, p)
         players.append({"name": p.name, "money": p.money, **{c: f[c][0] for c in CATEGORIES},
+                        "place": place.get(p.name),
                         "total": total(s, p), "table": [c for c in CATEGORIES
                                                        if f[c][1] == "table"],
                         "sources": {c: f[c][1] for c in CATEGORIES},
@@ -299,3 +302,16 @@ def final_scoring(s: State, c: Command) -> list[Event]:
     won, reason = winners(s)
     return [{"type": "game_over", "outcome": "won", "winners": won, "reason": reason,
              "rule": "GAL-24", "totals": {p.name: total(s, p) for p in s.players}}]
+
+
+def places(state: State, winners: Sequence[str]) -> dict[str, int]:
+    """Places at the end: the winners first, then by total and the tiebreakers in their
+    order (GAL-24: works acquired, visitors, assistants in play); players equal on all of
+    them share a place (1, 2, 2, 4). Before the end: by total (owed counts as 0). The one
+    ranking every front end and the export show."""
+    def key(p: Player) -> tuple[int, ...]:
+        return (p.name not in winners, -(total(state, p) or 0),
+                *(-int(f(state, p)) for _, f in TIEBREAKS))
+
+    ranked = sorted(state.players, key=key)
+    return {p.name: 1 + sum(key(q) < key(p) for q in ranked) for p in ranked}

@@ -9,7 +9,13 @@ from typing import Any
 from referee.errors import RuleViolation, SettingsError
 from referee.games.gallerist.catalog import Catalog, catalog_from_json
 from referee.games.gallerist.commands import Command, seats
-from referee.games.gallerist.rules.common import in_game, player_named, refuse, settle
+from referee.games.gallerist.rules.common import (
+    command_words,
+    in_game,
+    player_named,
+    refuse,
+    settle,
+)
 from referee.games.gallerist.settings import GalleristRules
 from referee.games.gallerist.state import State
 from referee.inputs import name_problem, same_name
@@ -47,8 +53,9 @@ def checklist(setup: Mapping[str, Any], catalog: Catalog) -> list[dict[str, str]
                                        "turn 4 face up beside it."},
         {"item": "artists", "words": "Lay out the 8 artists at random, one per art form and "
                                      "colour; only the first blue one goes face up (record its "
-                                     "fame with discover). Bonus tiles on each; a collector on "
-                                     "each red artist; both signature tokens beside each."},
+                                     "fame as the artist discovered). Bonus tiles on each; a "
+                                     "collector on each red artist; both signature tokens "
+                                     "beside each."},
         {"item": "works", "words": "Shuffle each art form's works and put one of each aside; "
                                    "place visitors on the works, one per ticket shown."},
         {"item": "market", "words": f"12 reputation tiles face up on the market's upper four "
@@ -56,7 +63,7 @@ def checklist(setup: Mapping[str, Any], catalog: Catalog) -> list[dict[str, str]
         {"item": "easels", "words": f"Set up {e} easel{'s' if e > 1 else ''}, each with one of "
                                     "the works put aside."},
         {"item": "visitors", "words": "Draw 4 visitors into the plaza and 1 into each lobby "
-                                      "(record each with draw_visitor)."},
+                                      "(record each as a visitor drawn from the bag)."},
         {"item": "locations", "words": "4 reputation tiles on each starting location; 3 goal "
                                        "tiles in the intermediate scoring area."},
         {"item": "players", "words": "Each player: a board, 8 assistants in the queue and 2 on "
@@ -170,7 +177,9 @@ def seat_die(players: int) -> str:
 def _in_setup(s: State, c: Command) -> None:
     in_game(s, c)
     if s.phase != "setup":
-        refuse(f"{c.name} is part of setup, which is over.", "wrong_phase", "GAL-4")
+        what = command_words(c.name)
+        refuse(f"{what[0].upper()}{what[1:]} is part of setup, which is over.", "wrong_phase",
+               "GAL-4")
 
 
 def check(s: State, c: Command) -> list[Event]:

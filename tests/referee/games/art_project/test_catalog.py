@@ -3,16 +3,27 @@ ruleset's queries: legal actions, the state before a game, undo in words, bad re
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from referee.app import open_session
 from referee.errors import BadRequest, CatalogError, SettingsError
 from referee.games.art_project import RULESET
-from referee.games.art_project.catalog import default_catalog, parse_catalog
+from referee.games.art_project.catalog import (
+    Mission,
+    catalog_from_json,
+    default_catalog,
+    parse_catalog,
+)
 from referee.games.art_project.settings import ArtRules, load_settings
 from referee.session import Session
 from tests.referee.games.art_project.helpers import Game
+from tests.referee.games.playing import resumes_and_verifies
 
 GOOD = """colours = ["red", "blue"]
 [[missions]]
@@ -126,3 +137,57 @@ def test_legal_actions_are_what_decide_accepts_and_undo_says_what_it_takes_back(
     blank = RULESET.state_json(RULESET.initial_state(default_catalog()))
     assert (blank["phase"], blank["over"], blank["result"]) == ("no_game", False, None)
     assert blank["next"].startswith("Start a game")
+
+
+# ---- issue 39: every number a catalog may hold round-trips (0 included) --------------------
+
+_NUMBER = st.integers(min_value=0, max_value=99)
+
+
+@st.composite
+def _numbers(draw: st.DrawFn) -> dict[str, object]:
+    return {"track": draw(st.lists(st.tuples(_NUMBER, _NUMBER), min_size=1, max_size=20)),
+            # (at most 40 agent tokens in the box: a setup placing more is refused)
+            "agents": draw(st.lists(st.one_of(st.none(), st.integers(0, 19)), min_size=2,
+                                    max_size=2)),
+            "markers": draw(st.one_of(st.none(), st.integers(min_value=1, max_value=99))),
+            "faces": draw(st.one_of(st.none(), st.lists(_NUMBER, min_size=2, max_size=20)))}
+
+
+def _catalog_text(n: dict[str, Any]) -> str:
+    cities = ", ".join(f'{{ name = "{name}"' + (", symbol = \"film\"" if name == "B" else "")
+                       + ("" if agents is None else f", agents = {agents}") + " }"
+                       for name, agents in zip(("A", "B"), n["agents"], strict=True))
+    track = ", ".join(f"{{ threat = {t}, ally_cost = {a} }}" for t, a in n["track"])
+    return ('colours = ["red", "blue"]\n'
+            + ("" if n["faces"] is None else f"dice = {{ faces = {n['faces']} }}\n")
+            + f'[[missions]]\nid = "m"\nstart = "A"\ncities = [{cities}]\n'
+            + 'roads = [["A", "B"]]\n' + f"track = [{track}]\n"
+            + ("" if n["markers"] is None else f"markers = {n['markers']}\n"))
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(numbers=_numbers())
+def test_any_number_a_catalog_holds_round_trips_through_new_game_record_and_resume(
+        tmp_path: Path, numbers: dict[str, Any]) -> None:
+    """Issue 39: a track space with threat or ally cost 0 crashed new_game (internal_error):
+    the recorded mission dropped values equal to False, and 0 is one."""
+    path = tmp_path / "c.toml"
+    path.write_text(_catalog_text(numbers))
+    parsed = parse_catalog(path.read_text(), str(path))
+    db = Path(tempfile.mkdtemp(dir=tmp_path)) / "games.sqlite"
+    session = open_session(db=db, seed=bytes(32), notify=lambda _: None)
+    answer = session.handle({"cmd": "new_game", "game": "art-project", "catalog": str(path),
+                             "mission": "m", "difficulty": "easy", "players": ["Ann", "Ben"]})
+    if not answer["ok"]:
+        session.close()
+    assert answer["ok"], answer
+    started = answer["events"][0]
+    assert Mission.from_json(started["mission"]) == parsed.missions["m"]
+    assert catalog_from_json(started["catalog"]).missions == parsed.missions
+    assert catalog_from_json(started["catalog"]).faces == parsed.faces
+    again = Session.resume(list(session.log), seed=session.seed, ruleset=session.ruleset)
+    assert again.state == session.state
+    assert session.handle({"cmd": "reveal"})["ok"]
+    resumes_and_verifies(session, db, "art-project", bytes(32))

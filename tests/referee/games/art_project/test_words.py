@@ -103,3 +103,15 @@ def test_a_move_paid_in_health_says_who_paid() -> None:
         {"type": "moved", "pawn": "Ann", "player": "Ann", "from": "Start", "to": "Film",
          "fuel": 0, "map": "checked"}])
     assert line == "Ann moved from Start to Film: paid 1 health from Ann"
+
+
+@pytest.mark.parametrize(("count", "said"), [(1, "1 agent leaves Kyoto"),
+                                             (2, "2 agents leave Kyoto")])
+def test_agents_leaving_a_city_are_counted_in_words(count: int, said: str) -> None:
+    """Issue 39: the log said "1 agents leave Kyoto"."""
+    line = step_words({"cmd": "battle", "city": "Kyoto", "leader": "Ann"},
+                      [{"type": "agents_cleared", "city": "Kyoto", "count": count}])
+    assert said in line
+    lost = step_words({"cmd": "end_phase"},
+                      [{"type": "city_lost", "city": "Kyoto", "agents": count}])
+    assert f"({count} agent{'s go' if count != 1 else ' goes'} back to the reserve)" in lost

@@ -298,8 +298,11 @@ def test_a_move_s_refusals() -> None:
     g.given_player("Ann", desks=0, locations=("Fourth Location", "Artists Colony",
                                               "Fourth Location"))
     err = g.no("move", "no_assistant", "GAL-6", player="Ann", to="International Market",
-               leave_assistant="Moon")
-    assert "'Moon'" in err.message and "from Artists Colony, Fourth Location." in err.message
+               leave_assistant="Media Centre")
+    assert "'Media Centre'" in err.message
+    assert "from Artists Colony, Fourth Location." in err.message
+    g.no("move", "unknown_location", "GAL-6", player="Ann", to="International Market",
+         leave_assistant="Moon")  # (issue 39: a place that is no location)
     err = g.no("move", "no_assistant", "GAL-6", player="Ann", to="International Market",
                leave_assistant="desk")
     assert "desk" in err.message

@@ -144,9 +144,11 @@ def test_no_goal_tile_left_queues_no_scoring_even_one_for_all() -> None:
 
 
 def test_a_stack_emptied_in_a_kickout_is_scored_before_the_next_kickout() -> None:
-    g = two()
+    g = Game(["Ann", "Ben", "Cy"])
+    g.place_all({"Ann": "Media Centre", "Ben": "Artists Colony", "Cy": "International Market"})
     g.given(tickets=frozen({"pink": 1, "brown": 5, "white": 5}))
-    g.given_player("Ben", locations=("Fourth Location", "Fourth Location"))
+    g.given_player("Ben", locations=("Fourth Location",))
+    g.given_player("Cy", locations=("Fourth Location",))
     g.ok("move", player="Ann", to="Fourth Location")
     g.ok("location_action", player="Ann")
     g.ok("end_turn", player="Ann")

@@ -130,6 +130,10 @@ def test_leaving_an_assistant_from_another_location_and_refusals() -> None:
     g.no("move", "no_assistant", "GAL-6", player="Ann", to="International Market",
          leave_assistant="Artists Colony")
     g.no("move", "unknown_location", "GAL-6", player="Ann", to="Moon")
+    # issue 39: a place that is no location is the contract's unknown_location, not no_assistant
+    err = g.no("move", "unknown_location", "GAL-6", player="Ann", to="International Market",
+               leave_assistant="Moon")
+    assert "'Moon'" in err.message and "Fourth Location" in err.message
     g.ok("move", player="Ann", to="International Market", leave_assistant="Fourth Location")
     assert g.player("Ann")["assistants"]["locations"] == {"Media Centre": 1}
 
@@ -684,17 +688,58 @@ def test_a_kickout_action_in_the_final_round_is_no_kickout_final_round() -> None
         g.no("kickout_action", "no_kickout_final_round", "GAL-15", player="Ben", kind=kind)
 
 
-def test_two_kickouts_of_one_player_s_assistants_get_two_next_lines() -> None:
+def test_two_assistants_of_one_player_kicked_out_in_the_final_round_get_two_next_lines() -> None:
+    """In the final round there is no action, only where each assistant goes: a question each."""
     g = Game(["Ann", "Ben"], catalog=None, bag=30)
     g.place_all()
+    g.given(end_triggered=0)
     g.given_player("Ben", locations=("Fourth location", "Fourth location"), desks=0)
-    cur = g.state.current
-    assert cur == "Ann"
+    assert g.state.current == "Ann"
     g.ok("move", player="Ann", to="Fourth location")
     g.ok("location_action", player="Ann")
     g.ok("end_turn", player="Ann")
     first = g.next
     g.ok("kickout_action", player="Ben", kind="pass", desk=True)
     second = g.next
-    assert "Ben was kicked out of Fourth location" in first and first != second
-    assert "Ben was kicked out of Fourth location" in second
+    assert "Ben's assistant, 1 of 2 still to go" in first and first != second
+    assert "Ben's assistant was kicked out of Fourth location" in second
+
+
+def test_gal8_one_kicked_out_action_for_a_gallerist_and_an_assistant_kicked_out_together() -> None:
+    """Issue 39: Ann's move kicks out Ben's gallerist and an assistant of his. Ben takes one
+    kicked-out action (influence 10 → 9, once), then both pieces go back; before, he was
+    asked twice and paid twice (10 → 9 → 5)."""
+    g = Game(["Ann", "Ben"])
+    g.place_all({"Ann": "Media Centre", "Ben": "Artists Colony"})
+    g.given_player("Ben", desks=3, locations=("Artists Colony",))
+    assert g.player("Ben")["influence"] == 10
+    g.ok("move", player="Ann", to="Artists Colony")
+    g.ok("location_action", player="Ann")
+    g.ok("end_turn", player="Ann")
+    pend = g.json["pending"]
+    assert [(p["player"], p["piece"], p.get("pieces")) for p in pend] == [
+        ("Ben", "gallerist", ["gallerist", "assistant"])]
+    assert "gallerist and assistant" in g.next
+    events = g.ok("kickout_action", player="Ben", kind="location")
+    assert events[0]["pieces"] == [{"piece": "gallerist", "returned": "gallery"},
+                                   {"piece": "assistant", "returned": "desk"}]
+    ben = g.player("Ben")
+    assert ben["influence"] == 9 and ben["gallerist"] == "gallery"
+    assert ben["assistants"]["desks"] == 4 and ben["assistants"]["locations"] == {}
+    assert g.json["pending"] == [] and g.json["current"] == "Ben"
+    g.no("kickout_action", "not_kicked_out", "GAL-8", player="Ben", kind="location")
+
+
+def test_refusals_name_a_command_in_words_not_by_its_protocol_name() -> None:
+    """Issue 39: "Setup is not finished: kickout_action comes once ...", "not
+    final_scoring", "place_start is part of setup" read as machine words."""
+    g = Game(["Ann", "Ben"])
+    err = g.no("kickout_action", "setup_not_finished", "GAL-4", player="Ann", kind="pass")
+    assert err.message == ("Setup is not finished: a kicked-out action comes once every "
+                           "starting place is taken.")
+    g.place_all()
+    err = g.no("place_start", "wrong_phase", "GAL-4", player="Ann", location="Media Centre")
+    assert err.message == "A starting place is part of setup, which is over."
+    _final(g)
+    err = g.no("take_ticket", "final_scoring", "GAL-15", player="Ann", colour="pink")
+    assert "the final scoring are taken now, not a ticket." in err.message

@@ -4,6 +4,8 @@ property: money never goes below 0 and every count holds after any commands and 
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -228,3 +230,25 @@ def test_counts_hold_after_any_commands_and_undos(pick: st.DataObject, players: 
                                                        if t == best}
     again = Session.resume(list(session.log), seed=session.seed, ruleset=session.ruleset)
     assert again.state == session.state and again.kept == session.kept
+
+
+def test_a_new_game_after_a_finished_one_draws_its_start_player_with_its_own_seed() -> None:
+    """Issue 39: after a finished game (its seed revealed) a new game whose start player the
+    box draws was refused seed_revealed ("roll the d2 yourself"); over an unfinished game the
+    same draw worked. A new game gets its own fresh seed, whatever came before."""
+    here = Path(__file__).parent
+    root = here.parents[3]
+    session = Session(seed=None)
+    for line in (here / "game.jsonl").read_text(encoding="utf-8").splitlines():
+        request = json.loads(line)
+        if "catalog" in request:
+            request["catalog"] = str(root / request["catalog"])
+        ok(session, **request)
+    assert session.state.over and session.state.seed is not None
+    old = session.state.seed
+    answer = ok(session, cmd="new_game", game="gallerist", players=["Ann", "Ben"],
+                catalog=FIXTURE)
+    [roll] = [e for e in answer["events"] if e["type"] == "roll"]
+    assert roll["purpose"] == "start_player" and roll["source"] == "electronic"
+    assert answer["state"]["seed"] is None and answer["state"]["commitment"] != \
+        hashlib.sha256(bytes.fromhex(old)).hexdigest()
