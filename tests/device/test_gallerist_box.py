@@ -120,6 +120,10 @@ def test_a_turn_a_kick_out_and_a_pass_by_the_buttons_alone(rig: Rig, tmp_path: P
     assert view.title == "R1 turn: Ann" and view.lines[:2] == ("Cy kicked out:",
                                                         "gallerist, Media Cen.")
     check_reference("gallerist-kickout", render(view))
+    # the idle screen names who must act now: Cy's kicked-out action, not Ann's turn (issue 39)
+    from device.games.gallerist.oled import idle
+
+    assert idle(s.state).lines[0] == "R1 Cy: kicked out"
     rig.press("ROLL")
     view = rig.box.view()
     assert view.title == "Cy: now"

@@ -328,7 +328,17 @@ def idle(state: Any) -> BoxView:
     elif state.over:
         where = "Game over"
     elif state.phase == "play":
-        where = f"R{state.round} {state.current}"
+        # who must act now: the first step the table owes comes before the turn (issue 39:
+        # "R4 Cy" while the clock waited on Ann's kicked-out action)
+        owed = state.queue[0] if state.queue else None
+        if owed is None or (owed.decision != "intermediate" and not owed.player):
+            where = f"R{state.round} {state.current}"
+        elif owed.decision == "kickout":
+            where = f"R{state.round} {owed.player}: kicked out"
+        elif owed.decision == "intermediate":
+            where = f"R{state.round}: scoring"
+        else:
+            where = f"R{state.round} {owed.player}"
     else:
         where = str(state.phase).replace("_", " ")
     return BoxView("idle", lines=(fit(where), f"dice {short_hex(state.commitment, 5)}"),
