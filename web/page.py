@@ -108,7 +108,8 @@ def status(s: Mapping[str, Any]) -> str:
     own = "" if past or not s.get("own") else (
         f' <a href="{e(s["own"])}">This game\'s own page</a> keeps its result and proof after '
         "it.")
-    out.append(f'<p class="muted">{e(s["commands"])} command(s) so far.{own}</p>'
+    n = int(s["commands"] or 0)
+    out.append(f'<p class="muted">{n} {"command" if n == 1 else "commands"} so far.{own}</p>'
                '<p class="offline">Connection lost: reconnecting…</p>')
     return '<section id="status">' + "".join(out) + "</section>"
 

@@ -72,7 +72,7 @@ def test_the_page_follows_the_game_from_the_console_loop(tmp_path: Path) -> None
                     assert session.handle(request)["ok"], request
                     seen = await browser.version_after(seen)
                     status = await browser.text("#status")
-                    assert f"{len(session.log)} command(s) so far" in status
+                    assert f"{len(session.log)} commands so far" in status
                     table = await browser.text("#table")
                     for seat in live.data["seats"]:
                         assert seat["name"] in table
@@ -110,7 +110,7 @@ def test_without_the_token_the_browser_gets_404_and_the_game_goes_on() -> None:
                 assert "Not found" in await browser.text("body")
             assert session.handle(STREAM[1])["ok"]
             await browser.open(srv.url())
-            assert "2 command(s) so far" in await browser.text("#status")
+            assert "2 commands so far" in await browser.text("#status")
 
     asyncio.run(main())
 

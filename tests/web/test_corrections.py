@@ -60,3 +60,13 @@ def test_the_luck_report_says_every_correction(tmp_path: Any) -> None:
     every = referee("report", "--db", str(path), "all")
     assert f"1 die corrected after its result: game 1: Ann's d6 4 → 6 (step {step})" \
         in every.stdout, every.stdout
+
+
+def test_the_count_of_commands_is_said_in_words() -> None:
+    """"1 command so far", "43 commands so far": never "command(s)"."""
+    s = gg_playing(Session(seed=SEED))
+    html = page.body(Snapshots().snapshot(s))
+    assert f"{len(s.log)} commands so far" in html and "command(s)" not in html
+    one = Session(seed=SEED)
+    ok(one, cmd="new_game", players=["Ann", "Ben"])
+    assert "1 command so far" in page.body(Snapshots().snapshot(one))
