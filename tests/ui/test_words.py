@@ -68,3 +68,28 @@ async def test_gg13_a_ticked_piece_shows_a_tick_not_only_a_colour() -> None:
         await keys(pilot, "space")
         assert lst.render_line(0).text.startswith("▐ ▌ Mona Lisa")
         assert lst.ticked_text() == ["  Mona Lisa  $700,000,000"]
+
+
+async def test_the_museum_step_names_the_tile_picked_not_another() -> None:
+    """Issue 42: "Plain tile in a museum (you enter it)" picked, the museum step said
+    "Landed on Plain tile (nothing happens)". Every tile that asks for a museum next is
+    named there as the list named it."""
+    from ui.games.gallery_grippers.turn import TileDialog, tile_choices
+
+    s = played()
+    for request in ({"cmd": "move", "player": "Ann", "tile": "plain", "roll": 1},
+                    {"cmd": "end_turn", "player": "Ann"}):
+        assert s.handle(request)["ok"], request
+    listed = tile_choices(s.state, "Ben")  # Ben is outside: every museum tile enters one
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r", "4")  # resume; Ben rolls a typed 4
+        dialog = app.screen
+        assert isinstance(dialog, TileDialog)
+        asked = [i for i, (_, landing) in enumerate(listed) if landing.museums]
+        assert any("enter" in listed[i][0] for i in asked)
+        for i in asked:
+            await keys(pilot, *["down"] * i, "enter")  # the tile: the museums are asked next
+            title = str(dialog.query_one("#tile-title").render())
+            assert title.startswith(f"Landed on {listed[i][0]} "), (title, listed[i][0])
+            await keys(pilot, "backspace", *["up"] * i)  # another tile
