@@ -93,3 +93,28 @@ async def test_the_museum_step_names_the_tile_picked_not_another() -> None:
             title = str(dialog.query_one("#tile-title").render())
             assert title.startswith(f"Landed on {listed[i][0]} "), (title, listed[i][0])
             await keys(pilot, "backspace", *["up"] * i)  # another tile
+
+
+def test_ordinals() -> None:
+    from ui.games.gallery_grippers.info import ordinal
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 14, 21, 22, 101, 111, 112)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "14th", "21st", "22nd", "101st",
+        "111th", "112th"]
+
+
+async def test_the_undo_prompt_says_the_step_in_the_tables_words() -> None:
+    """Issue 42: "This takes back step #14" (the log's number, machine-ish): the prompt asks
+    in words what it takes back, and says which step in the log it is."""
+    from ui.games.gallery_grippers.info import UndoConfirm
+
+    s = played()
+    assert s.handle({"cmd": "move", "player": "Ann", "tile": "plain", "roll": 4})["ok"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "ctrl+z")  # resume; undo?
+        assert isinstance(app.screen, UndoConfirm)
+        what = str(app.screen.query_one("#undo-what").render())
+        assert "#" not in what and "step #" not in what
+        assert what.startswith("Take back Ann rolls 4 → "), what
+        assert f"the {len(s.log)}th step in the log" in what, what
