@@ -270,3 +270,29 @@ async def test_after_play_on_the_box_the_console_shows_the_table_not_old_verdict
         from ui.games.gallery_grippers.turn import MoveDialog
 
         assert isinstance(app.screen, MoveDialog)
+
+
+async def test_the_consoles_own_verdict_shows_and_goes_when_the_box_moves_the_game_on() -> None:
+    """A bypass sent from the console is announced there; the box's next step (the turn
+    ended on its buttons) moves the game past it: the verdict goes, the table shows."""
+    from referee.session import Session
+    from tests.ui.conftest import SEED
+    from tests.ui.test_duplicate_cards import to_the_obstacle
+    from ui.games.gallery_grippers.pending import VerdictScreen
+    from ui.games.gallery_grippers.table import TableScreen
+
+    s = to_the_obstacle(Session(seed=SEED))
+    app = make_app(s, box=FakeBox())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await keys(pilot, "r")  # resume: Ann's obstacle
+        assert app.send_request({"cmd": "bypass", "player": "Ann", "roll": 100,
+                                 "via": "typed"}) is None  # as its obstacle dialog sends it
+        await pilot.pause()
+        assert isinstance(app.screen, VerdictScreen)  # the console's own step: announced
+        assert s.handle({"cmd": "end_turn", "player": "Ann"})["ok"]  # from the box
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen), app.screen_stack
+        await keys(pilot, "r")
+        from ui.games.gallery_grippers.turn import MoveDialog
+
+        assert isinstance(app.screen, MoveDialog)  # Ben's roll, at once

@@ -10,6 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
+from textual._compositor import LayoutUpdate
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.geometry import Region
@@ -91,7 +92,9 @@ def drawn(app: App[None], term: Terminal, partial_from: int | None = None) -> st
     from `partial_from` on (as when the widget there changed)."""
     compositor = app.screen._compositor
     if partial_from is None:
-        term.write(compositor.render_update(full=True).render_segments(app.console))
+        full = compositor.render_update(full=True)
+        assert isinstance(full, LayoutUpdate)
+        term.write(full.render_segments(app.console))
     else:
         compositor._dirty_regions.add(Region(partial_from, 0, 80 - partial_from, 24))
         update = compositor.render_partial_update()
