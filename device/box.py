@@ -361,8 +361,9 @@ class BoxController:
 
     def _refused(self, refusal: Refusal) -> None:
         head = " ".join(x for x in (refusal.rule, refusal.code.replace("_", " ")) if x)
-        text = "\n".join((head, *wrap(refusal.message, lines=3)))
-        self._notice = (text, self._clock() + self._notice_s)
+        # The words as said (names as typed): the OLED wraps and transliterates them as it
+        # draws (`device.render`); the console's box panel shows them whole.
+        self._notice = (f"{head}\n{refusal.message}", self._clock() + self._notice_s)
 
     def _say(self, text: str, queue: bool = False) -> None:
         """Show `text` for a few seconds; with `queue`, after the notice on screen (and those
@@ -371,7 +372,7 @@ class BoxController:
                                        and self._clock() < self._notice[1])):
             self._queued.append(text)
             return
-        self._notice = ("\n".join(wrap(text, lines=3)), self._clock() + self._notice_s)
+        self._notice = (text, self._clock() + self._notice_s)
 
     def _next_notice(self) -> None:
         """The next waiting notice, now the one before it was seen or expired."""

@@ -165,7 +165,10 @@ def _big(im: Image.Image, d: ImageDraw.ImageDraw, view: BoxView) -> None:
 
 
 def _notice(d: ImageDraw.ImageDraw, text: str) -> None:
-    lines = text.split("\n")[:4]
+    """A notice over the screen's bottom: each of its lines (a refusal's rule, then its
+    message) word-wrapped as the OLED draws it, three rows each and four in all (`wrap`: a
+    cut ends at a word with "..")."""
+    lines = [r for part in text.split("\n") for r in wrap(part, lines=3)][:4]
     top = HINT_Y + 1 - LINE_H * len(lines) - 3
     d.rectangle((0, top, WIDTH - 1, HEIGHT - 1), fill=WHITE)
     d.line((0, top + 1, WIDTH - 1, top + 1), fill=BLACK)

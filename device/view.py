@@ -111,17 +111,24 @@ class BoxView:
     static: bool = True
     code: tuple[tuple[bool, ...], ...] | None = None
     scroll: int = 0
+    words: tuple[str, ...] | None = None
+    """The body as `text` says it when the OLED's lines are too terse for the console's
+    words view (the players page's "a1": "art held: 1"); None: ``lines``."""
 
     def text(self) -> str:
-        """The view as plain text lines (logs, tests, a terminal without graphics)."""
+        """The view as plain text lines (logs, tests, the console's box panel in words): the
+        names as typed (the OLED's picture transliterates them when it draws, `drawable`)."""
         out = [self.title]
         if self.code is not None:
             out.append(f"[QR code, {len(self.code)}x{len(self.code)} modules]")
         if self.big is not None:
             out.append(f"[{self.big}] {self.source or ''}".rstrip())
-        out += [line + (f" [{'*' * n}{'-' * (3 - n)}]" if n is not None else "")
-                for line, n in zip(self.lines, (*self.pips, *[None] * len(self.lines)),
-                                   strict=False)]
+        if self.words is not None:
+            out += self.words
+        else:
+            out += [line + (f" [{'*' * n}{'-' * (3 - n)}]" if n is not None else "")
+                    for line, n in zip(self.lines, (*self.pips, *[None] * len(self.lines)),
+                                       strict=False)]
         out += [("> " if i == self.cursor else "  ") + item for i, item in enumerate(self.menu)]
         if self.verdict is not None:
             v = self.verdict

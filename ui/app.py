@@ -14,6 +14,7 @@ import gc
 import logging
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -52,11 +53,13 @@ class Box(Protocol):
 
 
 class SessionChanged(Message):
-    """The session accepted a command (posted from whichever thread applied it)."""
+    """The session accepted a command (posted from whichever thread applied it); `own`: the
+    console sent it (not the box, its panel, the phone page or another front end)."""
 
-    def __init__(self, outcome: Outcome) -> None:
+    def __init__(self, outcome: Outcome, own: bool = False) -> None:
         super().__init__()
         self.outcome = outcome
+        self.own = own
 
 
 class BoxChanged(Message):
@@ -106,6 +109,8 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         self.new_of = game or session.ruleset.id
         screens_for(self.new_of)  # a game without screens is a clear error at once
         self._announce: list[Callable[[], Screen[Any]]] = []
+        self._announced: Screen[Any] | None = None  # the announcement open, if one is
+        self._sending: int | None = None  # the thread applying a console command, meanwhile
         self._want_new = False
         self._over_shown: str | None = None
         self._unsubscribe: list[Callable[[], Any]] = []
@@ -209,15 +214,34 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         self._unsubscribe.clear()
 
     def _on_outcome(self, outcome: Outcome) -> None:
-        # Runs in whichever thread applied the command; post_message is thread-safe.
-        self.post_message(SessionChanged(outcome))
+        # Runs in whichever thread applied the command (the session tells its subscribers
+        # before `apply` returns); post_message is thread-safe.
+        own = self._sending is not None and self._sending == threading.get_ident()
+        self.post_message(SessionChanged(outcome, own))
+
+    @contextlib.contextmanager
+    def _own_command(self) -> Iterator[None]:
+        """While the console applies a command: its outcome is the console's own."""
+        self._sending = threading.get_ident()
+        try:
+            yield
+        finally:
+            self._sending = None
 
     def on_session_changed(self, message: SessionChanged) -> None:
+        """Redraw, and announce the step (a bypass's verdict, the start of play) when the
+        console played it. Only the newest step is announced: a step played elsewhere (the
+        box's buttons or its panel, the phone page) was shown there, and the game has moved
+        past any announcement still waiting or open, so none is stacked up for later (issue
+        42: five old verdicts to dismiss one by one after play on the box)."""
         entry = message.outcome.entry
         if entry.command["cmd"] == "new_game":
             self._want_new = False
-            self._announce.clear()
-        self._announce += self.screens.announce(entry)
+        self._announce = list(self.screens.announce(entry)) if message.own else []
+        if not message.own and self._announced is not None:
+            if self._announced is self.screen:
+                self.pop_screen()
+            self._announced = None
         self.sync()
 
     def on_proof_finished(self, _: ProofFinished) -> None:
@@ -261,7 +285,8 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         """Apply a command; a refusal is returned for the screen to show inline. Anything
         else that goes wrong is a bug: it ends the app with a non-zero status."""
         try:
-            self.session.apply(command)
+            with self._own_command():
+                self.session.apply(command)
         except Refusal as refusal:
             return refusal
         except Exception as error:
@@ -293,7 +318,8 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
 
     def _start(self, command: Any, ruleset: Any, *, abandon: bool = False) -> Refusal | None:
         try:
-            self.session.apply(command, ruleset=ruleset, abandon=abandon)
+            with self._own_command():
+                self.session.apply(command, ruleset=ruleset, abandon=abandon)
         except Refusal as refusal:
             return refusal
         except Exception as error:
@@ -356,7 +382,8 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
             top = self.screen
         modal = isinstance(top, ModalScreen)
         if self._announce and (not modal or isinstance(top, PendingDialog)):
-            self.open(self._announce.pop(0)())
+            self._announced = self._announce.pop(0)()
+            self.open(self._announced)
             return
         if modal:
             return

@@ -9,6 +9,10 @@ depends on the two colours, so it is cached by them alone here, with the same bo
 
 tests/ui/test_memory.py fails if the widgets' caches pile up again, and this refuses to load
 if Textual's method changes shape (so an upgrade is checked, not silently unfixed).
+
+It also keeps a double-width character whole where another widget's edge runs under it
+(see the section at the end; tests/ui/test_wide_characters.py); it refuses to load with any
+Textual but 8.2.8, whose compositor it replaces two methods of.
 """
 
 from __future__ import annotations
@@ -16,15 +20,20 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, cast
 
-from textual import events
+import textual
+from rich.cells import cell_len
+from rich.control import Control
+from textual import _compositor, events
 from textual._dispatch_key import dispatch_key
 from textual._styles_cache import StylesCache
 from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.binding import BindingsMap
 from textual.dom import DOMNode, NoScreen
+from textual.geometry import Region
 from textual.keys import key_to_character
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 
 _original = StylesCache.__dict__["get_inner_outer"]
@@ -139,3 +148,122 @@ class DismissOnce:
         """Whether this screen no longer takes a choice: dismissed, or not in front."""
         screen = cast(Screen[Any], self)
         return self._dismissed or not screen.is_attached or screen.app.screen is not screen
+
+
+# ---- wide characters across another widget's edge ------------------------------------------
+#
+# Textual 8.2.8 draws each screen line in "chops", cut at the edges of every widget on that
+# line, the covered ones too, and cuts the front widget's line at those edges (`Strip.divide`).
+# A cut through a double-width character (CJK, an emoji) turns both its halves into spaces:
+# a toast over the table drew "李  )" for "李明)" where the log's edge ran under 明 (issue 42).
+# Here, where one widget owns the chops on both sides of such a cut, the character goes whole
+# into the chop on its left (one cell longer) and the chop on its right starts a cell later
+# (`_Shifted`); a partial update writes each chop where its own cells start. A full redraw
+# joins the chops of a line, so the line is the same width as before.
+
+if textual.__version__ != "8.2.8":
+    raise ImportError(f"textual {textual.__version__}: review ui/textual_fixes.py's wide "
+                      "characters (written for 8.2.8's Compositor._render_chops)")
+
+
+class _Shifted(Strip):
+    """A chop that starts `shift` cells after its cut (the cell before is the second half of
+    a wide character the chop on its left drew whole)."""
+
+    __slots__ = ("shift",)
+
+    def __init__(self, segments: Any, cell_length: int, shift: int) -> None:
+        super().__init__(segments, cell_length)
+        self.shift = shift
+
+
+def _wide_middles(strip: Strip) -> set[int]:
+    """The cell offsets in `strip` that are the second half of a double-width character."""
+    middles: set[int] = set()
+    x = 0
+    for segment in strip:
+        if segment.control:
+            continue
+        for ch in segment.text:
+            width = cell_len(ch)
+            if width == 2:
+                middles.add(x + 1)
+            x += width
+    return middles
+
+
+def _pieces(strip: Strip, cuts: list[int], render_x: int,
+            owned: list[bool]) -> list[Strip]:
+    """`strip` divided at `cuts` (screen columns; the first is the strip's start), keeping a
+    double-width character whole where the chops on both sides of its cut are `owned`."""
+    divided = list(strip.divide([cut - render_x for cut in cuts[1:]]))
+    if strip.cell_length == len("".join(s.text for s in strip if not s.control)):
+        return divided  # no wide character: Textual's own division
+    middles = _wide_middles(strip)
+    starts = [cut - render_x for cut in cuts]
+    moved = [i > 0 and starts[i] in middles and owned[i - 1] and owned[i]
+             for i in range(len(starts))]
+    if not any(moved):
+        return divided
+    bounds = [start + 1 if moved[i] else start for i, start in enumerate(starts)]
+    bounds.append(max(strip.cell_length, bounds[-1]))
+    out: list[Strip] = []
+    for i in range(len(starts)):
+        left, right = bounds[i], max(bounds[i], bounds[i + 1])
+        piece = strip.crop(left, right)
+        out.append(_Shifted(list(piece), right - left, 1) if moved[i]
+                   else Strip(list(piece), right - left))
+    return out
+
+
+def _render_chops(self: Any, crop: Region,
+                  is_rendered_line: Any) -> Any:
+    """`Compositor._render_chops` (Textual 8.2.8), its strips divided by `_pieces`."""
+    cuts = self.cuts
+    chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+    for region, clip, strips in self._get_renders(crop):
+        render_region = region.intersection(clip)
+        render_x = render_region.x
+        first_cut, last_cut = render_region.column_span
+        for y, strip in zip(render_region.line_range, strips, strict=False):
+            if not is_rendered_line(y):
+                continue
+            chops_line = chops[y]
+            final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+            owned = [chops_line.get(cut) is None for cut in final_cuts]
+            for cut, piece in zip(final_cuts, _pieces(strip, final_cuts, render_x, owned),
+                                  strict=False):
+                if chops_line.get(cut) is None:  # front to back: the first one wins
+                    chops_line[cut] = piece
+    return chops
+
+
+def _render_segments(self: Any, console: Any) -> str:
+    """`ChopsUpdate.render_segments` (Textual 8.2.8), each chop written where its cells
+    start (a `_Shifted` one a cell after its cut) and to its own end (a chop that drew a
+    wide character whole goes one cell past its cut)."""
+    sequences: list[str] = []
+    append = sequences.append
+    move_to = Control.move_to
+    last_y = self.spans[-1][0]
+    for y, x1, x2 in self.spans:
+        line = self.chops[y]
+        ends = self.chop_ends[y]
+        for end, (x, strip) in zip(ends, line.items(), strict=False):
+            if strip is None:
+                continue
+            x += getattr(strip, "shift", 0)
+            end = max(end, x + strip.cell_length)
+            if x > x2 or end <= x1:
+                continue
+            if not (x2 > x >= x1 and end <= x2):
+                strip = strip.crop(0, min(end, x2) - x)
+            append(move_to(x, y).segment.text)
+            append(strip.render(console))
+        if y != last_y:
+            append("\n")
+    return "".join(sequences)
+
+
+_compositor.Compositor._render_chops = _render_chops  # type: ignore[method-assign]
+_compositor.ChopsUpdate.render_segments = _render_segments  # type: ignore[method-assign]

@@ -250,3 +250,83 @@ async def test_capital_o_opens_and_closes_the_box_as_the_key_bar_writes_it(
         assert isinstance(app.screen, BoxScreen), (table, app.screen)
         await keys(pilot, "O")
         assert app.screen is table
+
+
+def box_plays_bypasses(s: Any, turns: int) -> None:
+    """What the box's buttons send for `turns` turns: each player in turn walks onto a
+    security tile, bypasses it (a verdict the box shows) and ends the turn."""
+    for _ in range(turns):
+        player = s.state.current_player
+        who = player.name
+        where = {} if player.where else {"museum": "The Louvre"}
+        for request in ({"cmd": "move", "player": who, "tile": "security", "roll": 2, **where},
+                        {"cmd": "bypass", "player": who, "roll": 100, "via": "typed"},
+                        {"cmd": "end_turn", "player": who}):
+            assert s.handle(request)["ok"], request
+
+
+def after_the_bypass() -> Any:
+    """Ann has bypassed her obstacle and ended her turn: Ben to move, nothing pending."""
+    from referee.session import Session
+    from tests.ui.conftest import SEED
+    from tests.ui.test_duplicate_cards import to_the_obstacle
+
+    s = to_the_obstacle(Session(seed=SEED))
+    assert s.handle({"cmd": "bypass", "player": "Ann", "roll": 100, "via": "typed"})["ok"]
+    assert s.handle({"cmd": "end_turn", "player": "Ann"})["ok"]
+    return s
+
+
+@pytest.mark.parametrize("panel", [True, False], ids=["on-screen panel", "real buttons"])
+async def test_after_play_on_the_box_the_console_shows_the_table_not_old_verdicts(
+        panel: bool) -> None:
+    """Issue 42: five bypasses played on the box (its verdicts shown on the OLED) left five
+    verdict dialogs stacked on the console, to dismiss one by one, its keys refused."""
+    from ui.games.gallery_grippers.pending import VerdictScreen
+    from ui.games.gallery_grippers.table import TableScreen
+
+    s = after_the_bypass()
+    app = make_app(s, box=FakeBox())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await keys(pilot, "r")  # resume
+        if panel:
+            await keys(pilot, "o")
+            assert isinstance(app.screen, BoxScreen)
+        before = len(s.log)
+        box_plays_bypasses(s, 5)
+        await pilot.pause()
+        if panel:
+            await keys(pilot, "escape")  # close the panel
+        assert not any(isinstance(screen, VerdictScreen) for screen in app.screen_stack)
+        assert isinstance(app.screen, TableScreen), app.screen_stack  # the game as it is now
+        assert len(s.log) == before + 15
+        await keys(pilot, "r")  # the console's keys work at once: R rolls to move
+        from ui.games.gallery_grippers.turn import MoveDialog
+
+        assert isinstance(app.screen, MoveDialog)
+
+
+async def test_the_consoles_own_verdict_shows_and_goes_when_the_box_moves_the_game_on() -> None:
+    """A bypass sent from the console is announced there; the box's next step (the turn
+    ended on its buttons) moves the game past it: the verdict goes, the table shows."""
+    from referee.session import Session
+    from tests.ui.conftest import SEED
+    from tests.ui.test_duplicate_cards import to_the_obstacle
+    from ui.games.gallery_grippers.pending import VerdictScreen
+    from ui.games.gallery_grippers.table import TableScreen
+
+    s = to_the_obstacle(Session(seed=SEED))
+    app = make_app(s, box=FakeBox())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await keys(pilot, "r")  # resume: Ann's obstacle
+        assert app.send_request({"cmd": "bypass", "player": "Ann", "roll": 100,
+                                 "via": "typed"}) is None  # as its obstacle dialog sends it
+        await pilot.pause()
+        assert isinstance(app.screen, VerdictScreen)  # the console's own step: announced
+        assert s.handle({"cmd": "end_turn", "player": "Ann"})["ok"]  # from the box
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen), app.screen_stack
+        await keys(pilot, "r")
+        from ui.games.gallery_grippers.turn import MoveDialog
+
+        assert isinstance(app.screen, MoveDialog)  # Ben's roll, at once

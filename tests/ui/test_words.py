@@ -68,3 +68,53 @@ async def test_gg13_a_ticked_piece_shows_a_tick_not_only_a_colour() -> None:
         await keys(pilot, "space")
         assert lst.render_line(0).text.startswith("▐ ▌ Mona Lisa")
         assert lst.ticked_text() == ["  Mona Lisa  $700,000,000"]
+
+
+async def test_the_museum_step_names_the_tile_picked_not_another() -> None:
+    """Issue 42: "Plain tile in a museum (you enter it)" picked, the museum step said
+    "Landed on Plain tile (nothing happens)". Every tile that asks for a museum next is
+    named there as the list named it."""
+    from ui.games.gallery_grippers.turn import TileDialog, tile_choices
+
+    s = played()
+    for request in ({"cmd": "move", "player": "Ann", "tile": "plain", "roll": 1},
+                    {"cmd": "end_turn", "player": "Ann"}):
+        assert s.handle(request)["ok"], request
+    listed = tile_choices(s.state, "Ben")  # Ben is outside: every museum tile enters one
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r", "4")  # resume; Ben rolls a typed 4
+        dialog = app.screen
+        assert isinstance(dialog, TileDialog)
+        asked = [i for i, (_, landing) in enumerate(listed) if landing.museums]
+        assert any("enter" in listed[i][0] for i in asked)
+        for i in asked:
+            await keys(pilot, *["down"] * i, "enter")  # the tile: the museums are asked next
+            title = str(dialog.query_one("#tile-title").render())
+            assert title.startswith(f"Landed on {listed[i][0]} "), (title, listed[i][0])
+            await keys(pilot, "backspace", *["up"] * i)  # another tile
+
+
+def test_ordinals() -> None:
+    from ui.games.gallery_grippers.info import ordinal
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 14, 21, 22, 101, 111, 112)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "14th", "21st", "22nd", "101st",
+        "111th", "112th"]
+
+
+async def test_the_undo_prompt_says_the_step_in_the_tables_words() -> None:
+    """Issue 42: "This takes back step #14" (the log's number, machine-ish): the prompt asks
+    in words what it takes back, and says which step in the log it is."""
+    from ui.games.gallery_grippers.info import UndoConfirm
+
+    s = played()
+    assert s.handle({"cmd": "move", "player": "Ann", "tile": "plain", "roll": 4})["ok"]
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "ctrl+z")  # resume; undo?
+        assert isinstance(app.screen, UndoConfirm)
+        what = str(app.screen.query_one("#undo-what").render())
+        assert "#" not in what and "step #" not in what
+        assert what.startswith("Take back Ann rolls 4 → "), what
+        assert f"the {len(s.log)}th step in the log" in what, what

@@ -266,20 +266,33 @@ def _status_rows(p: PlayerState) -> list[tuple[str, int | None]]:
             (f"{'':<7}{figures}", None)]
 
 
+def _status_words(p: PlayerState) -> str:
+    """A player's row of the players page in words (the console's box panel): the name as
+    typed, and what the OLED's row abbreviates ("a1" is the art held)."""
+    held = "out" if p.status == "out" else money(p.money)
+    return (f"{p.name}: {held}, art held: {len(p.art)}, "
+            f"strikes [{'*' * p.strikes}{'-' * (3 - p.strikes)}]")
+
+
 def status_view(state: GameState, page: int) -> BoxView:
     """Every player, as many as fit in three rows a page (three with short names): name,
     money (or "out"), art held, and strike pips; the dice commitment under them."""
     pages: list[list[tuple[str, int | None]]] = [[]]
+    said: list[list[str]] = [[]]
     for p in state.players:
         found = _status_rows(p)
         if pages[-1] and len(pages[-1]) + len(found) > 3:
             pages.append([])
+            said.append([])
         pages[-1] += found
+        said[-1].append(_status_words(p))
     page %= len(pages)
     shown = pages[page]
-    lines = (*(r for r, _ in shown), f"dice {short_hex(state.commitment, 5)}")
+    dice = f"dice {short_hex(state.commitment, 5)}"
+    lines = (*(r for r, _ in shown), dice)
     return BoxView("status", title=f"Players {page + 1}/{len(pages)}", lines=lines,
-                   pips=(*(n for _, n in shown), None), hint="NEXT:more BACK:close")
+                   pips=(*(n for _, n in shown), None), hint="NEXT:more BACK:close",
+                   words=(*said[page], dice))
 
 
 def new_view(ui: Cursor, names: Sequence[str] | None) -> BoxView:

@@ -132,6 +132,19 @@ class RulesScreen(Dialog[None]):
         self.query_one("#rules").focus()
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def undo_question(step: str, seq: int) -> str:
+    """What an undo takes back, as the table says it (markup): the step in words, and which
+    step of the game it is (issue 42: "step #14" was the log's number, not the table's)."""
+    return (f"Take back [b]{fmt.escape(step)}[/b]?\n"
+            f"(the {ordinal(seq)} step in the log)")
+
+
 class UndoConfirm(Dialog[None]):
     """Says exactly which step undo would take back, and asks."""
 
@@ -150,8 +163,7 @@ class UndoConfirm(Dialog[None]):
                              id="undo-what")
             else:
                 target = next(e for e in self.referee.session.log if e.seq == undo.step.seq)
-                yield Static(f"This takes back step #{target.seq}:\n  "
-                             f"[b]{fmt.escape(fmt.describe(target))}[/b]", id="undo-what")
+                yield Static(undo_question(fmt.describe(target), target.seq), id="undo-what")
                 dice = undo_dice_words(undo.step.events)
                 if dice:
                     yield Static(dice, classes="hint", id="undo-dice", markup=False)

@@ -35,12 +35,19 @@ ORDER = ("airport", "recruitment", "trading", "black_market", "security", "alarm
          "plain")
 
 
+def landing_label(state: GameState, player: str, landing: Landing) -> str:
+    """A landing place in words: as the tile list offers it, and as the museum step after it
+    says what was picked (one label: issue 42 found "Plain tile (nothing happens)" said of
+    the plain tile that enters a museum)."""
+    if landing.tile == "plain" and landing.museums and state.player(player).where is None:
+        return "Plain tile in a museum (you enter it)"
+    return fmt.TILE_LABELS[landing.tile]
+
+
 def tile_choices(state: GameState, player: str) -> list[tuple[str, Landing]]:
     """The tile list: each landing place the rules allow, labelled."""
     found = sorted(landings(state, player), key=lambda x: (ORDER.index(x.tile), bool(x.museums)))
-    inside = state.player(player).where is not None
-    return [(fmt.TILE_LABELS[x.tile] if not (x.tile == "plain" and x.museums and not inside)
-             else "Plain tile in a museum (you enter it)", x) for x in found]
+    return [(landing_label(state, player, x), x) for x in found]
 
 
 def legal(state: GameState, player: str, kind: type) -> list[Any]:
@@ -152,9 +159,9 @@ class TileDialog(PendingDialog):
             self.query_one(wid).display = museum
         self.query_one("#tiles").display = not museum
         title = self.query_one("#tile-title", Static)
-        if museum:
-            label = fmt.TILE_LABELS[self.tile.tile if self.tile else "plain"]
-            title.update(f"Landed on [b]{label}[/b] (Backspace: another tile)")
+        if self.tile is not None:
+            label = landing_label(self.state, self.player, self.tile)
+            title.update(f"Landed on [b]{fmt.escape(label)}[/b] (Backspace: another tile)")
         else:
             title.update("Where did the pawn land? (↑↓, Enter)")
 
