@@ -251,6 +251,12 @@ def check_whole(box: BoxController) -> None:
     drawn = shown(view)
     for text in (view.title, *view.menu, *(() if view.menu else view.lines)):
         assert flat(text) in drawn, (text, view.text())
+    given = "".join(flat(x) for x in (view.title, *view.lines, *view.menu))
+    names = [flat(p.name) for p in box.session.state.players]
+    for name in names:  # a name begun is a name given whole (no text shortened first)
+        head = name[:5]
+        if head in given and not any(head in other for other in names if other != name):
+            assert name in given, (name, view.text())
     state = box.session.ruleset.state_json(box.session.state)
     if view.screen == "phase":
         assert view.lines[0] == state["next"]
