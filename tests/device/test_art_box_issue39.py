@@ -305,3 +305,31 @@ def fight_in_film_of(box: BoxController, leader: str) -> None:
     if box.view().screen == "pick":
         choose(box, f"led by {leader}")
     check_whole(box)
+
+
+def test_a_long_step_is_said_whole_over_notices() -> None:
+    """Item 4: what a step did, in the ruleset's words, is said whole: notices of three rows
+    one after the other (the box's notice shows three), none ending cut."""
+    from device.view import rows
+    from referee.words import step_words
+
+    s = game(difficulty="impossible")
+    to_film(s, NAMES)
+    clock = [0.0]
+    box = BoxController(s, clock=lambda: clock[0], idle_s=None)
+    fight_in_film(box)
+    box.press("ROLL")
+    choose(box, "Concede")
+    box.press("ROLL")  # asked: yes
+    said = step_words(s.ruleset, s.log[-1].command, s.log[-1].events)
+    assert len(rows(said)) > 3  # (the case: longer than one notice)
+    seen: list[str] = []
+    for _ in range(len(rows(said))):
+        notice = box.view().notice
+        if notice is None:
+            break
+        seen.append(notice)
+        clock[0] += 5.0
+        box.tick()
+    assert " ".join(" ".join(n.split("\n")) for n in seen).split() == said.split(), seen
+    assert not any(n.endswith("..") for n in seen)

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from device.traydice import Waiting
-from device.view import BoxView, Cursor, Item, OledScreens, short_hex
+from device.view import BoxView, Cursor, Item, OledScreens, rows, short_hex
 from referee.dice import Roll
 from referee.errors import Refusal
 from referee.ruleset import NeedDice, Undo
@@ -626,7 +626,19 @@ def apply(ctrl: BoxController, request: dict[str, Any], ack: bool = False,
     outcome = ctrl._apply(ctrl.session.ruleset.parse(request), ack=ack)
     ctrl.ui.step, ctrl.ui.index, ctrl.ui.form = None, 0, {}
     if not ack:
-        ctrl._say(step_words(ctrl.session.ruleset, outcome.entry.command, outcome.entry.events))
+        say(ctrl, step_words(ctrl.session.ruleset, outcome.entry.command,
+                             outcome.entry.events))
+
+
+NOTICE_ROWS = 3  # the rows a notice shows (`BoxController._say`)
+
+
+def say(ctrl: BoxController, text: str) -> None:
+    """`text` as notices of `NOTICE_ROWS` rows each, one after the other (by the clock, or a
+    press), so a long step is said whole: none ends cut."""
+    found = rows(text)
+    for i in range(0, len(found), NOTICE_ROWS):
+        ctrl._say(" ".join(found[i:i + NOTICE_ROWS]), queue=i > 0)
 
 
 def _acts(ctrl: BoxController, action: str) -> None:
