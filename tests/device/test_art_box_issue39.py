@@ -333,3 +333,31 @@ def test_a_long_step_is_said_whole_over_notices() -> None:
         box.tick()
     assert " ".join(" ".join(n.split("\n")) for n in seen).split() == said.split(), seen
     assert not any(n.endswith("..") for n in seen)
+
+
+def test_back_on_a_card_s_question_keeps_what_was_entered() -> None:
+    """Items 1-2: a card whose cost the van pays is asked before it is played; BACK goes
+    back to its last section with every count entered kept."""
+    s = Session(seed=SEED)
+    ok(s, **START)
+    for n in NAMES:
+        ok(s, cmd="draw", player=n)
+        ok(s, cmd="draw", player=n)
+    box = BoxController(s, idle_s=None)
+    act(box, "Play a card", "Ann")
+    assert box.view().screen == "card"
+    box.press("ROLL")  # spend: fuel 1 (the cursor starts on it)
+    for _ in range(3):  # on through Agents, Gain, Clues
+        while box.view().menu[box.view().cursor][-1] != ">":
+            box.press("NEXT")
+        box.press("ROLL")
+    choose(box, "Play the card")
+    view = box.view()
+    assert view.screen == "ask" and "1 fuel from the van" in view.lines[0], view.text()
+    logged = len(s.log)
+    box.press("BACK")
+    assert box.view().screen == "card" and len(s.log) == logged
+    assert box.ui.form["card"]["spend"] == {"fuel": 1}
+    choose(box, "Play the card")
+    box.press("ROLL")
+    assert s.log[-1].command["cmd"] == "play_card" and s.log[-1].command["spend"] == {"fuel": 1}
