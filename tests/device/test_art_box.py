@@ -94,6 +94,8 @@ def test_a_battle_by_buttons_without_the_console() -> None:
         box.press("NEXT")
     health = s.state.player("Ann").health
     box.press("ROLL")
+    assert box.view().screen == "ask"  # it costs Ann a health: asked first
+    box.press("ROLL")
     assert s.state.battle is None and s.state.player("Ann").health == health - 1
     box.close()
 

@@ -51,7 +51,7 @@ class Player:
     def step(self) -> None:
         view = self.box.view()
         screen, menu = view.screen, view.menu
-        if screen in ("phase", "verdict", "choice"):
+        if screen in ("phase", "verdict", "choice", "ask"):  # ask: yes, pay / end
             self.press("ROLL")
         elif screen == "acts":
             offered = [x for x in PREFER if x in menu]

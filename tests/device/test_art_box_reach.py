@@ -12,12 +12,14 @@ ruleset's legal actions, and every legal action must be sent by some path.
 from __future__ import annotations
 
 import json
+from itertools import combinations
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from device.box import BoxController
+from referee.errors import Refusal
 from referee.session import Session
 from tests.ui.test_art_reachable import SYMBOLS, play
 
@@ -57,6 +59,8 @@ def walk(session: Session, path: list[int]) -> tuple[str | None, tuple[str, ...]
                 for _ in range(len(view.menu) - 1 - view.cursor):
                     box.press("NEXT")
                 box.press("ROLL")
+            if box.view().screen == "ask":  # it costs or ends the game: yes
+                box.press("ROLL")
     except Sent as sent:
         return canon(session, sent.command), (), "sent"
     finally:
@@ -86,9 +90,24 @@ def offered(session: Session) -> set[str]:
 
 
 def legal(session: Session) -> set[str]:
+    """The ruleset's legal actions; a reroll (listed once per clue card, on one die) as every
+    choice of the battle's dice its `decide` accepts with that card (issue 39, item 3)."""
     ruleset = session.ruleset
-    return {canon(session, ruleset.parse(r))
-            for r in ruleset.legal_actions(session.state, None)}
+    out = set()
+    for r in ruleset.legal_actions(session.state, None):
+        if r["cmd"] != "reroll":
+            out.add(canon(session, ruleset.parse(r)))
+            continue
+        ids = [d for d, _ in session.state.battle.dice]
+        for k in range(1, len(ids) + 1):
+            for dice in combinations(ids, k):
+                command = ruleset.parse({**r, "dice": list(dice)})
+                try:
+                    ruleset.decide(session.state, command)
+                except Refusal:
+                    continue
+                out.add(canon(session, command))
+    return out
 
 
 def drained(s: Session, data: st.DataObject) -> Session:

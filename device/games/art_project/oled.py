@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from device.traydice import Waiting
-from device.view import BoxView, Cursor, Item, OledScreens, fit, short_hex, wrap
+from device.view import BoxView, Cursor, Item, OledScreens, rows, short_hex
 from referee.dice import Roll
+from referee.errors import Refusal
 from referee.ruleset import NeedDice, Undo
 
 if TYPE_CHECKING:
@@ -41,8 +43,10 @@ def mode(ctrl: BoxController) -> str:
         return "new"  # (no game of it yet: its new-game screen)
     if s.over:
         return "over"
+    if ui.step == "ask":  # a move that costs or ends the game, asked first
+        return "ask"
     if s.battle is not None:
-        return "battle"
+        return "pick" if ui.step == "pick" and ui.form.get("cmd") == "reroll" else "battle"
     if s.pending:
         return "choice"
     return ui.step or "phase"
@@ -62,8 +66,56 @@ FIELD_WORDS = {"player": "who", "leader": "leader", "to": "where", "city": "wher
 
 
 def _legal(ctrl: BoxController, cmd: str | None = None) -> list[dict[str, Any]]:
+    """The requests the ruleset lists now (of `cmd`, if named); a reroll, listed once per
+    clue card, as every choice of dice the ruleset accepts for that card (`rerolls`)."""
     found = ctrl.session.ruleset.legal_actions(ctrl.session.state, None)
-    return [r for r in found if cmd is None or r["cmd"] == cmd]
+    out: list[dict[str, Any]] = []
+    for r in found:
+        if cmd is not None and r["cmd"] != cmd:
+            continue
+        out += rerolls(ctrl, r) if r["cmd"] == "reroll" else [r]
+    return out
+
+
+def accepted(ctrl: BoxController, request: dict[str, Any]) -> bool:
+    """Whether the ruleset's `decide` takes `request` now (nothing is applied)."""
+    rules = ctrl.session.ruleset
+    try:
+        rules.decide(ctrl.session.state, rules.parse(request))
+    except Refusal:
+        return False
+    return True
+
+
+def rerolls(ctrl: BoxController, listed: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every reroll with `listed`'s clue card the ruleset accepts: the battle's dice taken
+    one, two, ... at a time (in the battle's order), each choice asked of `decide`, until a
+    count of dice none of whose choices it takes (the card's limit: the rules say it)."""
+    battle = _shown(ctrl).get("battle") or {}
+    ids = list(battle.get("dice", {}))
+    out: list[dict[str, Any]] = []
+    for k in range(1, len(ids) + 1):
+        found = [r for dice in combinations(ids, k)
+                 if accepted(ctrl, r := {**listed, "dice": list(dice)})]
+        if not found:
+            break
+        out += found
+    return out
+
+
+def die_words(ctrl: BoxController, die: str) -> str:
+    """Whose a battle die is, in words: "Ann's die", "ally die 1", "ally pawn's die"."""
+    s = _shown(ctrl)
+    if die.startswith("ally") and die[4:].isdigit():
+        return f"ally die {die[4:]}"
+    if (s.get("ally") or {}).get("color") == die:
+        return f"ally pawn's die ({die})"
+    return f"{die}'s die"
+
+
+def dice_words(ctrl: BoxController, dice: Sequence[str]) -> str:
+    words = [die_words(ctrl, d) for d in dice]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _key(value: Any) -> str:
@@ -122,7 +174,20 @@ def pick_items(ctrl: BoxController) -> list[Item]:
     if f is None:
         return []
     values = list({_key(r.get(f)): r.get(f) for r in found}.items())
-    return [(fit(label(f, v), 20), (f, k)) for k, v in values]
+    return [(pick_label(ctrl, f, v), (f, k)) for k, v in values]
+
+
+def pick_label(ctrl: BoxController, field: str, value: Any) -> str:
+    """`label`, with a reroll's dice named by whose they are and its card by whose it is."""
+    if field == "dice" and isinstance(value, list):
+        return dice_words(ctrl, value)
+    if field == "card" and ctrl.ui.form.get("cmd") == "reroll":
+        chain = {x["id"]: x for x in _shown(ctrl).get("chain", [])}
+        x = chain.get(value)
+        if x is not None:
+            clues = len(x["symbols"])
+            return f"card {value} ({x['player']}, {clues} clue{'s' if clues > 1 else ''})"
+    return label(field, value)
 
 
 def _playing(ctrl: BoxController) -> bool:
@@ -161,15 +226,20 @@ def items(mode: str, state: Any, ui: Cursor, menu: Sequence[Item] = (),
     if mode == "new":
         return new_items(ctrl)
     if mode == "choice":
-        return [(fit(str(r["choice"]), 19), r) for r in _legal(ctrl, "choose")]
+        return [(str(r["choice"]), r) for r in _legal(ctrl, "choose")]
     if mode == "battle":
         out: list[Item] = []
-        for r in _legal(ctrl):
-            if r["cmd"] == "reroll":
-                out.append((fit(f"Reroll {r['card']}: {label('dice', r['dice'])}", 20), r))
-            elif r["cmd"] == "weapon":
+        found = _legal(ctrl)
+        again = [r for r in found if r["cmd"] == "reroll"]
+        if len(again) == 1:  # one reroll: itself; more: chosen card, then dice
+            r = again[0]
+            out.append((f"Reroll {r['card']}: {dice_words(ctrl, r['dice'])}", r))
+        elif again:
+            out.append(("Reroll with a clue card...", {"cmd": "reroll", "pick": True}))
+        for r in found:
+            if r["cmd"] == "weapon":
                 pay = f" ({label('health', r['health'])})" if r.get("health") else ""
-                out.append((fit(f"Weapon {r['player']}{pay}", 20), r))
+                out.append((f"Weapon {r['player']}{pay}", r))
             elif r["cmd"] == "concede":
                 out.append(("Concede", r))
         return out
@@ -208,7 +278,7 @@ def card_items(ctrl: BoxController) -> list[Item]:
     for part, what in keys:
         n = card[part].get(what, 0)
         word = f"health {what}" if part == "health" else what
-        out.append((fit(f"{word} {n}", 20), (part, what)))
+        out.append((f"{word} {n}", (part, what)))
     last = section == len(SECTIONS) - 1
     out.append(("Play the card" if last else f"{SECTIONS[section + 1]} >",
                 ("send",) if last else ("next",)))
@@ -250,7 +320,7 @@ def new_items(ctrl: BoxController) -> list[Item]:
     stage = form.get("stage", 0)
     cat = _catalog(ctrl)
     if stage == 1:  # the missions whose board the catalog holds whole (others: the console)
-        return [(fit((m.name or m.id).split(" (")[0], 20), m.id) for m in cat.missions.values()
+        return [((m.name or m.id).split(" (")[0], m.id) for m in cat.missions.values()
                 if not m.missing()]
     if stage == 2:
         from referee.games.art_project.state import DIFFICULTY_HEALTH
@@ -272,7 +342,7 @@ def new_view(ctrl: BoxController) -> BoxView:
     if stage == 0:
         names = ctrl.player_names(n)
         return BoxView("new", title="The A.R.T. Project", big=str(n), source="players",
-                       lines=("New game", fit(", ".join(names), 12), "MENU:game"),
+                       lines=("New game", ", ".join(names), "MENU:game"),
                        hint="NEXT:+1 ROLL:go on")
     found = new_items(ctrl)
     title = {1: "Which mission?", 2: "Difficulty?", 3: "Ally pawn colour?"}[stage]
@@ -297,8 +367,8 @@ def new_game(ctrl: BoxController) -> None:
 
 def sums(v: dict[str, Any]) -> tuple[str, ...]:
     """The battle's sums in two short lines (ART-20..22): team, agents."""
-    return (fit(f"Team {v['dice_sum']}+{v['weapon_bonus']}={v['strength']}"),
-            fit(f"Agts {v['city_agents']}+{v['threat']}+{v['hq']}={v['agents_strength']}"))
+    return (f"Team {v['dice_sum']}+{v['weapon_bonus']}={v['strength']}",
+            f"Agts {v['city_agents']}+{v['threat']}+{v['hq']}={v['agents_strength']}")
 
 
 def view(ctrl: BoxController, mode: str) -> BoxView:
@@ -311,7 +381,7 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
     if mode == "tray" and ctrl.dice.waiting is not None:
         w = ctrl.dice.waiting
         return BoxView("tray", title=f"Battle: roll {w.die}", big=w.die, source="tray",
-                       lines=(fit(f"die for {w.id or w.player}"), "Roll in the tray."),
+                       lines=(f"Roll {die_words(ctrl, w.id or w.player)} in the tray.",),
                        hint="BACK:box rolls")
     if mode == "menu":
         return BoxView("menu", title="Menu", menu=labels, cursor=cursor,
@@ -323,16 +393,22 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         target = ctrl.session.undo_target()
         dice = undo_dice_lines(target.events) if target is not None else ()
         return BoxView("confirm", title="Undo?", hint="ROLL:undo BACK:no",
-                       lines=(*wrap(words or "nothing to undo", lines=4 - len(dice)), *dice))
+                       lines=(words or "nothing to undo", *dice))
+    if mode == "ask":
+        form = ui.form
+        head, text = form["words"]
+        cmd = form["ask"]["cmd"]
+        return BoxView("ask", title=head, lines=(text,),
+                       hint=f"ROLL:{ASK_YES.get(cmd, 'yes')} BACK:{ASK_NO.get(cmd, 'no')}")
     if mode == "confirm_new":
         return BoxView("confirm", title="New game?", lines=("This game ends", "unfinished."),
                        hint="ROLL:yes BACK:no")
     if mode == "over":
-        result = s.get("result") or {}
+        # (won or lost, and why, in the ruleset's words: not the reason's code)
         return BoxView("over", title="Game over", lines=(
-            fit(f"The team {result.get('outcome', '')}"), fit(str(result.get("reason", ""))),
-            "seed (check dice):", short_hex(s.get("seed"), 8)), hint="ROLL:new game")
-    title = fit(f"R{s['round']} {s['phase']}" + (" final" if s.get("final_round") else ""))
+            s["next"], "seed (check dice):", short_hex(s.get("seed"), 8)),
+            hint="ROLL:new game")
+    title = f"R{s['round']} {s['phase']}" + (" final" if s.get("final_round") else "")
     if mode == "verdict":
         entry = ctrl._entry(ui.ack)
         verdicts = [e for e in entry.events if e["type"] == "battle"] if entry else []
@@ -340,31 +416,35 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         if v is None:
             return BoxView("verdict", title=title, hint="ROLL:ok")
         word = "WON" if v["won"] else f"short by {v['agents_strength'] - v['strength']}"
-        dice = " ".join(str(n) for n in v["dice"].values())
-        return BoxView("verdict", title=fit(f"Battle {v['city']}"),
-                       lines=(fit(f"dice {dice}"), *sums(v), word), hint="ROLL:ok")
+        dice = tuple(f"{die_words(ctrl, d)}: {n}" for d, n in v["dice"].items())
+        return BoxView("verdict", title=f"Battle {v['city']}",
+                       lines=(word, *sums(v), *dice), hint="ROLL:ok")
     if mode == "battle":
         v = s["battle"]
-        return BoxView("battle", title=fit(f"Battle {v['city']}"), lines=sums(v),
+        # (the sums' lines give way to a long menu: the title keeps the two strengths)
+        title = f"Battle {v['city']}: {v['strength']} v {v['agents_strength']}"
+        return BoxView("battle", title=title, lines=sums(v),
                        menu=labels, cursor=cursor, hint="NEXT:move ROLL:ok")
     if mode == "choice":
-        return BoxView("choice", title=title, lines=wrap(s["next"], lines=2), menu=labels,
+        # (the question in the title: a title is never given way to a menu, it pages)
+        return BoxView("choice", title=f"{title}: {s['next']}", menu=labels,
                        cursor=cursor, hint="NEXT:move ROLL:ok")
     if mode == "acts":
-        return BoxView("acts", title=fit(f"{title}: do what?"), menu=labels, cursor=cursor,
+        return BoxView("acts", title=f"{title}: do what?", menu=labels, cursor=cursor,
                        hint="ROLL:ok BACK:back")
     if mode == "pick":
         form = ui.form
         f = next_field(candidates(ctrl)) or ""
         head = GROUPS.get(form.get("cmd", ""), "").split(" (")[0]
-        return BoxView("pick", title=fit(f"{head}: {FIELD_WORDS.get(f, f)}?"), menu=labels,
+        head = "Reroll" if form.get("cmd") == "reroll" else head
+        return BoxView("pick", title=f"{head}: {FIELD_WORDS.get(f, f)}?", menu=labels,
                        cursor=cursor, hint="ROLL:ok BACK:back")
     if mode == "card":
         section = ui.form.get("section", 0)
         who = ui.form.get("request", {}).get("player", "")
-        return BoxView("card", title=fit(f"{who} {section + 1}/4 {SECTIONS[section]}"),
+        return BoxView("card", title=f"{who} {section + 1}/4 {SECTIONS[section]}",
                        menu=labels, cursor=cursor, hint="ROLL:+1/ok BACK:back")
-    return BoxView("phase", title=title, lines=wrap(s["next"], lines=4),
+    return BoxView("phase", title=title, lines=(s["next"],),
                    hint="ROLL:act MENU:more")
 
 
@@ -372,7 +452,7 @@ def idle(state: Any) -> BoxView:
     if getattr(state, "mission", None) is None:  # no game of it (yet): its name
         return BoxView("idle", lines=("The A.R.T. Project",), hint="any key: wake")
     where = "Game over" if state.over else f"Round {state.round} {state.phase}"
-    return BoxView("idle", lines=(fit(where), f"dice {short_hex(state.commitment, 5)}"),
+    return BoxView("idle", lines=(where, f"dice {short_hex(state.commitment, 5)}"),
                    hint="any key: wake")
 
 
@@ -439,13 +519,126 @@ def send(ctrl: BoxController, request: dict[str, Any]) -> None:
     apply(ctrl, request, ack=request["cmd"] == "weapon")
 
 
-def apply(ctrl: BoxController, request: dict[str, Any], ack: bool = False) -> None:
+# ---- asked first: a move that spends from the van or health, or ends the game ---------------
+
+ASK_WHAT = {"move": "Moving {player} to {to}", "unlock_ally": "Unlocking an ally die",
+            "concede": "Conceding the battle", "weapon": "{player}'s weapon",
+            "extra_draw": "{player}'s extra draw", "play_card": "{player}'s card",
+            "end_phase": "Ending the phase", "give_clue": "Giving {card} to {to}"}
+ASK_YES = {"move": "move", "unlock_ally": "unlock", "concede": "concede", "weapon": "add",
+           "extra_draw": "draw", "play_card": "play", "end_phase": "end",
+           "give_clue": "give"}
+ASK_NO = {"move": "stay"}
+NEVER_ASKED = ("choose",)  # the team's decision: its menu is the question
+
+
+def _short_of(ctrl: BoxController, request: dict[str, Any]) -> str | None:
+    """What the van lacks when `request` pays with health: the ruleset's refusal of the same
+    request without the health ("not_enough_fuel": fuel), None when it is not that."""
+    if not request.get("health"):
+        return None
+    bare = {k: v for k, v in request.items() if k != "health"}
+    rules = ctrl.session.ruleset
+    try:
+        rules.decide(ctrl.session.state, rules.parse(bare))
+    except Refusal as refusal:
+        code = refusal.code
+        return code.removeprefix("not_enough_") if code.startswith("not_enough_") else None
+    return None
+
+
+def _names(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def ask_words(ctrl: BoxController, request: dict[str, Any]) -> tuple[str, str] | None:
+    """(title, what it costs and whether it ends the game, in words) when `request` spends a
+    van token or health, or ends the game, as the ruleset's `decide` says it would (nothing
+    is applied); None when it does neither, or its dice are not rolled yet."""
+    if request["cmd"] in NEVER_ASKED:
+        return None
+    rules = ctrl.session.ruleset
+    try:
+        events = rules.decide(ctrl.session.state, rules.parse(request))
+    except Refusal:
+        return None  # (refused: sent as it is, the refusal says why)
+    if isinstance(events, NeedDice):
+        return None
+    van: dict[str, int] = {}
+    health: dict[str, int] = {}
+    for e in events:
+        if e["type"] == "paid":
+            for r in ("fuel", "radio", "weapon"):
+                van[r] = van.get(r, 0) + int(e.get(r, 0) or 0)
+            for who, n in (e.get("health") or {}).items():
+                health[who] = health.get(who, 0) + n
+        elif e["type"] == "health_lost":
+            health[e["player"]] = health.get(e["player"], 0) + e["count"]
+    ends = any(e["type"] == "game_over" for e in events)
+    costs = [f"{n} {r} from the van" for r, n in van.items() if n]
+    costs += [f"{who} {n} health" for who, n in health.items() if n]
+    if not costs and not ends:
+        return None
+    fields = {"player": "", "to": "", "card": "", **{k: str(v) for k, v in request.items()}}
+    what = ASK_WHAT.get(request["cmd"], "This").format_map(fields)
+    if request.get("ally"):
+        what += " with the ally pawn"
+    text = f"{what} costs {_names(costs)}" if costs else what
+    short = _short_of(ctrl, request)
+    if short is not None:
+        held = int((_shown(ctrl).get("van") or {}).get(short, 0))
+        text = f"{'Out' if held == 0 else 'Short'} of {short}: {text[0].lower()}{text[1:]}"
+    if not ends:
+        return "Pay for it?", f"{text}."
+    # how it ends, in the ruleset's words ("The game is over: the team lost - ...")
+    after = str(rules.state_json(rules.fold(ctrl.session.state, events)).get("next", ""))
+    after = after.removeprefix("The game is over: ")
+    return "Ends the game!", f"{text}{',' if costs else ''} and the game ends: {after}"
+
+
+def _unask(ctrl: BoxController) -> None:
+    """BACK on a question: to the screen the move was chosen on (a field's menu: the last
+    field chosen, asked again; a card: its last section, as entered)."""
+    ui = ctrl.ui
+    ui.step, ui.index, ui.form = ui.form["was"]
+    chosen = ui.form.get("chosen") if ui.step == "pick" else None
+    if chosen:
+        chosen.pop(list(chosen)[-1])
+    elif ui.step == "pick":
+        ui.step, ui.form = _home(ctrl), {}
+    ui.index = 0
+
+
+def apply(ctrl: BoxController, request: dict[str, Any], ack: bool = False,
+          asked: bool = False) -> None:
+    """Apply a listed request; one that spends from the van or health, or ends the game, is
+    asked first (`ask_words`): ROLL goes on, BACK goes back to where it was chosen."""
     from referee.words import step_words
 
+    if not asked:
+        question = ask_words(ctrl, request)
+        if question is not None:
+            ui = ctrl.ui
+            ui.form = {"ask": request, "ack": ack, "words": question,
+                       "was": (ui.step, ui.index, ui.form)}
+            ui.step, ui.index = "ask", 0
+            return
     outcome = ctrl._apply(ctrl.session.ruleset.parse(request), ack=ack)
     ctrl.ui.step, ctrl.ui.index, ctrl.ui.form = None, 0, {}
     if not ack:
-        ctrl._say(step_words(ctrl.session.ruleset, outcome.entry.command, outcome.entry.events))
+        say(ctrl, step_words(ctrl.session.ruleset, outcome.entry.command,
+                             outcome.entry.events))
+
+
+NOTICE_ROWS = 3  # the rows a notice shows (`BoxController._say`)
+
+
+def say(ctrl: BoxController, text: str) -> None:
+    """`text` as notices of `NOTICE_ROWS` rows each, one after the other (by the clock, or a
+    press), so a long step is said whole: none ends cut."""
+    found = rows(text)
+    for i in range(0, len(found), NOTICE_ROWS):
+        ctrl._say(" ".join(found[i:i + NOTICE_ROWS]), queue=i > 0)
 
 
 def _acts(ctrl: BoxController, action: str) -> None:
@@ -468,19 +661,25 @@ def _settle_pick(ctrl: BoxController) -> None:
     if found and next_field(found) is None:
         send(ctrl, found[0])
     elif not found:  # (the state changed under the menu: start again)
-        ctrl.ui.step, ctrl.ui.index, ctrl.ui.form = "acts", 0, {}
+        ctrl.ui.step, ctrl.ui.index, ctrl.ui.form = _home(ctrl), 0, {}
+
+
+def _home(ctrl: BoxController) -> str | None:
+    """Where a choice of fields goes back to: the battle's screen (a reroll), or the
+    actions."""
+    return None if ctrl.ui.form.get("cmd") == "reroll" else "acts"
 
 
 def _pick(ctrl: BoxController, action: str) -> None:
     ui = ctrl.ui
     chosen: dict[str, str] = ui.form.setdefault("chosen", {})
-    if action == "back":
-        if chosen:
+    if action == "back":  # the field chosen last is asked again; from the first: home
+        if not chosen:
+            ui.step, ui.form = _home(ctrl), {}
+        else:
             chosen.pop(list(chosen)[-1])
             if next_field(candidates(ctrl)) is None:  # (a field with one value: back again)
                 chosen.clear()
-        if not chosen:
-            ui.step, ui.form = "acts", {}
         ui.index = 0
     elif action == "next":
         _cycle(ctrl, "pick", 1)
@@ -605,6 +804,13 @@ def handle(ctrl: BoxController, mode: str, action: str) -> None:
         if waiting is not None:
             ctrl._apply(waiting.make(None), ack=True)
         return
+    if mode == "ask":
+        form = ui.form
+        if action in GO:
+            apply(ctrl, form["ask"], ack=form["ack"], asked=True)
+        elif action == "back":
+            _unask(ctrl)
+        return
     if mode == "verdict" and action in (*GO, "back"):
         ui.ack = None
         return
@@ -613,7 +819,10 @@ def handle(ctrl: BoxController, mode: str, action: str) -> None:
             _cycle(ctrl, mode, step)
             return
         request = _chosen(ctrl, mode) if action in GO else None
-        if request is not None:
+        if request is not None and request.get("pick"):  # rerolls: the card, the dice
+            ui.step, ui.index, ui.form = "pick", 0, {"cmd": request["cmd"], "chosen": {}}
+            _settle_pick(ctrl)
+        elif request is not None:
             ui.index = 0
             send(ctrl, request)
         return
