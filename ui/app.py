@@ -120,6 +120,10 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         self._start_dialog: Screen[Any] | None = None  # "resume or new?", while it is open
         self._held: list[str] = []  # start-up notices held back until it closes
         self.stopped_by: str | None = None  # SIGTERM or SIGHUP, if one ended the console
+        # Only a console run as a program (run_app) takes the process's stop signals: an app
+        # in a test (run_test) leaves them alone, so the test runner can still be stopped.
+        self.takes_stop_signals = False
+        self._signals_taken: list[tuple[signal.Signals, Any]] = []  # (signal, handler before)
 
     def when_first_screen_drawn(self, callback: Callable[[], Any]) -> None:
         """Run `callback` once the first screen has been drawn (see `run_app`)."""
@@ -142,10 +146,14 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
     def _take_stop_signals(self) -> None:
         """From now on the loop itself takes the stop signals (see `stop_signals`): the
         stop is handled between two messages, never inside one."""
+        if not self.takes_stop_signals:
+            return
         loop = asyncio.get_running_loop()
         for sig in STOP_SIGNALS:
+            before = signal.getsignal(sig)
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.stop_by_signal, sig.name)
+                self._signals_taken.append((sig, before))
         if self.stopped_by is not None:  # it came while the console was starting
             self.exit(0)
 
@@ -212,6 +220,12 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         for undo in self._unsubscribe:
             undo()
         self._unsubscribe.clear()
+        loop = asyncio.get_running_loop()
+        for sig, before in self._signals_taken:  # the handlers as they were (`stop_signals`'s)
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(sig)  # (this leaves the default, which kills)
+                signal.signal(sig, signal.SIG_DFL if before is None else before)
+        self._signals_taken.clear()
 
     def _on_outcome(self, outcome: Outcome) -> None:
         # Runs in whichever thread applied the command (the session tells its subscribers
@@ -652,16 +666,11 @@ def run_app(app: RefereeApp, **run_kwargs: Any) -> int:
         return 0
     gc.disable()
     app.when_first_screen_drawn(_collect_from_now_on)
+    app.takes_stop_signals = True
     try:
         app.run(**run_kwargs)
     finally:
         gc.enable()
-        # (asyncio gave the signals back to the default, which kills: ours again, at once)
-        for sig in STOP_SIGNALS:
-            with contextlib.suppress(ValueError):  # (not on the main thread: tests)
-                if signal.getsignal(sig) in (signal.SIG_DFL, None):
-                    signal.signal(sig, lambda signum, _f: app.stop_by_signal(
-                        signal.Signals(signum).name))
         for found in app.trouble.found:  # for the owner: the screens it could not draw, and why
             print(f"referee: the console could not show {found.screen} "
                   f"(the game went on):\n{found.details}", file=sys.stderr)

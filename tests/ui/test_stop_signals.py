@@ -132,3 +132,37 @@ def test_a_stop_before_the_console_is_up_ends_it_without_starting(tmp_path: Path
         assert not app.is_running and app.return_code is None  # (never ran)
     assert said == ["SIGTERM: stopped; the game is kept"]
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+async def test_a_console_in_a_test_leaves_the_stop_signals_alone() -> None:
+    """Only a console run as a program takes SIGTERM and SIGHUP: one driven by a test (or any
+    host) leaves the process's handlers as they were, so the test runner can be stopped."""
+    from referee.app import open_session
+    from ui.app import make_app
+
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    app = make_app(open_session(notify=lambda _: None))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert {sig: signal.getsignal(sig) for sig in before} == before
+    assert {sig: signal.getsignal(sig) for sig in before} == before
+
+
+def test_the_handlers_are_given_back_when_the_console_ends() -> None:
+    """After `run_app` (inside `stop_signals`) the handlers are `stop_signals`'s again, then
+    the ones from before: never asyncio's default, which kills."""
+    from referee.app import open_session
+    from ui.app import RefereeApp, make_app, run_app, stop_signals
+
+    before = signal.getsignal(signal.SIGTERM)
+    apps: list[RefereeApp] = []
+    seen: list[object] = []
+    with stop_signals(apps, lambda _: None):
+        inside = signal.getsignal(signal.SIGTERM)
+        app = make_app(open_session(notify=lambda _: None))
+        apps.append(app)
+        app.call_later(app.exit)  # (ends at once, once up)
+        run_app(app, headless=True)
+        seen.append(signal.getsignal(signal.SIGTERM))
+    assert seen == [inside] and inside is not signal.SIG_DFL
+    assert signal.getsignal(signal.SIGTERM) is before
