@@ -1,4 +1,5 @@
-"""Every test keeps its games in its own temporary file, never in the user's home."""
+"""Every test keeps its games in its own temporary file, never in the user's home; under
+pytest-xdist (scripts/test) the slowest tests start first."""
 
 from __future__ import annotations
 
@@ -29,3 +30,20 @@ def _private_game_file(tmp_path_factory: pytest.TempPathFactory,
     path = tmp_path_factory.mktemp("games") / "games.sqlite"
     monkeypatch.setenv("REFEREE_DB", str(path))
     return path
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On the workers of a parallel run (scripts/test, `-n`): the tests marked `slow` first,
+    the longest first, the rest in their own order. `--dist loadgroup` hands tests out in this
+    order to whichever worker is free, so the long ones run side by side early and the end of
+    the run is short ones on every core, not one long test on one. (Every worker sorts the
+    same collection the same way, as xdist requires.)"""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: -seconds(item))  # (stable)
+
+
+def seconds(item: pytest.Item) -> float:
+    """A `slow` test's seconds, as `@pytest.mark.slow(seconds)` gives them (measured in a
+    parallel run on 2 cores; only their order matters); else 0."""
+    mark = item.get_closest_marker("slow")
+    return float(mark.args[0]) if mark is not None else 0.0

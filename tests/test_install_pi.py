@@ -19,6 +19,11 @@ from pathlib import Path
 
 import pytest
 
+# In a parallel run (scripts/test) these tests go to one worker together, first: the scratch
+# roots installed once for many tests (`installed`, `with_web`) are made once, and the whole
+# module (about 230 s on 2 cores) starts early rather than ending the run.
+pytestmark = [pytest.mark.xdist_group("install-pi"), pytest.mark.slow(230)]
+
 CHECKOUT = Path(__file__).resolve().parent.parent
 NAME = "tableside-referee"
 FAST = ["--pip-arg=--no-deps"]

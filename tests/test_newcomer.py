@@ -158,6 +158,7 @@ def test_the_check_reports_a_program_that_never_draws(
     assert "still running" in str(failed.value) and "thinking" in str(failed.value)
 
 
+@pytest.mark.slow(25)
 def test_console_service_without_web_starts_without_aiohttp(
         source: Path, tmp_path: Path, check: ModuleType) -> None:
     """`install-pi --variant console` (no --web), for real with every dependency: the

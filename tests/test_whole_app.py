@@ -97,6 +97,7 @@ def test_pinned_keys(name: str) -> None:
         pytest.fail(said(report), pytrace=False)
 
 
+@pytest.mark.slow(45)
 @settings(max_examples=200 if LONG else 25, deadline=None, print_blob=True,
           suppress_health_check=list(HealthCheck),
           phases=list(Phase) if LONG else [Phase.explicit, Phase.reuse, Phase.generate])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import getpass
+import re
 import shutil
 import signal
 import socket
@@ -66,6 +67,10 @@ def wait_for(condition: Callable[[], object], timeout: float = 20.0, what: str =
         time.sleep(0.02)
 
 
+class PortTaken(AssertionError):
+    """mosquitto could not bind a port: something else took it after it was picked."""
+
+
 @dataclass
 class Broker:
     """One mosquitto on 127.0.0.1:`port`; its accounts' passwords in `passwords`."""
@@ -78,6 +83,8 @@ class Broker:
     # certificate, the broker's certificate, its key); see `make_certificates`
     tls: tuple[Path, Path, Path] | None = None
     tls_port: int = field(default_factory=free_port)
+    _started: bool = False  # (it ran once: its clients know its ports)
+    _log_from: int = 0  # where this start's lines begin in mosquitto.log
 
     @property
     def url(self) -> str:
@@ -109,7 +116,9 @@ class Broker:
         # (run as root, mosquitto would drop to the user mosquitto, who cannot read a test's
         # directory: it stays the user running the tests)
         conf.write_text(f"user {getpass.getuser()}\n"
+                        # (information: "running" once every listener is bound)
                         "log_dest stderr\nlog_type error\nlog_type warning\n"
+                        "log_type information\n"
                         + "".join(ln + "\n" for ln in shipped_config(self.port, pw, acl)))
         if self.tls is not None:
             ca, cert, key = self.tls
@@ -119,20 +128,43 @@ class Broker:
         return conf
 
     def start(self, *, write: bool = True) -> None:
-        """Start it (with `write`, on a config made afresh from `passwords`)."""
-        conf = self.write_config() if write else self.dir / "mosquitto.conf"
-        self.log = open(self.dir / "mosquitto.log", "ab")  # noqa: SIM115
-        self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)],
-                                     stdout=self.log, stderr=self.log)
-        wait_for(self._listening, 10, f"mosquitto listening on {self.port}")
+        """Start it (with `write`, on a config made afresh from `passwords`) and wait until it
+        says it is running: every listener bound by this mosquitto (a probe could connect to
+        another test's broker that has the port). The ports were free when this broker was
+        made; if another process took one meanwhile (the suite runs on several cores), a
+        broker that never ran takes two others and starts again. A restart keeps its ports
+        (its clients come back to them)."""
+        for attempt in range(5):
+            conf = self.write_config() if write else self.dir / "mosquitto.conf"
+            path = self.dir / "mosquitto.log"
+            self._log_from = path.stat().st_size if path.exists() else 0
+            self.log = open(path, "ab")  # noqa: SIM115
+            self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)],
+                                         stdout=self.log, stderr=self.log)
+            try:
+                wait_for(self._running, 10, f"mosquitto running on {self.port}")
+            except PortTaken:
+                self.kill()
+                if self._started or not write or attempt == 4:
+                    raise
+                self.port, self.tls_port = free_port(), free_port()
+                continue
+            self._started = True
+            return
 
-    def _listening(self) -> bool:
-        if self.proc is not None and self.proc.poll() is not None:
-            raise AssertionError(f"mosquitto ended: {(self.dir / 'mosquitto.log').read_text()}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port),
-                                                                    timeout=0.2):
-            return True
-        return False
+    def _said(self) -> str:
+        with open(self.dir / "mosquitto.log", "rb") as f:
+            f.seek(self._log_from)
+            return f.read().decode(errors="replace")
+
+    def _running(self) -> bool:
+        ended = self.proc is not None and self.proc.poll() is not None
+        said = self._said()  # (read after the check: an ended one's last words are in it)
+        if ended:
+            if "Address already in use" in said:
+                raise PortTaken(said)
+            raise AssertionError(f"mosquitto ended: {said}")
+        return re.search(r"mosquitto version \S+ running", said) is not None
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -12,7 +12,7 @@ from club.page import Changes, make_app
 from club.receiver import Receiver
 from club.store import ClubStore
 from referee.db import Reader, connect
-from tests.club.broker import CLUB, READER, Broker, free_port, wait_for
+from tests.club.broker import CLUB, READER, Broker, wait_for
 from tests.club.play import finished_script, script
 from tests.club.test_publish import box_session, play
 from tests.web.cdp import Browser
@@ -28,7 +28,6 @@ def test_the_club_page_follows_a_game_live(broker: Broker, tmp_path: Path) -> No
     wait_for(receiver.connected.is_set, 10, "the club connected")
     steps = script(30)
     session = box_session(tmp_path / "box.sqlite", broker)
-    port = free_port()
 
     async def row(browser: Browser) -> tuple[str, str, str]:
         cells = await browser.evaluate(
@@ -50,7 +49,8 @@ def test_the_club_page_follows_a_game_live(broker: Broker, tmp_path: Path) -> No
     async def main() -> None:
         runner = web.AppRunner(make_app(path, changes))
         await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()  # a port of its own, bound
+        port = runner.addresses[0][1]
         try:
             async with Browser() as browser:
                 await browser.open(f"http://127.0.0.1:{port}/")
@@ -114,7 +114,6 @@ def test_the_club_page_shows_a_finished_games_standings_and_proof(
     wait_for(receiver.connected.is_set, 10, "the club connected")
     box_db = tmp_path / "box.sqlite"
     session = box_session(box_db, broker)
-    port = free_port()
     names = ["Ann", "Ben", "Cy", "Di"]
     # What the page should say, from the box's own file and openskill (not from the club).
     model = PlackettLuce()
@@ -125,7 +124,8 @@ def test_the_club_page_shows_a_finished_games_standings_and_proof(
         nonlocal winner
         runner = web.AppRunner(make_app(path, changes))
         await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()  # a port of its own, bound
+        port = runner.addresses[0][1]
         try:
             async with Browser() as browser:
                 await browser.viewport(1280, 900, mobile=False)

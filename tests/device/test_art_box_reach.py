@@ -15,6 +15,7 @@ import json
 from itertools import combinations
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -132,6 +133,7 @@ def drained(s: Session, data: st.DataObject) -> Session:
     return s
 
 
+@pytest.mark.slow(45)
 @settings(max_examples=50, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())

@@ -7,6 +7,7 @@ import io
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -111,6 +112,7 @@ def test_huge_numbers_deep_nesting_and_non_numbers_are_bad_requests(line: str) -
     assert answer["ok"] is False and answer["error"]["code"] == "bad_request", (line, answer)
 
 
+@pytest.mark.slow(25)
 @FUZZ
 @given(st.lists(commands, min_size=1, max_size=8))
 def test_a_run_of_commands_keeps_one_answer_per_line_and_no_internal_error(

@@ -23,6 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from referee.db import Reader, connect, file_version
 from tests.referee.storehelp import ROOT, SEED_HEX, long_stream, referee
 
@@ -105,6 +107,7 @@ def read_answers(proc: subprocess.Popen[bytes], count: int) -> list[dict[str, An
     return out
 
 
+@pytest.mark.slow(150)
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_command(tmp_path: Path) -> None:
     stream = [json.dumps(r) for r in long_stream(STREAM)]
     lanes = [Lane(tmp_path / f"lane{i}.sqlite", stream, random.Random(2024 + i))

@@ -60,6 +60,7 @@ async def enter(pilot: Any, app: Any, mission: str, *fields: str, spaces: str) -
     await keys(pilot, "ctrl+s")
 
 
+@pytest.mark.slow(20)
 async def test_scandinavia_is_entered_with_threads_and_effects_and_labelled_at_once(
         boards: Path) -> None:
     s = Session(seed=SEED)

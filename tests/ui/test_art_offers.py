@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -229,6 +230,7 @@ async def drive(s: Session, data: st.DataObject) -> None:
         assert not app.trouble.found, [f.details for f in app.trouble.found]
 
 
+@pytest.mark.slow(30)
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())

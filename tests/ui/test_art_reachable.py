@@ -208,6 +208,7 @@ async def drive(s: Session, data: st.DataObject) -> None:
         check_screens(app)
 
 
+@pytest.mark.slow(35)
 @settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())

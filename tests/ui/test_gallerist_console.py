@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import Input
 
 from referee.session import Session
@@ -105,6 +106,7 @@ async def pick(pilot: Any, app: Any, req: dict[str, Any]) -> bool:
     return True
 
 
+@pytest.mark.slow(60)
 async def test_a_whole_game_from_the_form_to_the_final_scoring_by_keys() -> None:
     script = make_games.game()
     start = script[0]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Input, OptionList
@@ -234,6 +235,7 @@ def _by_keys(s: Session, data: st.DataObject) -> dict[str, Any] | None:
     return data.draw(st.sampled_from(pool), label="by keys") if pool else None
 
 
+@pytest.mark.slow(160)
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_reachable_state_draws_and_every_entry_opens(data: st.DataObject) -> None:
@@ -241,6 +243,7 @@ def test_every_reachable_state_draws_and_every_entry_opens(data: st.DataObject) 
     asyncio.run(drive(restarted(s), data))
 
 
+@pytest.mark.slow(55)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_scripted_game_s_states_draw_and_every_entry_opens(data: st.DataObject) -> None:

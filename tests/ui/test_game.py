@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Static
 
 from referee.games.gallery_grippers.state import Phase
@@ -19,6 +20,7 @@ IN = {"security": 0, "alarm": 1, "art": 2, "exit": 3, "plain": 4}
 LOUVRE, MET = 0, 1
 
 
+@pytest.mark.slow(25)
 async def test_two_player_game_to_a_win_with_keys_only() -> None:
     s = session()
     app = make_app(s)

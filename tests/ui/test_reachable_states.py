@@ -18,6 +18,7 @@ import copy
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as Phase_
 from hypothesis import strategies as st
@@ -283,6 +284,7 @@ async def visit(s: Session, data: st.DataObject) -> None:
 
 # 30 examples: about a minute here. No shrinking: every step of an example runs the app, so
 # shrinking a failure took over five minutes; the failing example's draws are printed as is.
+@pytest.mark.slow(95)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase_.explicit, Phase_.reuse, Phase_.generate])
 @given(st.data())
