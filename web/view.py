@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import secrets
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,31 +138,51 @@ def check_rolls(store: Any, commitment: str | None) -> tuple[str, list[str]]:
     return ("good" if v.revealed else "unchecked"), v.notes
 
 
-class Verdicts:
-    """`last_verdict` kept up to date a step at a time: each new entry's verdict is asked of
-    the ruleset once, and an ``undo`` drops its target's; so it never reads old entries back
-    from the store. A shorter log is a new game."""
+class StepFold:
+    """What the steps that stand say, folded a step at a time: `find(entry)` is asked once of
+    each new entry that is not undone, and an ``undo`` drops what its target said; so it never
+    reads old entries back from the store. A shorter log is a new game."""
 
-    def __init__(self) -> None:
+    def __init__(self, find: Callable[[Any], Sequence[Any]]) -> None:
         self.seen = 0
-        self._found: list[tuple[int, tuple[str, Sequence[Any]]]] = []  # (seq, verdict), in order
+        self.found: list[tuple[int, Any]] = []  # (seq, what it said), in order
+        self._find = find
 
-    def update(self, ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
-        if not isinstance(ruleset, DescribesTable):
-            return None
+    def update(self, log: Sequence[Any]) -> list[tuple[int, Any]]:
         if len(log) < self.seen:
-            self.seen, self._found = 0, []
+            self.seen, self.found = 0, []
         for index in range(self.seen, len(log)):
             entry = log[index]
             if entry.command.get("cmd") == "undo":
                 undoes = entry.command.get("undoes")
-                self._found = [f for f in self._found if f[0] != undoes]
-            if entry.undone:
-                continue
-            found = ruleset.verdict(entry.events)
-            if found is not None:
-                self._found.append((entry.seq, found))
+                self.found = [f for f in self.found if f[0] != undoes]
+            if not entry.undone:
+                self.found += [(entry.seq, said) for said in self._find(entry)]
         self.seen = len(log)
+        return self.found
+
+
+class Verdicts:
+    """`last_verdict` kept up to date a step at a time (a `StepFold` of the ruleset's
+    verdicts)."""
+
+    def __init__(self) -> None:
+        self._ruleset: Any = None
+        self._fold = StepFold(self._verdict)
+
+    def _verdict(self, entry: Any) -> Sequence[Any]:
+        found = self._ruleset.verdict(entry.events)
+        return () if found is None else (found,)
+
+    @property
+    def _found(self) -> list[tuple[int, tuple[str, Sequence[Any]]]]:
+        return self._fold.found
+
+    def update(self, ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
+        if not isinstance(ruleset, DescribesTable):
+            return None
+        self._ruleset = ruleset
+        self._fold.update(log)
         if not self._found:
             return None
         seq, (title, terms) = self._found[-1]
@@ -201,24 +221,13 @@ def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
 
 
 class Corrections:
-    """The dice corrected after their result (`referee.words.corrections`), folded a step at a
-    time like `Verdicts`: an ``undo`` takes back its target's. A shorter log is a new game."""
+    """The dice corrected after their result (`referee.words.corrections`), a `StepFold`."""
 
     def __init__(self) -> None:
-        self.seen = 0
-        self._found: list[tuple[int, str]] = []  # (seq, "Ben's d6 4 → 6 (step 14)")
+        self._fold = StepFold(lambda entry: corrections([entry]))
 
     def update(self, log: Sequence[Any]) -> list[str]:
-        if len(log) < self.seen:
-            self.seen, self._found = 0, []
-        for index in range(self.seen, len(log)):
-            entry = log[index]
-            if entry.command.get("cmd") == "undo":
-                undoes = entry.command.get("undoes")
-                self._found = [f for f in self._found if f[0] != undoes]
-            self._found += [(entry.seq, text) for text in corrections([entry])]
-        self.seen = len(log)
-        return [text for _, text in self._found]
+        return [text for _, text in self._fold.update(log)]
 
 
 class Snapshots:
