@@ -484,12 +484,28 @@ class ClubStore:
             (payload.get("ruleset"), str(payload.get("ruleset_version", "1")),
              canonical(catalog) if isinstance(catalog, dict) else None, canonical(players),
              started.get("commitment"), at, box, game))
+        # (the box's own order, in the same file: a game the broker lost and the box sent
+        # again comes after the club numbered the box's later ones)
+        own, file = payload["game"], payload.get("file", "")
         left = [(int(g), int(h) + 1) for g, h in self._conn.execute(
-            "SELECT box_game, head_seq FROM games WHERE box = ? AND game < ? AND status = "
-            "'playing' AND file = (SELECT file FROM games WHERE box = ? AND game = ?)",
-            (box, game, box, game))]  # (asked again of the same file only: the box's own)
-        self._conn.execute("UPDATE games SET status = 'abandoned' WHERE box = ? AND game < ? "
-                           "AND status = 'playing'", (box, game))
+            "SELECT box_game, head_seq FROM games WHERE box = ? AND file = ? AND box_game < ? "
+            "AND status = 'playing'", (box, file, own))]
+        self._conn.execute("UPDATE games SET status = 'abandoned' WHERE box = ? AND status = "
+                           "'playing' AND ((file = ? AND box_game < ?) OR (file != ? AND "
+                           "game < ?))", (box, file, own, file, game))  # (another file: older)
+        if self._conn.execute("SELECT 1 FROM games WHERE box = ? AND file = ? AND box_game > ?",
+                              (box, file, own)).fetchone() is not None:
+            # a game sent again late: the box had already left it for a later one
+            self._conn.execute("UPDATE games SET status = 'abandoned' WHERE box = ? AND game = ? "
+                               "AND status = 'playing'", (box, game))
+        # The box's game before this one, if the club has none of it: a broker restarted
+        # while the club was away may have lost all of it, and the box, whose entries the
+        # broker acknowledged, sends it again only when asked (a box that never had it, or
+        # never published it, sends nothing back).
+        if own > 1 and (own - 1, 1) not in left and self._conn.execute(
+                "SELECT 1 FROM games WHERE box = ? AND file = ? AND box_game = ?",
+                (box, file, own - 1)).fetchone() is None:
+            left.append((own - 1, 1))
         return left
 
     def _advance(self, box: str, game: int) -> None:
