@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from device.box import BoxController
 from device.render import render
-from device.view import BoxView, drawable, layout
+from device.view import BoxView, drawable
 from referee.session import Session
 from tests.device.test_art_box import choose, fight_in_film
-from tests.device.test_oled_text_whole import names
+from tests.device.test_oled_text_whole import all_rows, names
 from tests.referee.games.art_project.test_session import NAMES, SEED, START, ok
 
 
@@ -221,14 +221,6 @@ def test_a_move_paid_with_the_last_health_says_it_ends_the_game() -> None:
 
 
 # ---- 4: nothing of this game's screens is cut mid-word -------------------------------------
-
-def all_rows(view: BoxView) -> list[str]:
-    first = layout(view)
-    out = [first.title]
-    for page in range(first.pages):
-        out += [r.text for r in layout(replace(view, scroll=page)).body]
-    return out
-
 
 def flat(text: str) -> str:
     return drawable(f"x{text}x")[1:-1].replace(" ", "")

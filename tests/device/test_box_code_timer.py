@@ -10,19 +10,12 @@ import pytest
 
 from device.box import CODE_S, BoxController
 from device.render import render
+from tests.device.test_box import Clock
 from tests.device.test_box_code import CODE, URL
 from tests.device.test_box_tray import playing
 
 # luma.oled 3.16's own display() (its set-up clear) uses Image.getdata, deprecated in Pillow 13.
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def box_with_code() -> tuple[BoxController, Clock, list]:
