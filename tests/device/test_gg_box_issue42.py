@@ -56,7 +56,7 @@ def test_the_deck_menu_counts_the_draw_pile_not_its_discards() -> None:
     menu = sc.items("draw", state, Cursor())
     for label, deck in menu:
         pile = sum(state.piles[deck].values())
-        assert label == f"{deck} ({pile})", (label, pile, q.cards_left(state, deck))
+        assert label == f"{deck} ({pile} left)", (label, pile, q.cards_left(state, deck))
 
 
 def boxed(s: Session) -> tuple[BoxController, Clock]:
@@ -147,7 +147,8 @@ def test_a_third_strike_shows_the_out_screen_what_became_of_the_hand() -> None:
     assert [v.screen for v in seen] == ["verdict", "out"]
     out = seen[1]
     text = " ".join(out.lines)
-    assert out.title == "Ann is out" and "third strike" in text and "hand discarded: 3+3" in text
+    assert out.title == "Ann is out" and "third strike" in text
+    assert "hand discarded: 6 cards" in text
     assert "hand discarded" in text and "next: Ben" in text
     assert s.state.player("Ann").status == "out"
     assert box.view().screen == "turn"  # then the game goes on with Ben

@@ -80,11 +80,10 @@ def test_the_players_page_shows_every_player_s_strikes(seq: list[tuple[str, bool
     pages = sc.status_view(s, 0).title.split("/")[-1]
     for page in range(int(pages)):
         v = sc.status_view(s, page)
-        rows = v.lines[:-1]
         assert len(v.pips) == len(v.lines) and v.pips[-1] is None
-        shown += [n for n in v.pips[:len(rows)] if n is not None]  # (a long name: 2 rows)
-        for row in rows:
-            assert len(row) <= sc.STATUS_CHARS  # never under the pips
+        shown += [n for n in v.pips if n is not None]  # (a long name: 2 rows)
+        for row, n in zip(v.lines, v.pips, strict=True):
+            assert len(row) <= (sc.STATUS_CHARS if n is not None else 21)  # never under pips
     assert shown == [p.strikes for p in s.players]
 
 

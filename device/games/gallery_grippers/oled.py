@@ -121,9 +121,8 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
                        hint="ROLL:roll d6")
     rolled = movement_roll(ctrl)
     head = {
-        "tiles": f"{p.name} moves {s.turn.rolled if s.turn.rolled is not None else '?'}",
-        # (the full width for the museums' names: the roll in the title, not big)
-        "museums": f"Which museum? {s.turn.rolled if s.turn.rolled is not None else ''}",
+        "tiles": f"{p.name} moved to:",  # (the roll big beside the tiles)
+        "museums": "Which museum?",
         "steal": "Steal which?",
         "sell": "Sell which?",
         "draw": "Draw which deck?",
