@@ -284,13 +284,18 @@ def _steal_or_sell(box: BoxController, action: str) -> None:
 
 
 def _trade(box: BoxController, action: str) -> None:
-    """A trade at the trading post (GG-4), three small menus: with whom, the card to give
-    (or none), the card to get (or none); each lists what the rules' `legal_actions` list
-    for that partner, and the trade is one `trade` command (the rules check it)."""
+    """A trade at the trading post (GG-4), three small menus: with whom; the cards to give,
+    one ROLL each, then "done giving" (or "give nothing"); the cards to get likewise, then
+    "done: trade" sends it, one `trade` command (the rules check it). BACK takes back the
+    card chosen last, or goes to the menu before."""
     ui, mode = box.ui, box.ui.step or ""
-    before = {"trade": None, "trade_give": "trade", "trade_get": "trade_give"}[mode]
+    key = {"trade_give": "give", "trade_get": "get"}.get(mode)
     if action == "back":
-        ui.step, ui.index = before, 0
+        if key and ui.form.get(key):
+            ui.form[key] = ui.form[key][:-1]
+        else:  # (the cards given stay chosen: BACK again takes them back one by one)
+            ui.step = {"trade": None, "trade_give": "trade", "trade_get": "trade_give"}[mode]
+        ui.index = 0
         return
     if _cycle(box, mode, action) or action not in GO:
         return
@@ -298,17 +303,19 @@ def _trade(box: BoxController, action: str) -> None:
     if mode == "trade":
         ui.form = {"partner": chosen}
         ui.step, ui.index = "trade_give", 0
+    elif chosen is not None and key:  # one more card
+        ui.form[key] = (*ui.form.get(key, ()), str(chosen))
+        ui.index = 0
     elif mode == "trade_give":
-        ui.form["give"] = chosen
+        ui.form.setdefault("give", ())
         ui.step, ui.index = "trade_get", 0
     else:
-        give, get = ui.form.get("give"), chosen
-        if give is None and get is None:
+        give, get = tuple(ui.form.get("give", ())), tuple(ui.form.get("get", ()))
+        if not give and not get:
             box._say("Nothing traded.")
             ui.step, ui.index, ui.form = None, 0, {}
             return
-        box._apply(c.Trade(_player(box), str(ui.form["partner"]),
-                           give=(str(give),) if give else (), get=(str(get),) if get else ()))
+        box._apply(c.Trade(_player(box), str(ui.form["partner"]), give=give, get=get))
 
 
 def _draw(box: BoxController, action: str) -> None:

@@ -136,15 +136,15 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
            else None)
     source = sc.provenance(rolled) if big else None
     lines: tuple[str, ...] = ()
-    if mode == "trade_get":
-        give = ui.form.get("give")
-        lines = (f"for +{queries.card_bonus(s, give)} {give}" if give else "for nothing",)
+    if mode in ("trade_give", "trade_get"):
+        lines = sc.trade_lines(s, ui)
     if mode == "draw":
         due = next(q for q in s.pending_for(p.name) if q.decision == Decision.DRAW)
         lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)
     return BoxView(mode, title=head, big=big, source=source, menu=labels,
                    cursor=ui.index % max(1, len(menu)), strikes=p.strikes, lines=lines,
-                   hint="NEXT:next ROLL:ok")
+                   hint="NEXT:next ROLL:pick" if mode in ("trade_give", "trade_get")
+                   else "NEXT:next ROLL:ok")
 
 
 def _handle(ctrl: Any, mode: str, action: str) -> None:

@@ -133,18 +133,52 @@ def art_label(state: GameState, name: str) -> str:
 
 
 def trade_items(mode: str, state: GameState, p: PlayerState, ui: Cursor) -> list[Item]:
-    """A trade's menus, from the rules' legal trades (`legal_actions` lists each card that
-    may change hands alone, per partner): the partners; the cards to give that partner (or
-    none); the cards to get from them (or none). Each card with its bonus."""
+    """A trade's menus (GG-4: attribute cards, any number each way): the partners; the cards
+    to give that partner, one at a time (first "give nothing", or "done giving" once some are
+    chosen); the cards to get from them likewise ("get nothing" / "done: trade"). Each card
+    with its bonus. The cards offered are the rules' own: the ruleset's `legal_actions` list
+    each card that may change hands alone; a card is offered next only if the rules'
+    `decide` takes the trade with it added to those chosen (a second copy only when the hand
+    holds two)."""
     trades = _of(state, p.name, c.Trade)
     if mode == "trade":
         return [(name, name) for name in dict.fromkeys(t.taker for t in trades)]
-    partner = ui.form.get("partner")
+    partner = str(ui.form.get("partner"))
     mine = mode == "trade_give"
+    give, get = tuple(ui.form.get("give", ())), tuple(ui.form.get("get", ()))
     cards = dict.fromkeys(card for t in trades if t.taker == partner
                           for card in (t.give if mine else t.get))
-    none = ("give nothing", None) if mine else ("get nothing", None)
-    return [none, *((f"+{q.card_bonus(state, n)} {n}", n) for n in cards)]
+    offered = [n for n in cards if _trade_taken(
+        state, c.Trade(p.name, partner, give=(*give, n) if mine else give,
+                       get=get if mine else (*get, n)))]
+    chosen = give if mine else get
+    first = (("done giving" if chosen else "give nothing") if mine
+             else ("done: trade" if chosen else "get nothing"))
+    return [(first, None), *((f"+{q.card_bonus(state, n)} {n}", n) for n in offered)]
+
+
+def _trade_taken(state: GameState, trade: c.Trade) -> bool:
+    """Whether the rules' `decide` takes `trade` now (nothing is applied)."""
+    from referee.errors import Refusal
+    from referee.games.gallery_grippers.rules import decide
+
+    try:
+        decide(state, trade)
+    except Refusal:
+        return False
+    return True
+
+
+def trade_lines(state: GameState, ui: Cursor) -> tuple[str, ...]:
+    """The trade chosen so far, in words, each card with its bonus."""
+    def said(cards: Sequence[str]) -> str:
+        return ", ".join(f"+{q.card_bonus(state, n)} {n}" for n in cards) or "nothing"
+
+    give, get = ui.form.get("give", ()), ui.form.get("get", ())
+    lines = [f"you give: {said(give)}"] if give or ui.step == "trade_get" else []
+    if get:
+        lines.append(f"you get: {said(get)}")
+    return tuple(lines)
 
 
 def provenance(roll: dict[str, Any] | Roll | None) -> str | None:
