@@ -194,7 +194,7 @@ def test_undo_asks_first_saying_what_and_the_die_stays_kept(rig: Rig) -> None:
     rig.press("BACK", long=True)
     confirm = rig.box.view()
     assert confirm.screen == "confirm" and confirm.title == "Undo?"
-    assert confirm.lines[:2] == (f"move {who}", "to airport")
+    assert confirm.lines[:2] == (f"{who}'s move", "to airport")
     assert not any(x.startswith("dice stay") for x in confirm.lines)  # no die in that step
     log_len = len(rig.box.session.log)
     rig.press("BACK")  # no: nothing undone

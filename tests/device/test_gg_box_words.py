@@ -46,3 +46,35 @@ def test_a_turn_from_the_tiles_to_the_verdict_is_in_words() -> None:
 def test_the_new_game_screen_names_every_player() -> None:
     ui = Cursor(players=4)
     assert "Ann, Ben, P3, P4" in sc.new_view(ui, ["Ann", "Ben"]).lines
+
+
+def test_undo_asks_in_the_ruleset_s_words_and_a_choice_in_its_menu_s() -> None:
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="recruitment", roll=3)
+    ok(s, cmd="draw", player="Ann", deck="specialist")
+    box = BoxController(s, idle_s=None)
+    box.press("BACK", long=True)
+    v = box.view()
+    assert (v.screen, v.lines[0]) == ("confirm", "Ann's draw"), v.text()
+    s2 = game(ANN, BEN, bypass_target=1000)
+    for _ in range(2):  # two failed bypasses: the second strike's choice
+        ok(s2, cmd="move", player="Ann", tile="security", museum="The Louvre", roll=2)
+        ok(s2, cmd="bypass", player="Ann", roll=1)
+        if not s2.state.pending_for("Ann"):
+            ok(s2, cmd="end_turn", player="Ann")
+            ok(s2, cmd="move", player="Ben", tile="airport", roll=3)
+            ok(s2, cmd="end_turn", player="Ben")
+    ok(s2, cmd="choose", player="Ann", choice="reenter")
+    box = BoxController(s2, idle_s=None)
+    box.press("BACK", long=True)
+    assert box.view().lines[:2] == ("Ann's choice", "go back in"), box.view().text()
+
+
+def test_a_card_drawn_says_the_deck_then_the_card() -> None:
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="recruitment", roll=3)
+    box = BoxController(s, idle_s=None)
+    box.press("ROLL")  # the deck highlighted first
+    v = box.view()
+    assert v.screen == "drawn" and v.lines[0].startswith("from the ") and v.lines[-1] == (
+        "hand it over") and v.lines[1].startswith("+"), v.text()

@@ -282,10 +282,15 @@ def undo_lines(step: LogEntry | None) -> tuple[str, ...]:
     undo = q.undo_preview(step)
     if undo is None:
         return ("nothing to undo",)
+    from referee.games.gallery_grippers.actions import undo_words
     from referee.words import undo_dice_lines
 
-    lines = [f"{undo.what} {undo.player or ''}".strip(), undo.detail]
-    lines = [line for line in lines if line][:2]
+    # the ruleset's words for the step ("LiMing's draw"), then its detail (a choice in the
+    # words its menu gave it)
+    what = undo_words(undo.step.command, ()).removeprefix("Undo ").rstrip(".")
+    detail = (CHOICE_LABELS.get(undo.detail, undo.detail)
+              if undo.step.command.get("cmd") == "choose" else undo.detail)
+    lines = [line for line in (what, detail) if line]
     return (*lines, *undo_dice_lines(undo.step.events))
 
 
@@ -480,7 +485,7 @@ def drawn_view(state: GameState, entry: LogEntry) -> BoxView:
     who = entry.command.get("player", "")
     lines = [f"+{q.card_bonus(state, e['card'])} {e['card']}" for e in drawn][:2]
     deck = drawn[-1]["deck"] if drawn else ""
-    return BoxView("drawn", title=f"{who} draws", lines=(*lines, f"from the {deck} deck:",
+    return BoxView("drawn", title=f"{who} draws", lines=(f"from the {deck} deck:", *lines,
                    "hand it over"), hint="any key: go on")
 
 
