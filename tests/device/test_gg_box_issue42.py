@@ -278,3 +278,22 @@ def test_a_trade_of_several_cards_each_way_from_the_buttons() -> None:
     assert list(s.state.player("Ben").attributes) == ["Stolen Blueprints", "More Tech",
                                                       "More Tech"]
     assert box.view().screen == "turn"
+
+
+def test_after_an_undone_draw_the_deck_menu_offers_only_the_deck_it_was_drawn_from() -> None:
+    """The card seen stays bound to its draw (`draw_bound`): the box offers that deck alone
+    and says why, rather than a deck the session would refuse."""
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="recruitment", roll=3)
+    box, _ = boxed(s)
+    assert len(box.view().menu) == 2
+    pick(box, box.view().menu[1])  # the second deck
+    deck = s.log[-1].command["deck"]
+    box.press("ROLL")  # seen
+    box.press("BACK", long=True)
+    box.press("ROLL")  # undone
+    v = box.view()
+    assert v.screen == "draw" and len(v.menu) == 1 and v.menu[0].startswith(deck), v.text()
+    assert v.lines == ("the undone draw's card comes next",)
+    box.press("ROLL")
+    assert s.log[-1].command["cmd"] == "draw" and s.log[-1].command["deck"] == deck

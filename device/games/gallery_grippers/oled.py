@@ -4,6 +4,7 @@ entry-point group ``tableside_referee.oled_screens``, pyproject.toml)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from device.games.gallery_grippers import screens as sc
@@ -42,6 +43,13 @@ def mode(ctrl: BoxController) -> str:
     for q in s.pending_for(p.name):
         if q.decision == Decision.TILE:
             return "museums" if ui.step == "museums" else "tiles"
+        if q.decision == Decision.DRAW:
+            # the decks the session takes a draw from now: the rules' legal draws but one a
+            # card kept by an undone draw refuses (`draw_bound`: the card seen comes next)
+            ui.form["draw_decks"] = tuple(
+                a.deck for a in queries.legal_actions(s, p.name)
+                if isinstance(a, c.Draw) and a.card is None
+                and ctrl.session.refusal(a) is None)
         return "choice" if q.decision in CHOICE_DECISIONS else str(q.decision)
     return ui.step or "turn"
 
@@ -141,6 +149,8 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
     if mode == "draw":
         due = next(q for q in s.pending_for(p.name) if q.decision == Decision.DRAW)
         lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)
+        if len(menu) < len(sc.items("draw", s, replace(ui, form={}))):
+            lines = ("the undone draw's card comes next",)  # (why one deck only)
     return BoxView(mode, title=head, big=big, source=source, menu=labels,
                    cursor=ui.index % max(1, len(menu)), strikes=p.strikes, lines=lines,
                    hint="NEXT:next ROLL:pick" if mode in ("trade_give", "trade_get")

@@ -118,8 +118,10 @@ def items(mode: str, state: GameState, ui: Cursor, menu: Sequence[Item] = ()) ->
     if mode == "draw":
         # the pile the box draws from (the draw pile; its discards once it is empty), not
         # every card a draw could ever come from
+        decks = ui.form.get("draw_decks")  # (the session's answer, `oled.mode`)
         return [(f"{a.deck} ({sum(q.draw_counts(state, a.deck).values())} left)", a.deck)
-                for a in _of(state, p.name, c.Draw) if a.card is None]
+                for a in _of(state, p.name, c.Draw)
+                if a.card is None and (decks is None or a.deck in decks)]
     if mode == "choice":
         return [(CHOICE_LABELS.get(a.choice, a.choice), a.choice)
                 for a in _of(state, p.name, c.Choose)]
