@@ -114,13 +114,16 @@ class Player:
             self.choose(next(x for x in ("go back in", "ditch the art", *menu) if x in menu))
         elif screen == "trade":
             self.choose(menu[0])
-        elif screen == "trade_give":
-            self.choose(menu[-1])  # the weakest card
-        elif screen == "trade_get":
-            self.traded = True
-            self.choose(menu[1] if len(menu) > 1 else menu[0])
-            if self.box.view().screen == "trade_get":  # (done choosing: send)
-                self.press("ROLL")
+        elif screen == "trade_give":  # two cards if the hand has them, then done
+            ticked = sum(item.startswith("[x]") for item in menu)
+            free = [x for x in menu if x.startswith("[ ]")]
+            self.choose(free[-1] if ticked < 2 and free else menu[0])
+        elif screen == "trade_get":  # one card, then done: the trade is sent
+            ticked = any(item.startswith("[x]") for item in menu)
+            free = [x for x in menu if x.startswith("[ ]")]
+            if ticked or not free:
+                self.traded = True
+            self.choose(free[0] if not ticked and free else menu[0])
         elif screen in ("new", "hands", "tiebreak", "verdict", "lost", "out",
                         "drawn", "draw", "reup", "steal", "sell", "confirm", "deal"):
             self.press("ROLL")
@@ -148,6 +151,8 @@ def test_a_whole_game_to_a_win_from_the_buttons_every_screen_in_words() -> None:
     done = {e.command["cmd"] for e in s.log if not e.undone}
     for cmd in ("move", "bypass", "steal", "sell", "trade", "draw", "end_turn"):
         assert cmd in done, cmd
+    trade = next(e.command for e in s.log if e.command["cmd"] == "trade")
+    assert len(trade["give"]) == 2 and len(trade["get"]) == 1  # several cards one way
     assert set("".join(player.keys)) <= set("".join(KEYS.values()).upper() + "rnbm")
     screens = {v.screen for v in player.seen}
     assert {"turn", "tiles", "obstacle", "verdict", "steal", "sell", "trade", "status",

@@ -195,18 +195,20 @@ def test_a_trade_at_the_trading_post_from_the_buttons() -> None:
     assert box.view().menu == ("Ben",)  # the partners the rules list
     box.press("ROLL")
     give = box.view()
-    legal = [a for a in q.legal_actions(s.state, "Ann") if isinstance(a, c.Trade)]
-    assert give.title == "Give Ben:"
-    assert give.menu == ("give nothing", *(f"+{q.card_bonus(s.state, a.give[0])} {a.give[0]}"
-                                           for a in legal if a.give))
-    pick(box, "+20 More Tech")
-    assert box.view().title == "Give Ben:" and box.view().menu[0] == "done giving"
+    legal = {a.give[0] for a in q.legal_actions(s.state, "Ann") if isinstance(a, c.Trade)
+             and a.give}
+    assert give.title == "Give Ben:"  # each copy of each card the rules let change hands
+    assert give.menu == ("give nothing", *(f"[ ] +{q.card_bonus(s.state, n)} {n}"
+                                           for n in s.state.player("Ann").attributes
+                                           if n in legal))
+    pick(box, "[ ] +20 More Tech")
+    assert box.view().menu[:2] == ("done giving", "[x] +20 More Tech")
     pick(box, "done giving")
     get = box.view()
-    assert get.title == "Get from Ben:" and get.lines == ("you give: +20 More Tech",)
-    assert get.menu == ("get nothing", *(f"+{q.card_bonus(s.state, a.get[0])} {a.get[0]}"
-                                         for a in legal if a.get))
-    pick(box, "+10 Night Vision Goggles")
+    assert get.title == "Get from Ben:" and get.lines == ("you give 1 card",)
+    assert get.menu == ("get nothing", *(f"[ ] +{q.card_bonus(s.state, n)} {n}"
+                                         for n in s.state.player("Ben").attributes))
+    pick(box, "[ ] +10 Night Vision Goggles")
     pick(box, "done: trade")
     assert s.log[-1].command == {"cmd": "trade", "from": "Ann", "to": "Ben",
                                  "give": ["More Tech"], "get": ["Night Vision Goggles"]}
@@ -226,7 +228,7 @@ def test_a_trade_one_way_from_the_menu_and_back_out_of_one() -> None:
     assert box.view().title == "Trade with whom?"
     box.press("ROLL")
     pick(box, "give nothing")
-    pick(box, "+30 Stolen Blueprints")
+    pick(box, "[ ] +30 Stolen Blueprints")
     pick(box, "done: trade")
     assert s.log[-1].command["get"] == ["Stolen Blueprints"] and not s.log[-1].command["give"]
     entries = len(s.log)
@@ -252,24 +254,25 @@ def test_end_turn_asked_is_withdrawn_when_the_turn_ends_elsewhere() -> None:
 
 
 def test_a_trade_of_several_cards_each_way_from_the_buttons() -> None:
-    """GG-4 trades attribute cards, any number each way: the box offers a card as long as
-    the rules take the trade with it added (a third copy of More Tech, not a fourth), BACK
-    takes the last card back, and the trade is one command."""
+    """GG-4 trades attribute cards, any number each way: each copy is its own item, ROLL
+    ticks and unticks it, and the trade is one command."""
     s = game(ANN, BEN)
     ok(s, cmd="move", player="Ann", tile="trading", roll=3)
     box, _ = boxed(s)
     box.press("ROLL")  # trade
     box.press("ROLL")  # with Ben
     for _ in range(3):
-        pick(box, "+20 More Tech")
-    assert box.view().menu == ("done giving",)  # Ann holds three: no fourth to give
-    box.press("BACK")  # the third taken back
-    assert box.view().lines == ("you give: +20 More Tech, +20 More Tech",)
+        pick(box, "[ ] +20 More Tech")
+    assert box.view().menu == ("done giving", *["[x] +20 More Tech"] * 3)
+    box.press("ROLL")  # (the cursor stays on the third copy) unticked
+    assert box.view().menu.count("[x] +20 More Tech") == 2
     pick(box, "done giving")
-    pick(box, "+5 Smoke Bomb")
-    pick(box, "+10 Night Vision Goggles")
-    assert "+5 Smoke Bomb" not in box.view().menu  # Ben has one
-    assert box.view().lines[-1] == "you get: +5 Smoke Bomb, +10 Night Vision Goggles"
+    assert box.view().lines == ("you give 2 cards",)
+    pick(box, "[ ] +5 Smoke Bomb")
+    pick(box, "[ ] +10 Night Vision Goggles")
+    box.press("BACK")  # a look at the cards given: still ticked
+    assert box.view().menu.count("[x] +20 More Tech") == 2
+    pick(box, "done giving")
     pick(box, "done: trade")
     assert s.log[-1].command == {"cmd": "trade", "from": "Ann", "to": "Ben",
                                  "give": ["More Tech", "More Tech"],

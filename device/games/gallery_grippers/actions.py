@@ -284,17 +284,14 @@ def _steal_or_sell(box: BoxController, action: str) -> None:
 
 
 def _trade(box: BoxController, action: str) -> None:
-    """A trade at the trading post (GG-4), three small menus: with whom; the cards to give,
-    one ROLL each, then "done giving" (or "give nothing"); the cards to get likewise, then
-    "done: trade" sends it, one `trade` command (the rules check it). BACK takes back the
-    card chosen last, or goes to the menu before."""
+    """A trade at the trading post (GG-4), three small menus: with whom; the cards to give
+    (ROLL ticks a card, or unticks it), then "done giving" (or "give nothing"); the cards to
+    get likewise, then "done: trade" sends it, one `trade` command (the rules check it).
+    BACK: the menu before (the cards ticked stay ticked)."""
     ui, mode = box.ui, box.ui.step or ""
     key = {"trade_give": "give", "trade_get": "get"}.get(mode)
     if action == "back":
-        if key and ui.form.get(key):
-            ui.form[key] = ui.form[key][:-1]
-        else:  # (the cards given stay chosen: BACK again takes them back one by one)
-            ui.step = {"trade": None, "trade_give": "trade", "trade_get": "trade_give"}[mode]
+        ui.step = {"trade": None, "trade_give": "trade", "trade_get": "trade_give"}[mode]
         ui.index = 0
         return
     if _cycle(box, mode, action) or action not in GO:
@@ -303,19 +300,22 @@ def _trade(box: BoxController, action: str) -> None:
     if mode == "trade":
         ui.form = {"partner": chosen}
         ui.step, ui.index = "trade_give", 0
-    elif chosen is not None and key:  # one more card
-        ui.form[key] = (*ui.form.get(key, ()), str(chosen))
-        ui.index = 0
+    elif isinstance(chosen, int) and key:  # a card ticked, or unticked
+        ticked = tuple(ui.form.get(key, ()))
+        ui.form[key] = (tuple(i for i in ticked if i != chosen) if chosen in ticked
+                        else (*ticked, chosen))
     elif mode == "trade_give":
-        ui.form.setdefault("give", ())
         ui.step, ui.index = "trade_get", 0
     else:
-        give, get = tuple(ui.form.get("give", ())), tuple(ui.form.get("get", ()))
+        p = box.session.state.current_player
+        assert p is not None
+        give = sc.trade_cards(box.session.state, p, ui, "give")
+        get = sc.trade_cards(box.session.state, p, ui, "get")
         if not give and not get:
             box._say("Nothing traded.")
             ui.step, ui.index, ui.form = None, 0, {}
             return
-        box._apply(c.Trade(_player(box), str(ui.form["partner"]), give=give, get=get))
+        box._apply(c.Trade(p.name, str(ui.form["partner"]), give=give, get=get))
 
 
 def _draw(box: BoxController, action: str) -> None:

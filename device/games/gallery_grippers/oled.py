@@ -145,7 +145,7 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
     source = sc.provenance(rolled) if big else None
     lines: tuple[str, ...] = ()
     if mode in ("trade_give", "trade_get"):
-        lines = sc.trade_lines(s, ui)
+        lines = sc.trade_lines(s, p, ui)
     if mode == "draw":
         due = next(q for q in s.pending_for(p.name) if q.decision == Decision.DRAW)
         lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)

@@ -135,28 +135,40 @@ def art_label(state: GameState, name: str) -> str:
 
 
 def trade_items(mode: str, state: GameState, p: PlayerState, ui: Cursor) -> list[Item]:
-    """A trade's menus (GG-4: attribute cards, any number each way): the partners; the cards
-    to give that partner, one at a time (first "give nothing", or "done giving" once some are
-    chosen); the cards to get from them likewise ("get nothing" / "done: trade"). Each card
-    with its bonus. The cards offered are the rules' own: the ruleset's `legal_actions` list
-    each card that may change hands alone; a card is offered next only if the rules'
-    `decide` takes the trade with it added to those chosen (a second copy only when the hand
-    holds two)."""
+    """A trade's menus (GG-4: attribute cards, any number each way): the partners; then the
+    cards to give that partner and the cards to get from them, each copy in the hand its own
+    item, ticked (`[x]`) once chosen, with its bonus; first "give nothing" / "done giving"
+    and "get nothing" / "done: trade". The cards are the rules' own: the ruleset's
+    `legal_actions` list each card that may change hands alone, and a copy is offered only
+    if the rules' `decide` takes the trade with it added to those ticked."""
     trades = _of(state, p.name, c.Trade)
     if mode == "trade":
         return [(name, name) for name in dict.fromkeys(t.taker for t in trades)]
     partner = str(ui.form.get("partner"))
     mine = mode == "trade_give"
-    give, get = tuple(ui.form.get("give", ())), tuple(ui.form.get("get", ()))
-    cards = dict.fromkeys(card for t in trades if t.taker == partner
-                          for card in (t.give if mine else t.get))
-    offered = [n for n in cards if _trade_taken(
-        state, c.Trade(p.name, partner, give=(*give, n) if mine else give,
-                       get=get if mine else (*get, n)))]
-    chosen = give if mine else get
-    first = (("done giving" if chosen else "give nothing") if mine
-             else ("done: trade" if chosen else "get nothing"))
-    return [(first, None), *((f"+{q.card_bonus(state, n)} {n}", n) for n in offered)]
+    hand = p.attributes if mine else state.player(partner).attributes
+    ticked: tuple[int, ...] = tuple(ui.form.get("give" if mine else "get", ()))
+    cards = {card for t in trades if t.taker == partner for card in (t.give if mine else t.get)}
+    chosen = tuple(hand[i] for i in ticked)
+    other = trade_cards(state, p, ui, "get" if mine else "give")
+    offered = [i for i, n in enumerate(hand) if n in cards and (i in ticked or _trade_taken(
+        state, c.Trade(p.name, partner, give=(*chosen, n) if mine else other,
+                       get=other if mine else (*chosen, n))))]
+    first = (("done giving" if ticked else "give nothing") if mine
+             else ("done: trade" if ticked else "get nothing"))
+    return [(first, None), *((f"{'[x]' if i in ticked else '[ ]'} "
+                              f"+{q.card_bonus(state, hand[i])} {hand[i]}", i)
+                             for i in offered)]
+
+
+def trade_cards(state: GameState, p: PlayerState, ui: Cursor, side: str) -> tuple[str, ...]:
+    """The cards ticked so far to `side` ("give": from `p`'s hand; "get": from the
+    partner's), by name."""
+    partner = ui.form.get("partner")
+    if partner is None or state.index_of(str(partner)) is None:
+        return ()
+    hand = p.attributes if side == "give" else state.player(str(partner)).attributes
+    return tuple(hand[i] for i in ui.form.get(side, ()) if 0 <= i < len(hand))
 
 
 def _trade_taken(state: GameState, trade: c.Trade) -> bool:
@@ -171,16 +183,13 @@ def _trade_taken(state: GameState, trade: c.Trade) -> bool:
     return True
 
 
-def trade_lines(state: GameState, ui: Cursor) -> tuple[str, ...]:
-    """The trade chosen so far, in words, each card with its bonus."""
-    def said(cards: Sequence[str]) -> str:
-        return ", ".join(f"+{q.card_bonus(state, n)} {n}" for n in cards) or "nothing"
-
-    give, get = ui.form.get("give", ()), ui.form.get("get", ())
-    lines = [f"you give: {said(give)}"] if give or ui.step == "trade_get" else []
-    if get:
-        lines.append(f"you get: {said(get)}")
-    return tuple(lines)
+def trade_lines(state: GameState, p: PlayerState, ui: Cursor) -> tuple[str, ...]:
+    """On the cards to get: what is given, counted (one row: the menu may take the room of
+    a longer one; the cards themselves are ticked on the menu before)."""
+    if ui.step != "trade_get":
+        return ()
+    n = len(trade_cards(state, p, ui, "give"))
+    return (f"you give {n} card{'s' if n != 1 else ''}" if n else "you give nothing",)
 
 
 def provenance(roll: dict[str, Any] | Roll | None) -> str | None:
