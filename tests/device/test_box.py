@@ -109,7 +109,8 @@ def bot_step(rig: Rig) -> None:
         goto(rig, "security" if "security" in v.menu else "security >")
         rig.press("ROLL")
     elif v.screen == "choice":
-        goto(rig, "go back in" if "go back in" in v.menu else "ditch the art")
+        back_in = "go back in (2 strikes)"
+        goto(rig, back_in if back_in in v.menu else "ditch the art (1 strike)")
         rig.press("ROLL")
     else:  # new, hands, tiebreak, museums, obstacle (no cards), verdict, draw, reup
         rig.press("ROLL")

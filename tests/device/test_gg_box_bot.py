@@ -111,7 +111,8 @@ class Player:
             self.press("NEXT")
             self.press("ROLL")
         elif screen == "choice":
-            self.choose(next(x for x in ("go back in", "ditch the art", *menu) if x in menu))
+            self.choose(next(x for x in ("go back in (2 strikes)", "ditch the art (1 strike)",
+                                         *menu) if x in menu))
         elif screen == "trade":
             self.choose(menu[0])
         elif screen == "trade_give":  # two cards if the hand has them, then done

@@ -212,6 +212,7 @@ def test_a_trade_at_the_trading_post_from_the_buttons() -> None:
     pick(box, "done: trade")
     assert s.log[-1].command == {"cmd": "trade", "from": "Ann", "to": "Ben",
                                  "give": ["More Tech"], "get": ["Night Vision Goggles"]}
+    assert box.view().notice == "Traded: hand the cards over."  # the table moves the cards
     assert "Night Vision Goggles" in s.state.player("Ann").attributes
     assert s.state.player("Ben").attributes.count("More Tech") == 1
     assert box.view().screen == "turn"

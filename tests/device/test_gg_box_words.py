@@ -67,7 +67,7 @@ def test_undo_asks_in_the_ruleset_s_words_and_a_choice_in_its_menu_s() -> None:
     ok(s2, cmd="choose", player="Ann", choice="reenter")
     box = BoxController(s2, idle_s=None)
     box.press("BACK", long=True)
-    assert box.view().lines[:2] == ("Ann's choice", "go back in"), box.view().text()
+    assert box.view().lines[:2] == ("Ann's choice", "go back in (2 strikes)"), box.view().text()
 
 
 def test_a_card_drawn_says_the_deck_then_the_card() -> None:
@@ -78,3 +78,17 @@ def test_a_card_drawn_says_the_deck_then_the_card() -> None:
     v = box.view()
     assert v.screen == "drawn" and v.lines[0].startswith("from the ") and v.lines[-1] == (
         "hand it over") and v.lines[1].startswith("+"), v.text()
+
+
+def test_the_second_strike_s_choices_say_what_they_leave_the_player_with() -> None:
+    s = game(ANN, BEN, bypass_target=1000)
+    for _ in range(2):
+        ok(s, cmd="move", player="Ann", tile="security", museum="The Louvre", roll=2)
+        ok(s, cmd="bypass", player="Ann", roll=1)
+        if not s.state.pending_for("Ann"):
+            ok(s, cmd="end_turn", player="Ann")
+            ok(s, cmd="move", player="Ben", tile="airport", roll=3)
+            ok(s, cmd="end_turn", player="Ben")
+    v = BoxController(s, idle_s=None).view()
+    assert (v.title, v.menu) == ("Second strike", ("leave (strikes reset)",
+                                                   "go back in (2 strikes)")), v.text()

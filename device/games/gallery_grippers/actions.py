@@ -316,6 +316,7 @@ def _trade(box: BoxController, action: str) -> None:
             ui.step, ui.index, ui.form = None, 0, {}
             return
         box._apply(c.Trade(p.name, str(ui.form["partner"]), give=give, get=get))
+        box._say("Traded: hand the cards over.")
 
 
 def _draw(box: BoxController, action: str) -> None:

@@ -41,8 +41,9 @@ TILE_LABELS = {"plain": "plain", "airport": "airport", "recruitment": "recruitme
 # The order tiles are listed in (which tiles are listed is the rules' answer).
 ORDER = ("plain", "airport", "recruitment", "trading", "black_market", "security", "alarm",
          "art", "exit")
-CHOICE_LABELS = {"ditch": "ditch the art", "keep": "keep (2 strikes)",
-                 "leave": "leave premises", "reenter": "go back in"}
+# Each choice with what it costs (GG-10): the strikes it leaves the player with.
+CHOICE_LABELS = {"ditch": "ditch the art (1 strike)", "keep": "keep it (2 strikes)",
+                 "leave": "leave (strikes reset)", "reenter": "go back in (2 strikes)"}
 
 
 def hand_options(state: GameState, p: PlayerState, kind: str) -> list[Item]:
