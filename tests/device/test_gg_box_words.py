@@ -92,3 +92,17 @@ def test_the_second_strike_s_choices_say_what_they_leave_the_player_with() -> No
     v = BoxController(s, idle_s=None).view()
     assert (v.title, v.menu) == ("Second strike", ("leave (strikes reset)",
                                                    "go back in (2 strikes)")), v.text()
+
+
+def test_a_museum_too_long_to_stand_beside_the_roll_gives_the_roll_in_words() -> None:
+    """"Metropolitan" is longer than a row beside the big number: the roll is said in
+    words and the turn screen still fits its four rows, nothing broken mid-word."""
+    from device.view import BESIDE_BIG, layout
+
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="art",
+       museum="The Metropolitan Museum of Art", roll=5)
+    v = BoxController(s, idle_s=None).view()
+    assert v.big is None and v.lines[0] == "rolled 5 (typed)", v.text()  # (at the console)
+    assert "in Metropolitan" in v.lines and len(layout(v).body) == len(v.lines) == 4
+    assert len("Metropolitan") > BESIDE_BIG

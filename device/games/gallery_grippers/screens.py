@@ -405,8 +405,12 @@ def turn_view(state: GameState, p: PlayerState, log: Sequence[LogEntry]) -> BoxV
     if roll is not None and any(len(w) > BESIDE_BIG for line in lines
                                 for w in drawable(line).split()):
         # a word too long for the rows beside the big number (a museum's name): the roll
-        # in words, the rows at the full width
-        lines = (f"rolled {roll['value']} ({provenance(roll)})", *lines)
+        # in words (where it came from when not the box's own die), the rows at the full
+        # width, money and cards on one: four rows still
+        source = provenance(roll)
+        said = f"rolled {roll['value']}" + (f" ({source})" if source != "electronic" else "")
+        money_, where_, art, cards = lines
+        lines = (said, f"{money_}, {cards}", where_, art)
         roll = None
     return BoxView("turn", title=title(p, state), big=str(roll["value"]) if roll else None,
                    source=provenance(roll), lines=lines,
