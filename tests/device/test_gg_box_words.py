@@ -106,3 +106,18 @@ def test_a_museum_too_long_to_stand_beside_the_roll_gives_the_roll_in_words() ->
     assert v.big is None and v.lines[0] == "rolled 5 (typed)", v.text()  # (at the console)
     assert "in Metropolitan" in v.lines and len(layout(v).body) == len(v.lines) == 4
     assert len("Metropolitan") > BESIDE_BIG
+
+
+def test_the_sale_menu_names_a_lone_piece_and_counts_several() -> None:
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="art", museum="The Louvre", roll=1)
+    ok(s, cmd="steal", player="Ann", art="Mona Lisa")
+    ok(s, cmd="end_turn", player="Ann")
+    ok(s, cmd="move", player="Ben", tile="airport", roll=3)
+    ok(s, cmd="end_turn", player="Ben")
+    ok(s, cmd="move", player="Ann", tile="exit", roll=2)
+    ok(s, cmd="end_turn", player="Ann")
+    ok(s, cmd="move", player="Ben", tile="airport", roll=3)
+    ok(s, cmd="end_turn", player="Ben")
+    ok(s, cmd="move", player="Ann", tile="black_market", roll=2)
+    assert [label for label, _ in sc.items("sell", s.state, Cursor())] == ["Mona Lisa: $700M"]

@@ -108,11 +108,12 @@ def items(mode: str, state: GameState, ui: Cursor, menu: Sequence[Item] = ()) ->
         sales = _of(state, p.name, c.Sell)
         if not sales:
             return []
-        out: list[Item] = [(f"all {len(p.art)} pieces: "
-                            f"{money(q.sale_price(state, p.name).price)}", None)]
-        if len(p.art) > 1:
-            out += [(f"{a.art[0]} {money(q.sale_price(state, p.name, a.art).price)}", a.art)
-                    for a in sales if a.art]
+        whole = money(q.sale_price(state, p.name).price)
+        if len(p.art) == 1:
+            return [(f"{p.art[0].name}: {whole}", None)]
+        out: list[Item] = [(f"all {len(p.art)} pieces: {whole}", None)]
+        out += [(f"{a.art[0]}: {money(q.sale_price(state, p.name, a.art).price)}", a.art)
+                for a in sales if a.art]
         return out
     if mode in ("trade", "trade_give", "trade_get"):
         return trade_items(mode, state, p, ui)
