@@ -467,11 +467,11 @@ def out_view(state: GameState, entry: LogEntry) -> BoxView:
     in its museums; and whether the game ended (GG-16)."""
     found = {e["type"]: e for e in entry.events}
     who = found["out"]["player"]
-    lines = ["third strike (GG-15)"]
+    lines = ["third strike"]
     hand = found.get("hand_discarded")
     if hand is not None:  # (specialists + attributes, as the turn screen counts cards)
         cards = len(hand["specialists"]) + len(hand["attributes"])
-        lines.append(f"hand discarded: {cards} card{'s' if cards != 1 else ''}")
+        lines.append(f"{cards} card{'s' if cards != 1 else ''} discarded")
     back = found.get("art_returned")
     if back is not None:
         lines.append("art back: " + ", ".join(a["name"] for a in back["pieces"]))
@@ -479,7 +479,7 @@ def out_view(state: GameState, entry: LogEntry) -> BoxView:
     if over is not None:
         lines.append("game over")
     elif "turn" in found:
-        lines.append(f"next: {found['turn']['player']}")
+        lines.append(f"{found['turn']['player']} plays next")
     return BoxView("out", title=f"{who} is out", lines=tuple(lines), strikes=3,
                    hint="any key: go on")
 
