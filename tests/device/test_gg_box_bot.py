@@ -155,9 +155,10 @@ def test_a_whole_game_to_a_win_from_the_buttons_every_screen_in_words() -> None:
     trade = next(e.command for e in s.log if e.command["cmd"] == "trade")
     assert len(trade["give"]) == 2 and len(trade["get"]) == 1  # several cards one way
     assert set("".join(player.keys)) <= set("".join(KEYS.values()).upper() + "rnbm")
+    assert player.seen[-1].lines[:2] == (f"{state.winner} wins!", "reached $1B")
     screens = {v.screen for v in player.seen}
     assert {"turn", "tiles", "obstacle", "verdict", "steal", "sell", "trade", "status",
-            "drawn"} <= screens
+            "drawn", "reup", "choice", "over"} <= screens
     for view in player.seen:
         assert not terse(view), (terse(view), view.text())
         assert view.hint, view.text()  # every screen says what the buttons do

@@ -366,7 +366,8 @@ def new_view(ui: Cursor, names: Sequence[str] | None) -> BoxView:
 
 
 def over_view(state: GameState) -> BoxView:
-    reason = {"money": "reached the target", "last_player_standing": "last one standing",
+    reason = {"money": f"reached {money(state.rules.win_money)}",
+              "last_player_standing": "last one standing",
               "third_strike": "third strike"}.get(state.over_reason or "", "")
     head = f"{state.winner} wins!" if state.winner else "Nobody wins"
     return BoxView("over", title="Game over", lines=(head, reason,
