@@ -256,7 +256,7 @@ def test_the_idle_screen_comes_and_the_waking_press_does_nothing_else(tmp_path: 
     clock.t += 120
     box.tick()
     v = box.view()
-    assert v.screen == "idle" and v.lines[1].startswith("dice ")
+    assert v.screen == "idle" and v.lines[1] == "dice commitment:"
     log_len = len(box.session.log)
     box.press("ROLL")
     assert len(box.session.log) == log_len and box.view().screen == "hands"

@@ -20,7 +20,6 @@ from device.view import (
     Item,
     Verdict,
     drawable,
-    fit,
     money,
     rows,
     short_hex,
@@ -260,35 +259,6 @@ def verdict_of(events: Sequence[dict[str, Any]]) -> Verdict | None:
     return None
 
 
-def summary(entry: LogEntry | None) -> str:
-    """One short line about what a step did, for the turn screen."""
-    if entry is None:
-        return ""
-    found = {e["type"]: e for e in entry.events}
-    if "undone" in found:
-        return f"undid {found['undone']['cmd'].replace('_', ' ')}"
-    if "turn_order_rolled" in found:
-        rolls = found["turn_order_rolled"]["rolls"]
-        return fit("order " + " ".join(f"{n[:4]}:{v}" for n, v in rolls.items()))
-    for kind, text in (
-        ("out", lambda e: f"{e['player']} is out"),
-        ("sold", lambda e: f"sold for {money(e['price'])}"),
-        ("stolen", lambda e: f"stole {e['art']['name']}"),
-        ("drawn", lambda e: f"drew {e['card']}"),
-        ("strike", lambda e: f"{e['player']}: strike {e['strikes']}"),
-        ("bypass", lambda e: "bypass " + ("made it" if e["success"] else "failed")),
-        ("left", lambda e: f"left {short_museum(e['museum'] or '')}"),
-        ("entered", lambda e: f"in {short_museum(e['museum'])}"),
-        ("turn", lambda e: f"{e['player']}'s turn"),
-        ("resolved", lambda e: f"chose {e.get('choice') or e.get('winner') or 'ok'}"),
-        ("moved", lambda e: f"moved to {TILE_LABELS.get(e['tile'], e['tile'])}"),
-        ("roll", lambda e: f"rolled {e['die']}"),
-    ):
-        if kind in found:
-            return fit(text(found[kind]))
-    return ""
-
-
 def undo_lines(step: LogEntry | None) -> tuple[str, ...]:
     """What an undo would take back (`step`, the session's `undo_target()`; in words by
     `queries.undo_preview`), in a few short lines."""
@@ -510,5 +480,5 @@ def drawn_view(state: GameState, entry: LogEntry) -> BoxView:
 def idle_view(state: GameState) -> BoxView:
     p = state.current_player
     who = f"{p.name}'s turn" if p else ("Game over" if state.over else "Gallery Grippers")
-    return BoxView("idle", lines=(who, f"dice {short_hex(state.commitment, 5)}"),
+    return BoxView("idle", lines=(who, "dice commitment:", short_hex(state.commitment, 8)),
                    hint="any key: wake")
