@@ -121,3 +121,25 @@ def test_the_sale_menu_names_a_lone_piece_and_counts_several() -> None:
     ok(s, cmd="end_turn", player="Ben")
     ok(s, cmd="move", player="Ann", tile="black_market", roll=2)
     assert [label for label, _ in sc.items("sell", s.state, Cursor())] == ["Mona Lisa: $700M"]
+
+
+def test_a_theft_and_a_sale_from_the_buttons_are_said() -> None:
+    """The table moves the piece and the money: the box says what changed hands."""
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="art", museum="The Louvre", roll=1)
+    box = BoxController(s, idle_s=None)
+    box.press("ROLL")  # steal: the first piece listed
+    pick(box, "Mona Lisa $700M -35%")
+    assert box.view().notice == "Ann takes Mona Lisa."
+    for request in ({"cmd": "end_turn", "player": "Ann"},
+                    {"cmd": "move", "player": "Ben", "tile": "airport", "roll": 3},
+                    {"cmd": "end_turn", "player": "Ben"},
+                    {"cmd": "move", "player": "Ann", "tile": "exit", "roll": 2},
+                    {"cmd": "end_turn", "player": "Ann"},
+                    {"cmd": "move", "player": "Ben", "tile": "airport", "roll": 3},
+                    {"cmd": "end_turn", "player": "Ben"},
+                    {"cmd": "move", "player": "Ann", "tile": "black_market", "roll": 2}):
+        ok(s, **request)
+    box.press("ROLL")  # sell
+    box.press("ROLL")
+    assert box.view().notice == "Sold for $700M: Ann has $700M."

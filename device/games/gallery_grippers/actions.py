@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from device.games.gallery_grippers import screens as sc
 from device.games.gallery_grippers.dealing import balanced_hands
+from device.view import money
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import queries
 from referee.games.gallery_grippers.rules.queries import Decision
@@ -277,10 +278,16 @@ def _steal_or_sell(box: BoxController, action: str) -> None:
     if _cycle(box, mode, action) or action not in GO:
         return
     chosen = _chosen(box, mode)
+    who = _player(box)
     if mode == "steal":
-        box._apply(c.Steal(_player(box), str(chosen)))
+        box._apply(c.Steal(who, str(chosen)))
+        box._say(f"{who} takes {chosen}.")  # (the table moves the piece)
     else:
-        box._apply(c.Sell(_player(box), chosen if isinstance(chosen, tuple) else None))
+        out = box._apply(c.Sell(who, chosen if isinstance(chosen, tuple) else None))
+        sold = next((e for e in out.events if e["type"] == "sold"), None)
+        if sold is not None:
+            box._say(f"Sold for {money(sold['price'])}: {who} has "
+                     f"{money(sold['money'])}.")
 
 
 def _trade(box: BoxController, action: str) -> None:
