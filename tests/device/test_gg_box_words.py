@@ -143,3 +143,23 @@ def test_a_theft_and_a_sale_from_the_buttons_are_said() -> None:
     box.press("ROLL")  # sell
     box.press("ROLL")
     assert box.view().notice == "Sold for $700M: Ann has $700M."
+
+
+def test_a_draw_says_why_in_words() -> None:
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="recruitment", roll=3)
+    assert BoxController(s, idle_s=None).view().lines == ("1 card to draw (recruitment tile)",)
+    s = game(ANN, BEN)  # three bypasses of two cards each use the hand up: a re-up is due
+    for turn in range(3):
+        museum = {"museum": "The Louvre"} if turn == 0 else {}
+        ok(s, cmd="move", player="Ann", tile="security", roll=2, **museum)
+        ok(s, cmd="bypass", player="Ann", specialist=["Hacker"], attribute=["More Tech"],
+           roll=100)
+        ok(s, cmd="end_turn", player="Ann")
+        ok(s, cmd="move", player="Ben", tile="airport", roll=3)
+        ok(s, cmd="end_turn", player="Ben")
+    box = BoxController(s, idle_s=None)
+    assert box.view().screen == "reup", box.view().text()
+    box.press("ROLL")
+    lines = box.view().lines
+    assert box.view().screen == "draw" and lines[0].endswith("to draw (re-up)"), lines

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from device.box import BoxController
 
 
+# Why a draw is due, in words (the reason the rules give the pending draw).
+DRAW_REASONS = {"reup": "re-up", "recruitment": "recruitment tile"}
+
+
 def mode(ctrl: BoxController) -> str:
     """The game's screen for the state (no overlay open, no tray roll awaited)."""
     ui, s = ctrl.ui, ctrl.session.state
@@ -148,7 +152,8 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         lines = sc.trade_lines(s, p, ui)
     if mode == "draw":
         due = next(q for q in s.pending_for(p.name) if q.decision == Decision.DRAW)
-        lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)
+        n, why = due.info.get("count", 1), due.info.get("reason", "")
+        lines = (f"{n} card{'s' if n != 1 else ''} to draw ({DRAW_REASONS.get(why, why)})",)
         if len(menu) < len(sc.items("draw", s, replace(ui, form={}))):
             lines = ("the undone draw's card comes next",)  # (why one deck only)
     return BoxView(mode, title=head, big=big, source=source, menu=labels,
