@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from device.box import BoxController
 from device.view import BoxView, layout, short_museum
 from referee.session import Session
@@ -166,3 +169,15 @@ def test_a_whole_game_to_a_win_from_the_buttons_every_screen_in_words() -> None:
 
 if __name__ == "__main__":
     print("".join(play(Session(seed=SEED)).keys))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.binary(min_size=32, max_size=32))
+def test_any_seed_s_game_is_won_from_the_buttons_in_words(seed: bytes) -> None:
+    """Whatever the dice, the buttons alone take the game to its end (a win by money, or
+    the last player standing), and no screen on the way is terse or without its hint."""
+    s = Session(seed=seed)
+    player = play(s)
+    assert s.state.over and s.state.winner, s.ruleset.state_json(s.state)["next"]
+    for view in player.seen:
+        assert not terse(view) and view.hint, view.text()
