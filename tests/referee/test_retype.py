@@ -1,0 +1,108 @@
+"""A typed die given another value after an undo is asked about first, naming what it changes
+(issue 39: corrections are public): `Session.retype` says it in the ruleset's words, changes
+nothing, and asks nothing of a die the table does not give."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.session import Session
+from tests.referee.games.art_project.test_session import to_battle
+from tests.referee.test_undo_dice import SEED, gg_playing, ok
+
+BYPASS = {"cmd": "bypass", "player": "Ann", "specialist": ["Hacker"],
+          "attribute": ["More Tech"]}
+
+
+def at_the_alarm() -> Session:
+    """Ann at the Alarm of the Louvre (needs 100; her cards add 50), her typed bypass of 3
+    failed (a strike) and taken back."""
+    s = gg_playing(Session(seed=SEED))
+    ok(s, cmd="move", player="Ann", tile="alarm", museum="The Louvre", roll=2)
+    ok(s, **BYPASS, roll=3)
+    ok(s, cmd="undo")
+    return s
+
+
+def retype(s: Session, request: dict[str, Any]) -> str | None:
+    found = s.retype(s.ruleset.parse(request))
+    return None if found is None else found.words()
+
+
+def test_a_retyped_bypass_names_the_verdict_and_the_strike_it_changes() -> None:
+    s = at_the_alarm()
+    assert retype(s, {**BYPASS, "roll": 95}) == (
+        "This changes Ann's d100 from 3 to 95. Ann's bypass at the Alarm: the verdict goes "
+        "from failed to bypassed; Ann's strikes from 1 of 3 to 0 of 3. Record it?")
+
+
+def test_a_retype_that_changes_nothing_says_so() -> None:
+    s = at_the_alarm()
+    assert retype(s, {**BYPASS, "roll": 4}) == (
+        "This changes Ann's d100 from 3 to 4: the outcome does not change. Record it?")
+
+
+def test_the_same_value_or_a_box_roll_asks_nothing() -> None:
+    s = at_the_alarm()
+    assert retype(s, {**BYPASS, "roll": 3}) is None  # not a correction
+    assert retype(s, BYPASS) is None  # the box rolls: not known before it is rolled
+
+
+def test_asking_changes_nothing_and_the_roll_after_it_is_the_same() -> None:
+    s = at_the_alarm()
+    log, state, position = len(s.log), s.ruleset.state_json(s.state), s.stream_position
+    assert retype(s, {**BYPASS, "roll": 95}) is not None
+    assert (len(s.log), s.ruleset.state_json(s.state), s.stream_position) == (
+        log, state, position)
+    fixed = ok(s, **BYPASS, roll=95)
+    assert [(e["was"], e["now"]) for e in fixed["events"] if e["type"] == "die_corrected"] \
+        == [(3, 95)]
+    assert retype(s, {"cmd": "end_turn", "player": "Ann"}) is None  # answered: forgotten
+
+
+def test_a_lost_battle_retyped_to_a_win_names_the_verdict() -> None:
+    s = Session(seed=SEED)
+    to_battle(s)
+    ok(s, cmd="battle", city="Film", leader="Ann", rolls={"Ann": 1, "ally1": 1, "Ben": 1})
+    assert s.state.battle is not None  # not won
+    ok(s, cmd="undo")
+    said = retype(s, {"cmd": "battle", "city": "Film", "leader": "Ann",
+                      "rolls": {"Ann": 6, "ally1": 6, "Ben": 6}}) or ""
+    assert said.startswith("This changes Ann's d6 from 1 to 6, ally1's d6 from 1 to 6 and "
+                           "Ben's d6 from 1 to 6. Battle in Film, led by Ann: the verdict goes "
+                           "from not yet won to won"), said
+    assert said.endswith("Record it?")
+
+
+def test_a_battle_that_leaves_dice_to_the_box_says_what_it_changes_is_not_known() -> None:
+    s = Session(seed=SEED)
+    to_battle(s)
+    ok(s, cmd="battle", city="Film", leader="Ann", rolls={"Ann": 1, "ally1": 1, "Ben": 1})
+    ok(s, cmd="undo")
+    position = s.stream_position
+    assert retype(s, {"cmd": "battle", "city": "Film", "leader": "Ann",
+                      "rolls": {"Ann": 6}}) == (
+        "This changes Ann's d6 from 1 to 6: the box rolls the step's other dice, so what it "
+        "changes is known only once they are rolled. Record it?")
+    assert s.stream_position == position  # nothing drawn to say it
+
+
+def test_a_movement_roll_says_what_comes_next_in_the_ruleset_s_words() -> None:
+    s = gg_playing(Session(seed=SEED))
+    ok(s, cmd="move_roll", player="Ann", roll=4)
+    ok(s, cmd="undo")
+    assert retype(s, {"cmd": "move_roll", "player": "Ann", "roll": 6}) == (
+        "This changes Ann's d6 from 4 to 6. Next: Ann must say where the pawn landed "
+        "(rolled 6). Record it?")
+
+
+def test_on_another_base_only_the_verdict_is_compared() -> None:
+    """The bypass taken back, and the step before it too, then the move made again: the
+    state the new bypass applies to is not the one the undone bypass did (another step
+    stands below it), so only the verdicts are compared (no figure of another base)."""
+    s = at_the_alarm()
+    ok(s, cmd="undo")  # the move
+    ok(s, cmd="move", player="Ann", tile="alarm", museum="The Louvre", roll=2)
+    assert retype(s, {**BYPASS, "roll": 95}) == (
+        "This changes Ann's d100 from 3 to 95. Ann's bypass at the Alarm: the verdict goes "
+        "from failed to bypassed. Record it?")
