@@ -1,0 +1,47 @@
+"""At the console, a die typed before an undo and typed again with another value asks first,
+naming what it changes in the ruleset's words (issue 39: corrections are public); N records
+nothing and leaves the typed value in its field; Y records it, and the log names it."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Static
+
+from tests.referee.test_retype import at_the_alarm
+from tests.ui.conftest import keys
+from ui.app import make_app
+from ui.base import RetypeConfirm
+from ui.games.gallery_grippers.pending import ObstacleDialog
+
+
+async def test_a_retyped_bypass_asks_first_and_no_keeps_the_typed_value() -> None:
+    s = at_the_alarm()  # Ann's typed bypass of 3 failed, and was taken back
+    app = make_app(s)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await keys(pilot, "r")  # resume
+        assert isinstance(app.screen, ObstacleDialog)
+        await keys(pilot, "down", "enter", "down", "enter", "9", "5", "enter")
+        assert isinstance(app.screen, RetypeConfirm)
+        said = str(app.screen.query_one("#retype-what", Static).render())
+        assert "This changes Ann's d100 from 3 to 95" in said
+        assert "the verdict goes from failed to bypassed" in said and "Record it?" in said
+        logged = len(s.log)
+        await keys(pilot, "n")
+        assert isinstance(app.screen, ObstacleDialog) and len(s.log) == logged
+        assert app.screen.query_one("#d100", Input).value == "95"  # nothing lost
+        await keys(pilot, "enter")
+        assert isinstance(app.screen, RetypeConfirm)
+        await keys(pilot, "y")
+        assert not isinstance(app.screen, RetypeConfirm | ObstacleDialog)
+        fixed = [(e["was"], e["now"]) for e in s.log[-1].events
+                 if e["type"] == "die_corrected"]
+        assert fixed == [(3, 95)]
+
+
+async def test_a_die_typed_the_same_again_asks_nothing() -> None:
+    s = at_the_alarm()
+    app = make_app(s)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await keys(pilot, "r")
+        await keys(pilot, "down", "enter", "down", "enter", "3", "enter")
+        assert not isinstance(app.screen, RetypeConfirm)
+        assert s.log[-1].command["cmd"] == "bypass"
