@@ -1,0 +1,83 @@
+"""On the box, the only die the table gives is one the tray reads: a tray value for a die
+typed (at the console) before an undo, another than the one typed, is asked first, naming what
+it changes (issue 39: corrections are public). ROLL records it, BACK records nothing. A die
+the box rolls is never asked about (not known before it is rolled); its correction is said."""
+
+from __future__ import annotations
+
+from device.box import RETYPE, BoxController
+from device.traydice import TrayDice
+from referee.session import Session
+from tests.device.test_box_tray import FakeBridge
+from tests.referee.test_undo_dice import SEED, gg_playing
+
+
+def typed_then_undone() -> Session:
+    s = gg_playing(Session(seed=SEED))
+    assert s.handle({"cmd": "move_roll", "player": "Ann", "roll": 4})["ok"]  # typed
+    assert s.handle({"cmd": "undo"})["ok"]
+    return s
+
+
+def with_tray(s: Session) -> BoxController:
+    box = BoxController(s, idle_s=None)
+    box.dice = TrayDice(s, FakeBridge())
+    return box
+
+
+def test_a_tray_value_correcting_a_typed_die_is_asked_first() -> None:
+    s = typed_then_undone()
+    box = with_tray(s)
+    logged = len(s.log)
+    box.press("ROLL")  # roll to move: the tray is asked
+    assert box.view().screen == "tray"
+    box.tray_roll("Ann", "d6", 6)
+    v = box.view()
+    assert v.screen == RETYPE and len(s.log) == logged  # nothing recorded yet
+    assert "This changes Ann's d6 from 4 to 6" in " ".join(v.lines)
+    assert "ROLL" in (v.hint or "") and "BACK" in (v.hint or "")
+    box.press("BACK")
+    assert box.view().screen != RETYPE and len(s.log) == logged
+    assert "Not recorded" in (box.view().notice or "")
+    box.press("ROLL")  # the tray is asked again
+    box.tray_roll("Ann", "d6", 6)
+    assert box.view().screen == RETYPE
+    box.press("ROLL")
+    fixed = [(e["was"], e["now"]) for e in s.log[-1].events if e["type"] == "die_corrected"]
+    assert fixed == [(4, 6)]
+    assert "corrected: Ann's d6 4 -> 6" in (box.view().notice or "").replace("\n", " ")
+    box.close()
+
+
+def test_the_same_value_from_the_tray_asks_nothing() -> None:
+    s = typed_then_undone()
+    box = with_tray(s)
+    box.press("ROLL")
+    box.tray_roll("Ann", "d6", 4)
+    assert box.view().screen != RETYPE and s.log[-1].command["cmd"] == "move_roll"
+    box.close()
+
+
+def test_a_box_roll_for_a_typed_die_is_not_asked_but_said() -> None:
+    s = typed_then_undone()
+    box = BoxController(s, idle_s=None)  # no tray: the box rolls
+    box.press("ROLL")
+    assert box.view().screen != RETYPE and s.log[-1].command["cmd"] == "move_roll"
+    [roll] = [e for e in s.log[-1].events if e["type"] == "roll"]
+    if roll["value"] != 4:
+        assert "corrected: Ann's d6 4 ->" in (box.view().notice or "").replace("\n", " ")
+    box.close()
+
+
+def test_a_command_from_elsewhere_drops_the_question() -> None:
+    s = typed_then_undone()
+    box = with_tray(s)
+    box.press("ROLL")
+    box.tray_roll("Ann", "d6", 6)
+    assert box.view().screen == RETYPE
+    assert s.handle({"cmd": "move_roll", "player": "Ann", "roll": 5})["ok"]  # the console
+    assert box.view().screen != RETYPE
+    box.press("ROLL")  # (on the game's screen now): never the old question's yes
+    assert [e["now"] for entry in s.log for e in entry.events
+            if e["type"] == "die_corrected"] == [5]
+    box.close()
