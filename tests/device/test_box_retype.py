@@ -81,3 +81,33 @@ def test_a_command_from_elsewhere_drops_the_question() -> None:
     assert [e["now"] for entry in s.log for e in entry.events
             if e["type"] == "die_corrected"] == [5]
     box.close()
+
+
+def test_an_art_battle_retyped_through_the_tray_asks_then_shows_each_correction() -> None:
+    """The A.R.T. Project on the box: a battle typed at the console (lost), taken back, and
+    fought again from the box with the tray reading 6s: asked first (the verdict it turns),
+    then each corrected die said over the verdict, one after the other."""
+    from tests.device.test_art_box_game import act
+    from tests.referee.games.art_project.test_session import to_battle
+
+    s = Session(seed=SEED)
+    to_battle(s)
+    lost = {"Ann": 1, "ally1": 1, "Ben": 1}
+    assert s.handle({"cmd": "battle", "city": "Film", "leader": "Ann", "rolls": lost})["ok"]
+    assert s.handle({"cmd": "undo"})["ok"]
+    box = BoxController(s, idle_s=None, game="art-project", tray=FakeBridge())
+    act(box, "Battle", "Film", "led by Ann")
+    while box.dice.waiting is not None:
+        box.tray_roll(box.dice.waiting.player, "d6", 6)
+    v = box.view()
+    assert v.screen == RETYPE and s.log[-1].command["cmd"] == "undo"
+    assert "the verdict goes from not yet won to won" in " ".join(v.lines)
+    box.press("ROLL")
+    said = []
+    for _ in range(3):
+        assert box.view().screen == "verdict"
+        said.append((box.view().notice or "").replace("\n", " "))
+        box.press("NEXT")
+    assert said == ["corrected: Ann's d6 1 -> 6", "corrected: ally1's d6 1 -> 6",
+                    "corrected: Ben's d6 1 -> 6"]
+    box.close()
