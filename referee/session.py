@@ -545,7 +545,7 @@ class Session:
         rolled, and a roll once made stands. A front end asks the table first with
         `Retype.words` (the console's dialog, the box's screen), then applies the command."""
         game = self._game
-        if not game.typed:
+        if not game.typed or isinstance(command, Undo | Reveal):
             return None
         base = self.state
         ruleset = game.ruleset

@@ -106,3 +106,12 @@ def test_on_another_base_only_the_verdict_is_compared() -> None:
     assert retype(s, {**BYPASS, "roll": 95}) == (
         "This changes Ann's d100 from 3 to 95. Ann's bypass at the Alarm: the verdict goes "
         "from failed to bypassed. Record it?")
+
+
+def test_undo_and_reveal_ask_nothing_while_a_typed_die_waits() -> None:
+    """Undo again (or reveal) after a typed step was taken back is no correction: asked
+    nothing (a front end asks before every command it sends)."""
+    from referee.ruleset import Reveal, Undo
+
+    for s in (at_the_alarm(), gg_playing(Session(seed=SEED))):
+        assert s.retype(Undo()) is None and s.retype(Reveal()) is None

@@ -78,3 +78,18 @@ async def test_an_art_battle_retyped_to_a_win_asks_first_naming_the_verdict() ->
         assert not isinstance(app.screen, RetypeConfirm | RequestForm)
         assert "Film" in s.state.fought  # won
         assert len([e for e in s.log[-1].events if e["type"] == "die_corrected"]) == 3
+
+
+async def test_undo_again_while_a_typed_die_waits_is_not_asked_about() -> None:
+    """Every command a screen sends is asked about first, undo too: after a typed step was
+    taken back, undoing the step before it simply undoes it."""
+    from ui.games.gallery_grippers.info import UndoConfirm
+
+    s = at_the_alarm()
+    app = make_app(s)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await keys(pilot, "r", "ctrl+z")
+        assert isinstance(app.screen, UndoConfirm)
+        await keys(pilot, "y")
+        assert s.log[-1].command == {"cmd": "undo", "undoes": len(s.log) - 3}  # the move
+        assert not isinstance(app.screen, RetypeConfirm)
