@@ -54,10 +54,6 @@ class Retype:
             return f"This changes {dice}. {what[:1].upper()}{what[1:]}. Record it?"
         return f"This changes {dice}: {self.what}. Record it?"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"dice": list(self.dice), "changes": list(self.changes), "known": self.known,
-                "words": self.words()}
-
 
 def _listed(items: Sequence[str]) -> str:
     if len(items) <= 1:
