@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from referee.session import Session
 from tests.referee.games.art_project.test_session import to_battle
 from tests.referee.test_undo_dice import SEED, gg_playing, ok
@@ -115,3 +118,27 @@ def test_undo_and_reveal_ask_nothing_while_a_typed_die_waits() -> None:
 
     for s in (at_the_alarm(), gg_playing(Session(seed=SEED))):
         assert s.retype(Undo()) is None and s.retype(Reveal()) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(first=st.integers(1, 100), second=st.integers(1, 100))
+def test_what_is_asked_is_what_is_recorded(first: int, second: int) -> None:
+    """For any two typed bypass values: asked only when they differ; the verdict named is
+    the one the recorded step holds, and "does not change" only when it is the same; asking
+    changes nothing (the state, the log and the dice stream as they were)."""
+    s = gg_playing(Session(seed=SEED))
+    ok(s, cmd="move", player="Ann", tile="alarm", museum="The Louvre", roll=2)
+    was = ok(s, **BYPASS, roll=first)["events"]
+    ok(s, cmd="undo")
+    before = (len(s.log), s.ruleset.state_json(s.state), s.stream_position)
+    asked = s.retype(s.ruleset.parse({**BYPASS, "roll": second}))
+    assert (len(s.log), s.ruleset.state_json(s.state), s.stream_position) == before
+    now = ok(s, **BYPASS, roll=second)["events"]
+    assert (asked is None) == (first == second)
+    old, new = s.ruleset.verdict(was)[1][-1].value, s.ruleset.verdict(now)[1][-1].value
+    if asked is not None:
+        said = asked.words()
+        assert (f"the verdict goes from {old} to {new}" in said) == (old != new)
+        assert ("the outcome does not change" in said) == (not asked.changes)
+        if old != new:
+            assert asked.changes
