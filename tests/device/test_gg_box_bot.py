@@ -25,9 +25,9 @@ NAMES = ["Łukasz", "李明", "Ann"]
 KEYS = {"ROLL": "r", "NEXT": "n", "BACK": "b", "MENU": "m"}
 
 # What a new player would not read: a letter and a figure run together ("a1", "T7", "s2";
-# a die, "d100", is the table's own word, and the dice commitment's hex is longer), a term glued to a one-letter code ("S+25"), two
-# counts added without saying what they count ("3+3"), a word of the code (snake_case), a
-# word cut short ("mkt", "spec").
+# a die, "d100", is the table's own word, and the dice commitment's hex is longer), a term
+# glued to a one-letter code ("S+25"), two counts added without saying what they count
+# ("3+3"), a word of the code (snake_case), a word cut short ("mkt", "spec").
 ABBREVIATED = re.compile(r"\b(?!d\d+\b)[A-Za-z]\d{1,3}\b|\b[A-Z][+-]\d|\d\+\d|\w_\w|"
                          r"\b(mkt|spec|attr|pts|T)\b")
 
