@@ -90,7 +90,7 @@ def test_the_second_strike_s_choices_say_what_they_leave_the_player_with() -> No
             ok(s, cmd="move", player="Ben", tile="airport", roll=3)
             ok(s, cmd="end_turn", player="Ben")
     v = BoxController(s, idle_s=None).view()
-    assert (v.title, v.menu) == ("Second strike", ("leave (strikes reset)",
+    assert (v.title, v.menu) == ("Ann: strike 2", ("leave (strikes reset)",
                                                    "go back in (2 strikes)")), v.text()
 
 
@@ -163,3 +163,16 @@ def test_a_draw_says_why_in_words() -> None:
     box.press("ROLL")
     lines = box.view().lines
     assert box.view().screen == "draw" and lines[0].endswith("to draw (re-up)"), lines
+
+
+def test_a_choice_says_whose_it_is() -> None:
+    s = game(ANN, BEN, bypass_target=1000)
+    ok(s, cmd="move", player="Ann", tile="art", museum="The Louvre", roll=1)
+    ok(s, cmd="steal", player="Ann", art="Mona Lisa")
+    ok(s, cmd="end_turn", player="Ann")
+    ok(s, cmd="move", player="Ben", tile="airport", roll=3)
+    ok(s, cmd="end_turn", player="Ben")
+    ok(s, cmd="move", player="Ann", tile="security", roll=2)
+    ok(s, cmd="bypass", player="Ann", roll=1)
+    v = BoxController(s, idle_s=None).view()
+    assert (v.screen, v.title) == ("choice", "Ann caught!"), v.text()

@@ -141,8 +141,10 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         "trade": "Trade with whom?",
         "trade_give": f"Give {ui.form.get('partner', '')}:",
         "trade_get": f"Get from {ui.form.get('partner', '')}:",
-        "choice": "Caught!" if any(q.decision == Decision.CAUGHT for q in s.pending_for(p.name))
-        else "Second strike",
+        # whose choice, and why it is asked
+        "choice": f"{p.name} caught!" if any(q.decision == Decision.CAUGHT
+                                             for q in s.pending_for(p.name))
+        else f"{p.name}: strike 2",
     }[mode]
     big = (str(s.turn.rolled) if mode == "tiles" and s.turn.rolled is not None
            else None)
