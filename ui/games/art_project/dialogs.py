@@ -16,10 +16,12 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, SelectionList, Static
 
+from referee.games.art_project.state import battle_dice
 from referee.ruleset import NeedDice
 from ui import format as fmt
 from ui.base import (
     AFTER_THE_END,
+    Choice,
     Choices,
     Dialog,
     KeyBar,
@@ -137,6 +139,47 @@ def dice_of(session: Any, request: dict[str, Any]) -> list[str]:
     return [r.id for r in need.requests] if isinstance(need, NeedDice) else []
 
 
+def move_rows(session: Any) -> tuple[list[Choice], int]:
+    """The move list in a fixed order (issue 39: it reordered after each move, and a player
+    was moved back by mistake): every pawn (the players in seat order, then solo's ally
+    pawn), every city in the board's order, each legal move of that pawn to that city as
+    the ruleset lists it (a health payment or a carried artwork is a row of its own), and
+    a greyed row for a city it cannot go to now, so a row keeps its place move after move.
+    The cursor opens where the pawn moved last stands (a greyed row: Enter there does
+    nothing), else on the first move."""
+    s = session.state
+    found = legal(session, "move")
+    pawns = [(p.name, False, p.name, p.city) for p in s.players]
+    if s.ally is not None:
+        pawns.append((s.players[0].name, True, f"the ally pawn ({s.ally.color})", s.ally.city))
+    rows: list[Choice] = []
+    last = _last_move(session)
+    start = None
+    for player, ally, who, here in pawns:
+        for city in s.mission.cities if s.mission is not None else ():
+            mine = [r for r in found if r.get("player") == player
+                    and bool(r.get("ally")) == ally and r.get("to") == city.name]
+            if last == (player, ally) and city.name == here:
+                start = len(rows)
+            rows += [Choice(label(r), r) for r in mine] or [Choice(
+                f"{who}: {city.name} ({'here' if city.name == here else 'not now'})", None,
+                disabled=True)]
+    if start is None:
+        start = next((i for i, row in enumerate(rows) if not row.disabled), 0)
+    return rows, start
+
+
+def _last_move(session: Any) -> tuple[str, bool] | None:
+    """The pawn of the newest move still standing in this phase (player, the ally pawn?)."""
+    for entry in reversed(session.log):
+        if entry.undone or entry.command.get("cmd") == "undo":
+            continue
+        if entry.command.get("cmd") != "move":
+            return None
+        return str(entry.command.get("player")), bool(entry.command.get("ally"))
+    return None
+
+
 class ActionsDialog(Dialog[dict[str, Any]]):
     """Every legal action now (of one command, if named): ↑↓ and Enter."""
 
@@ -145,15 +188,21 @@ class ActionsDialog(Dialog[dict[str, Any]]):
         self.cmd = cmd
 
     def compose(self) -> ComposeResult:
-        found = legal(self.referee.session, self.cmd)
+        session = self.referee.session
+        if self.cmd == "move":
+            rows, self.start = move_rows(session)
+        else:
+            rows, self.start = [Choice(label(r), r) for r in legal(session, self.cmd)], 0
         with Vertical(classes="dialog"):
             yield Static("[b]What the rules allow now[/b]", classes="dialog-title")
-            yield Choices(*[(label(r), r) for r in found], id="actions")
+            yield Choices(*rows, id="actions")
             yield Static("↑↓ picks, Enter chooses, Escape goes back.", classes="hint")
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#actions", Choices).focus()
+        choices = self.query_one("#actions", Choices)
+        choices.highlighted = self.start
+        choices.focus()
 
     def on_option_list_option_selected(self, event: Choices.OptionSelected) -> None:
         event.stop()
@@ -270,7 +319,7 @@ class ChooseDialog(PendingDialog):
 
 def verdict_text(v: dict[str, Any]) -> str:
     """The battle term by term: dice, weapons ×2 against agents + threat + HQ (ART-20..22)."""
-    dice = " + ".join(f"{fmt.escape(str(k))} {n}" for k, n in v["dice"].items()) or "–"
+    dice = " + ".join(f"{fmt.escape(str(k))} {n}" for k, n in battle_dice(v)) or "–"
     return "\n".join([
         f"Dice      {dice} = {v['dice_sum']}",
         f"Weapons   {v['weapons']} × 2 = {v['weapon_bonus']}",
@@ -337,7 +386,10 @@ class BattleDialog(PendingDialog):
 
 
 class RerollForm(Dialog[None]):
-    """Reroll: the clue card paid, the dice rerolled, and values on the table if any."""
+    """Reroll: the clue card paid, the dice rerolled, and values on the table if any. The
+    cards and each card's dice are the ruleset's legal rerolls as it lists them (ART-23,
+    ART-30): the form lists, for the card highlighted, the dice some legal reroll of it
+    names, and sends only a choice the ruleset lists."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *Dialog.BINDINGS, Binding("ctrl+s", "send", "Send", priority=True),
@@ -345,9 +397,13 @@ class RerollForm(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         session = self.referee.session
-        cards = list(dict.fromkeys(str(r["card"]) for r in legal(session, "reroll")))
+        self.legal = legal(session, "reroll")
+        cards = list(dict.fromkeys(str(r["card"]) for r in self.legal))
         chain = {x["id"]: x for x in shown(session)["chain"]}
-        dice = list((shown(session).get("battle") or {}).get("dice", {}).items())
+        battle = shown(session).get("battle")
+        self.values = dict(battle_dice(battle)) if battle else {}
+        self.card = cards[0] if cards else None
+        self.dice = self._dice_of(self.card)
         with Vertical(classes="dialog", id="reroll-form"):
             yield Static("[b]Reroll[/b] (a chain card pays: one die per symbol)",
                          classes="dialog-title")
@@ -355,9 +411,7 @@ class RerollForm(Dialog[None]):
                              f"({chain[c]['player']})" if c in chain else c, c)
                             for c in cards], id="reroll-card")
             yield Static("Dice to reroll (Space marks)", classes="form-label")
-            self.dice = dice
-            yield SelectionList[str](*[(self._prompt(k, n, False), k) for k, n in dice],
-                                     id="reroll-dice")
+            yield SelectionList[str](*self._options(()), id="reroll-dice")
             yield Static("Marked: none", id="reroll-marked", markup=False)
             yield Static("Values on the table (blank: the box rolls)", classes="form-label")
             yield Input(placeholder="Ann=4", id="field-rolls", compact=True)
@@ -366,6 +420,26 @@ class RerollForm(Dialog[None]):
 
     def on_mount(self) -> None:
         self.query_one("#reroll-card", Choices).focus()
+
+    def _dice_of(self, card: str | None) -> list[tuple[str, int]]:
+        """The dice some legal reroll with `card` names, in the battle's order."""
+        named = {d for r in self.legal if r["card"] == card for d in r["dice"]}
+        return [(k, n) for k, n in self.values.items() if k in named]
+
+    def _options(self, marked: Any) -> list[tuple[Text, str, bool]]:
+        return [(self._prompt(k, n, k in marked), k, k in marked) for k, n in self.dice]
+
+    def on_option_list_option_highlighted(self, event: Choices.OptionHighlighted) -> None:
+        """Another card: the dice its legal rerolls name (none marked)."""
+        card = self.query_one("#reroll-card", Choices).highlighted_value
+        if card == self.card:
+            return
+        self.card = card
+        self.dice = self._dice_of(card)
+        dice_list = self.query_one("#reroll-dice", SelectionList)
+        dice_list.clear_options()
+        dice_list.add_options(self._options(()))
+        self.query_one("#reroll-marked", Static).update("Marked: none")
 
     def action_send(self) -> None:
         self.after_typing(self._send)
@@ -385,16 +459,23 @@ class RerollForm(Dialog[None]):
 
     def _send(self) -> None:
         card = self.query_one("#reroll-card", Choices).highlighted_value
-        dice = list(self.query_one("#reroll-dice", SelectionList).selected)
-        if not dice:
+        marked = set(self.query_one("#reroll-dice", SelectionList).selected)
+        if not marked:
             self.say_error("✗ Mark the dice to reroll first: Tab to the dice, Space marks "
                            "one (a card rerolls one die per symbol).")
             return
-        request: dict[str, Any] = {"cmd": "reroll", "card": card, "dice": dice}
+        listed = next((r for r in self.legal
+                       if r["card"] == card and set(r["dice"]) == marked), None)
+        if listed is None:
+            most = max((len(r["dice"]) for r in self.legal if r["card"] == card), default=0)
+            self.say_error(f"✗ Clue card {card} rerolls {most} of these dice at most "
+                           f"(one per clue symbol, ART-23): mark fewer.")
+            return
+        request: dict[str, Any] = dict(listed)
         typed = self.query_one("#field-rolls", Input).value
         if typed.strip():
             try:
-                request["rolls"] = canonical(dice, parse_field("pairs", typed))
+                request["rolls"] = canonical(list(request["dice"]), parse_field("pairs", typed))
             except ValueError as err:
                 self.say_error(f"✗ {err}")
                 return
