@@ -271,9 +271,10 @@ def test_an_empty_van_still_moves_paying_health_from_the_keyboard() -> None:
             await keys(pilot, "r", "m")
             assert isinstance(app.screen, ActionsDialog)
             offered = app.screen.query_one("#actions", Choices)
-            first = offered.values[0]
+            at = offered.highlighted  # the first move (Ann's row where she stands is greyed)
+            first = offered.values[at]
             assert first["health"] == 1 and first["player"] == "Ann"
-            prompt = str(offered.get_option_at_index(0).prompt)
+            prompt = str(offered.get_option_at_index(at).prompt)
             assert "1 health from Ann" in prompt
             health = s.state.player("Ann").health
             await keys(pilot, "enter")

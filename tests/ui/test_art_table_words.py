@@ -166,11 +166,13 @@ async def test_with_declared_participants_the_battle_form_asks_who_fights() -> N
         assert verdict["participants"] == ["Ann"]
 
 
-def two_at_battle() -> Session:
-    """Phase C, Ann and Ben in Film, Ann's one-clue card in the chain, a battle lost 2 to 12."""
+def two_at_battle(ben: tuple[str, ...] = ()) -> Session:
+    """Phase C, Ann and Ben in Film, Ann's one-clue card in the chain (and Ben's with the
+    clues `ben`), a battle lost 2 to 12."""
     s = drawn()
     for request in ({"cmd": "play_card", "player": "Ann", "clues": ["film"]},
-                    {"cmd": "play_card", "player": "Ben"}, {"cmd": "end_phase"},
+                    {"cmd": "play_card", "player": "Ben", "clues": list(ben)},
+                    {"cmd": "end_phase"},
                     {"cmd": "end_phase"}, {"cmd": "move", "player": "Ann", "to": "Film"},
                     {"cmd": "move", "player": "Ben", "to": "Film"},
                     {"cmd": "end_phase"}, {"cmd": "end_phase"},
@@ -222,3 +224,19 @@ async def test_the_reroll_form_offers_no_die_the_ruleset_does_not_list(
         dice = form.query_one("#reroll-dice")
         assert [dice.get_option_at_index(i).value for i in range(dice.option_count)] == [
             "Ben"]
+
+
+async def test_another_card_chosen_its_dice_are_listed_and_space_marks_at_once() -> None:
+    """The dice listed again for the card chosen: the cursor is on the first die, so Tab and
+    Space mark it (with no die under the cursor, Space did nothing)."""
+    s = two_at_battle(ben=("book", "music"))
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r")
+        form = app.screen
+        assert isinstance(form, RerollForm)
+        await keys(pilot, "down", "tab", "space")  # c2, Ben's two clues: Ann's die marked
+        assert str(form.query_one("#reroll-marked").render()) == "Marked: ✓ Ann"
+        await keys(pilot, "down", "space", "ctrl+s")
+        assert s.log[-1].command["card"] == "c2"
+        assert s.log[-1].command["dice"] == ["Ann", "Ben"]

@@ -147,12 +147,16 @@ def _candidates(s: ArtState) -> Iterator[Request]:
         for pay in ("fuel", "radio", "weapon", "health"):
             yield {"cmd": "extra_draw", "player": n, "pay": pay}
         yield {"cmd": "play_card", "player": n}
-        for city in s.mission.cities if s.mission else ():
-            for ally in (False, True) if s.ally is not None else (False,):
+        cities = s.mission.cities if s.mission else ()
+        # moves in one fixed order on every surface: each pawn (the player's, then solo's
+        # ally pawn), every city in the board's order (issue 39: the list reordered)
+        for ally in (False, True) if s.ally is not None else (False,):
+            for city in cities:
                 for carry in (False, True) if rio else (False,):
                     yield {"cmd": "move", "player": n, "to": city.name,
                            **({"ally": True} if ally else {}),
                            **({"carry": True} if carry else {})}
+        for city in cities:
             yield {"cmd": "battle", "city": city.name, "leader": n}
         yield {"cmd": "weapon", "player": n}
     if s.battle is not None:

@@ -439,6 +439,8 @@ class RerollForm(Dialog[None]):
         dice_list = self.query_one("#reroll-dice", SelectionList)
         dice_list.clear_options()
         dice_list.add_options(self._options(()))
+        if self.dice:
+            dice_list.highlighted = 0  # (Space marks the first die at once, as on opening)
         self.query_one("#reroll-marked", Static).update("Marked: none")
 
     def action_send(self) -> None:
