@@ -39,7 +39,7 @@ def slots(app: Any) -> list[tuple[str, str]]:
         else:
             text = str(choices.get_option_at_index(i).prompt)
             who, _, rest = text.partition(": ")
-            out.append((who, rest.rsplit(" (", 1)[0]))
+            out.append((who, rest.rsplit(" (", 1)[0].removeprefix("stays in ")))
     return out
 
 
@@ -60,9 +60,12 @@ async def test_the_move_list_keeps_its_rows_and_enter_never_moves_back() -> None
         assert slots(app) == first  # every row in its place
         choices = app.screen.query_one("#actions", Choices)
         assert choices.highlighted == first.index(("Ann", "Film"))  # where Ann stands
-        await keys(pilot, "enter")  # a greyed row: nothing is sent
+        assert "Ann: stays in Film (here)" in str(choices.get_option_at_index(
+            choices.highlighted).prompt)
+        await keys(pilot, "enter")  # where she stands: the list closes, nothing is sent
+        assert isinstance(app.screen, ArtTableScreen)
         assert len(s.log) == before and s.state.player("Ann").city == "Film"  # type: ignore[union-attr]
-        await keys(pilot, "down", "enter")  # the next row down: on to Sculpture
+        await keys(pilot, "m", "down", "enter")  # the next row down: on to Sculpture
         assert s.state.player("Ann").city == "Sculpture"  # type: ignore[union-attr]
         await keys(pilot, "m")
         assert slots(app) == first

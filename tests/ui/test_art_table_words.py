@@ -240,3 +240,25 @@ async def test_another_card_chosen_its_dice_are_listed_and_space_marks_at_once()
         await keys(pilot, "down", "space", "ctrl+s")
         assert s.log[-1].command["card"] == "c2"
         assert s.log[-1].command["dice"] == ["Ann", "Ben"]
+
+
+
+async def test_another_card_and_its_dice_marked_in_one_burst_are_marked() -> None:
+    """Found by hand at 80x24 (issue 39): ↓ (another card), Tab, Space, ↓, Space typed fast
+    left nothing marked: each Space marked the die under the cursor when it was read, so the
+    second die was marked twice. Each Space marks the die it was pressed on."""
+    from tests.ui.test_key_order import burst
+
+    s = two_at_battle(ben=("book",))
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r")
+        form = app.screen
+        assert isinstance(form, RerollForm)
+        await burst(pilot, "down", "tab", "space", "down", "space")
+        await pilot.pause()
+        assert str(form.query_one("#reroll-marked").render()) == "Marked: ✓ Ann, ✓ Ben"
+        before = len(s.log)
+        await keys(pilot, "ctrl+s")  # two dice on a one-clue card: said, nothing sent
+        assert len(s.log) == before
+        assert "c2 rerolls 1 of these dice" in str(form.query_one("#error").render())

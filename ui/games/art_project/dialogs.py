@@ -144,9 +144,9 @@ def move_rows(session: Any) -> tuple[list[Choice], int]:
     was moved back by mistake): every pawn (the players in seat order, then solo's ally
     pawn), every city in the board's order, each legal move of that pawn to that city as
     the ruleset lists it (a health payment or a carried artwork is a row of its own), and
-    a greyed row for a city it cannot go to now, so a row keeps its place move after move.
-    The cursor opens where the pawn moved last stands (a greyed row: Enter there does
-    nothing), else on the first move."""
+    a row for the city it stands in (Enter there closes the list, moving nothing) and a
+    greyed row for a city it cannot go to now, so a row keeps its place move after move.
+    The cursor opens where the pawn moved last stands, else on the first move."""
     s = session.state
     found = legal(session, "move")
     pawns = [(p.name, False, p.name, p.city) for p in s.players]
@@ -161,11 +161,13 @@ def move_rows(session: Any) -> tuple[list[Choice], int]:
                     and bool(r.get("ally")) == ally and r.get("to") == city.name]
             if last == (player, ally) and city.name == here:
                 start = len(rows)
-            rows += [Choice(label(r), r) for r in mine] or [Choice(
-                f"{who}: {city.name} ({'here' if city.name == here else 'not now'})", None,
-                disabled=True)]
+            if city.name == here and not mine:  # Enter here closes the list: no move
+                rows.append(Choice(f"{who}: stays in {city.name} (here)", None))
+            else:
+                rows += [Choice(label(r), r) for r in mine] or [Choice(
+                    f"{who}: {city.name} (not now)", None, disabled=True)]
     if start is None:
-        start = next((i for i, row in enumerate(rows) if not row.disabled), 0)
+        start = next((i for i, row in enumerate(rows) if row.value is not None), 0)
     return rows, start
 
 
@@ -385,6 +387,29 @@ class BattleDialog(PendingDialog):
         self.send_request({"cmd": "concede"})
 
 
+class MarkList(SelectionList[str]):
+    """The reroll form's dice: Space marks the die it was pressed on. (Textual's list marks
+    the die under the cursor when the key's message is read: "Space ↓ Space" typed fast
+    marked the second die twice, that is not at all.)"""
+
+    def _on_option_list_option_selected(self, event: SelectionList.OptionSelected) -> None:
+        event.stop()
+        event.prevent_default()  # (not the base class's toggle of the highlighted one)
+        self.toggle(self.get_option_at_index(event.option_index).value)
+
+
+class CardChoices(Choices):
+    """The reroll form's clue cards: a card highlighted lists its dice at once, while the
+    key is read (a highlight message would come after keys typed behind it in a burst, and
+    the dice listed again then would lose the marks those keys made)."""
+
+    def watch_highlighted(self, highlighted: int | None) -> None:
+        super().watch_highlighted(highlighted)
+        form = self.screen
+        if isinstance(form, RerollForm) and form.is_mounted:
+            form.card_chosen(self.value_at(highlighted))
+
+
 class RerollForm(Dialog[None]):
     """Reroll: the clue card paid, the dice rerolled, and values on the table if any. The
     cards and each card's dice are the ruleset's legal rerolls as it lists them (ART-23,
@@ -407,11 +432,11 @@ class RerollForm(Dialog[None]):
         with Vertical(classes="dialog", id="reroll-form"):
             yield Static("[b]Reroll[/b] (a chain card pays: one die per symbol)",
                          classes="dialog-title")
-            yield Choices(*[(f"{c}: {'+'.join(chain[c]['symbols'])} "
-                             f"({chain[c]['player']})" if c in chain else c, c)
-                            for c in cards], id="reroll-card")
+            yield CardChoices(*[(f"{c}: {'+'.join(chain[c]['symbols'])} "
+                                 f"({chain[c]['player']})" if c in chain else c, c)
+                                for c in cards], id="reroll-card")
             yield Static("Dice to reroll (Space marks)", classes="form-label")
-            yield SelectionList[str](*self._options(()), id="reroll-dice")
+            yield MarkList(*self._options(()), id="reroll-dice")
             yield Static("Marked: none", id="reroll-marked", markup=False)
             yield Static("Values on the table (blank: the box rolls)", classes="form-label")
             yield Input(placeholder="Ann=4", id="field-rolls", compact=True)
@@ -429,19 +454,21 @@ class RerollForm(Dialog[None]):
     def _options(self, marked: Any) -> list[tuple[Text, str, bool]]:
         return [(self._prompt(k, n, k in marked), k, k in marked) for k, n in self.dice]
 
-    def on_option_list_option_highlighted(self, event: Choices.OptionHighlighted) -> None:
-        """Another card: the dice its legal rerolls name (none marked)."""
-        card = self.query_one("#reroll-card", Choices).highlighted_value
-        if card == self.card:
+    def card_chosen(self, card: str | None) -> None:
+        """Another card: the dice its legal rerolls name; a die marked that the new card
+        may reroll stays marked, and the cursor keeps its row."""
+        if card is None or card == self.card:
             return
         self.card = card
-        self.dice = self._dice_of(card)
         dice_list = self.query_one("#reroll-dice", SelectionList)
+        marked = set(dice_list.selected)
+        at = dice_list.highlighted
+        self.dice = self._dice_of(card)
         dice_list.clear_options()
-        dice_list.add_options(self._options(()))
-        if self.dice:
-            dice_list.highlighted = 0  # (Space marks the first die at once, as on opening)
-        self.query_one("#reroll-marked", Static).update("Marked: none")
+        dice_list.add_options(self._options(marked))
+        if self.dice:  # (Space marks a die at once, as on opening)
+            dice_list.highlighted = min(at or 0, len(self.dice) - 1)
+        self._say_marked()
 
     def action_send(self) -> None:
         self.after_typing(self._send)
@@ -452,6 +479,10 @@ class RerollForm(Dialog[None]):
         marked = list(dice_list.selected)
         for i, (k, n) in enumerate(self.dice):  # marked in words, not only in colour
             dice_list.replace_option_prompt_at_index(i, self._prompt(k, n, k in marked))
+        self._say_marked()
+
+    def _say_marked(self) -> None:
+        marked = list(self.query_one("#reroll-dice", SelectionList).selected)
         self.query_one("#reroll-marked", Static).update(
             "Marked: " + (", ".join(f"✓ {d}" for d in marked) or "none"))
 
