@@ -255,6 +255,9 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         if not message.own and self._announced is not None:
             if self._announced is self.screen:
                 self.pop_screen()
+            elif (self._announced in self.screen_stack  # under the box's panel, say:
+                  and isinstance(self._announced, SessionView)):
+                self._announced.moved_past = True  # it closes as it comes to the front
             self._announced = None
         self.sync()
 

@@ -52,6 +52,14 @@ class Referee(Protocol):
 class SessionView:
     """Mixin: a screen that draws from the session and redraws on `show()`."""
 
+    # An announcement (a verdict) a step played elsewhere moved past while another screen
+    # stood in front of it (the box's panel): it closes as soon as it comes to the front.
+    moved_past = False
+
+    def on_screen_resume(self) -> None:
+        if self.moved_past:
+            cast(Screen[Any], self).app.pop_screen()
+
     @property
     def referee(self) -> Referee:
         return cast(Referee, cast(Screen[Any], self).app)

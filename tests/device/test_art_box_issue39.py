@@ -13,6 +13,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -169,6 +170,33 @@ def test_every_reroll_a_card_allows_on_any_die_is_offered() -> None:
     choose(box, "ally die 1")
     done = s.log[-1].command
     assert (done["cmd"], done["card"], done["dice"]) == ("reroll", "c2", ["ally1"])
+
+
+def test_the_box_offers_the_rerolls_the_ruleset_lists_and_works_out_none() -> None:
+    """Issue 39 (rules from one place): the box's rerolls are the ruleset's list as it is.
+    With the ruleset listing only some (a stand-in that leaves two out), the box offers
+    exactly those: it searches no choice of dice of its own."""
+    s = game(cards={"Ann": {"clues": ["film", "book"]}, "Ben": {"clues": ["film"]}})
+    to_film(s, NAMES)
+    box = BoxController(s, idle_s=None)
+    fight_in_film(box)
+    box.press("ROLL")  # the verdict seen
+    rules = s.ruleset
+    listed = rules.legal_actions(s.state, None)
+    left_out = ({"cmd": "reroll", "card": "c1", "dice": ["Ann", "ally1"]},
+                {"cmd": "reroll", "card": "c2", "dice": ["Ben"]})
+    assert all(r in listed for r in left_out)
+    original = type(rules).legal_actions
+
+    def fewer(self: Any, state: Any, player: str | None) -> list[dict[str, Any]]:
+        return [r for r in original(self, state, player) if r not in left_out]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(type(rules), "legal_actions", fewer)
+        want = {f"{r['card']}:{','.join(r['dice'])}" for r in fewer(rules, s.state, None)
+                if r["cmd"] == "reroll"}
+        assert box_rerolls(box) == want
+        assert "c1:Ann,ally1" not in want and "c2:Ben" not in want
 
 
 def test_a_battle_s_dice_say_whose_they_are() -> None:

@@ -164,3 +164,101 @@ async def test_with_declared_participants_the_battle_form_asks_who_fights() -> N
         verdict = next(e for e in s.log[-1].events if e["type"] == "battle")
         assert s.log[-1].command["participants"] == ["Ann"]
         assert verdict["participants"] == ["Ann"]
+
+
+def two_at_battle(ben: tuple[str, ...] = ()) -> Session:
+    """Phase C, Ann and Ben in Film, Ann's one-clue card in the chain (and Ben's with the
+    clues `ben`), a battle lost 2 to 12."""
+    s = drawn()
+    for request in ({"cmd": "play_card", "player": "Ann", "clues": ["film"]},
+                    {"cmd": "play_card", "player": "Ben", "clues": list(ben)},
+                    {"cmd": "end_phase"},
+                    {"cmd": "end_phase"}, {"cmd": "move", "player": "Ann", "to": "Film"},
+                    {"cmd": "move", "player": "Ben", "to": "Film"},
+                    {"cmd": "end_phase"}, {"cmd": "end_phase"},
+                    {"cmd": "battle", "city": "Film", "leader": "Ann",
+                     "rolls": {"Ann": 1, "Ben": 1}}):
+        assert s.handle(request)["ok"], request
+    assert s.state.battle is not None
+    return s
+
+
+async def test_the_reroll_form_lists_the_rulesets_dice_and_sends_only_a_listed_reroll() -> None:
+    """Issue 39: the console takes the rerolls from the ruleset (works none out): a card's
+    dice are those its listed rerolls name, and a choice it does not list is not sent."""
+    s = two_at_battle()
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r")  # resume: the open battle; R: the reroll form
+        form = app.screen
+        assert isinstance(form, RerollForm)
+        dice = form.query_one("#reroll-dice")
+        assert [dice.get_option_at_index(i).value for i in range(dice.option_count)] == [
+            "Ann", "Ben"]
+        before = len(s.log)
+        await keys(pilot, "tab", "space", "down", "space", "ctrl+s")  # two dice, one clue
+        assert len(s.log) == before and app.screen is form
+        assert "rerolls 1 of these dice at most" in str(form.query_one("#error").render())
+        await keys(pilot, "space", "ctrl+s")  # Ben's unmarked: Ann's die alone
+        assert s.log[-1].command["dice"] == ["Ann"]
+
+
+async def test_the_reroll_form_offers_no_die_the_ruleset_does_not_list(
+        monkeypatch: Any) -> None:
+    """With the ruleset listing only Ben's die for the card (a stand-in), the form lists
+    Ben's die alone: the dice come from the ruleset, not from the battle."""
+    s = two_at_battle()
+    rules = type(s.ruleset)
+    original = rules.legal_actions
+
+    def only_ben(self: Any, state: Any, player: str | None) -> list[dict[str, Any]]:
+        return [r for r in original(self, state, player)
+                if r["cmd"] != "reroll" or r["dice"] == ["Ben"]]
+
+    monkeypatch.setattr(rules, "legal_actions", only_ben)
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r")
+        form = app.screen
+        assert isinstance(form, RerollForm)
+        dice = form.query_one("#reroll-dice")
+        assert [dice.get_option_at_index(i).value for i in range(dice.option_count)] == [
+            "Ben"]
+
+
+async def test_another_card_chosen_its_dice_are_listed_and_space_marks_at_once() -> None:
+    """The dice listed again for the card chosen: the cursor is on the first die, so Tab and
+    Space mark it (with no die under the cursor, Space did nothing)."""
+    s = two_at_battle(ben=("book", "music"))
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r")
+        form = app.screen
+        assert isinstance(form, RerollForm)
+        await keys(pilot, "down", "tab", "space")  # c2, Ben's two clues: Ann's die marked
+        assert str(form.query_one("#reroll-marked").render()) == "Marked: ✓ Ann"
+        await keys(pilot, "down", "space", "ctrl+s")
+        assert s.log[-1].command["card"] == "c2"
+        assert s.log[-1].command["dice"] == ["Ann", "Ben"]
+
+
+
+async def test_another_card_and_its_dice_marked_in_one_burst_are_marked() -> None:
+    """Found by hand at 80x24 (issue 39): ↓ (another card), Tab, Space, ↓, Space typed fast
+    left nothing marked: each Space marked the die under the cursor when it was read, so the
+    second die was marked twice. Each Space marks the die it was pressed on."""
+    from tests.ui.test_key_order import burst
+
+    s = two_at_battle(ben=("book",))
+    app = make_app(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await keys(pilot, "r", "r")
+        form = app.screen
+        assert isinstance(form, RerollForm)
+        await burst(pilot, "down", "tab", "space", "down", "space")
+        await pilot.pause()
+        assert str(form.query_one("#reroll-marked").render()) == "Marked: ✓ Ann, ✓ Ben"
+        before = len(s.log)
+        await keys(pilot, "ctrl+s")  # two dice on a one-clue card: said, nothing sent
+        assert len(s.log) == before
+        assert "c2 rerolls 1 of these dice" in str(form.query_one("#error").render())

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from device.traydice import Waiting
 from device.view import BoxView, Cursor, Item, OledScreens, rows, short_hex
 from referee.dice import Roll
 from referee.errors import Refusal
+from referee.games.art_project.state import battle_dice as dice_in_order
 from referee.ruleset import NeedDice, Undo
 
 if TYPE_CHECKING:
@@ -66,15 +66,10 @@ FIELD_WORDS = {"player": "who", "leader": "leader", "to": "where", "city": "wher
 
 
 def _legal(ctrl: BoxController, cmd: str | None = None) -> list[dict[str, Any]]:
-    """The requests the ruleset lists now (of `cmd`, if named); a reroll, listed once per
-    clue card, as every choice of dice the ruleset accepts for that card (`rerolls`)."""
+    """The requests the ruleset lists now (of `cmd`, if named), as it lists them: every
+    reroll a clue card allows is one of them (the box works out no choice of dice)."""
     found = ctrl.session.ruleset.legal_actions(ctrl.session.state, None)
-    out: list[dict[str, Any]] = []
-    for r in found:
-        if cmd is not None and r["cmd"] != cmd:
-            continue
-        out += rerolls(ctrl, r) if r["cmd"] == "reroll" else [r]
-    return out
+    return [r for r in found if cmd is None or r["cmd"] == cmd]
 
 
 def accepted(ctrl: BoxController, request: dict[str, Any]) -> bool:
@@ -85,22 +80,6 @@ def accepted(ctrl: BoxController, request: dict[str, Any]) -> bool:
     except Refusal:
         return False
     return True
-
-
-def rerolls(ctrl: BoxController, listed: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every reroll with `listed`'s clue card the ruleset accepts: the battle's dice taken
-    one, two, ... at a time (in the battle's order), each choice asked of `decide`, until a
-    count of dice none of whose choices it takes (the card's limit: the rules say it)."""
-    battle = _shown(ctrl).get("battle") or {}
-    ids = list(battle.get("dice", {}))
-    out: list[dict[str, Any]] = []
-    for k in range(1, len(ids) + 1):
-        found = [r for dice in combinations(ids, k)
-                 if accepted(ctrl, r := {**listed, "dice": list(dice)})]
-        if not found:
-            break
-        out += found
-    return out
 
 
 def die_words(ctrl: BoxController, die: str) -> str:
@@ -416,7 +395,7 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
         if v is None:
             return BoxView("verdict", title=title, hint="ROLL:ok")
         word = "WON" if v["won"] else f"short by {v['agents_strength'] - v['strength']}"
-        dice = tuple(f"{die_words(ctrl, d)}: {n}" for d, n in v["dice"].items())
+        dice = tuple(f"{die_words(ctrl, d)}: {n}" for d, n in dice_in_order(v))
         return BoxView("verdict", title=f"Battle {v['city']}",
                        lines=(word, *sums(v), *dice), hint="ROLL:ok")
     if mode == "battle":

@@ -4,6 +4,7 @@ state as the protocol shows it, and what undo would take back, in words."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations
 from typing import Any
 
 from referee.errors import Refusal
@@ -146,18 +147,20 @@ def _candidates(s: ArtState) -> Iterator[Request]:
         for pay in ("fuel", "radio", "weapon", "health"):
             yield {"cmd": "extra_draw", "player": n, "pay": pay}
         yield {"cmd": "play_card", "player": n}
-        for city in s.mission.cities if s.mission else ():
-            for ally in (False, True) if s.ally is not None else (False,):
+        cities = s.mission.cities if s.mission else ()
+        # moves in one fixed order on every surface: each pawn (the player's, then solo's
+        # ally pawn), every city in the board's order (issue 39: the list reordered)
+        for ally in (False, True) if s.ally is not None else (False,):
+            for city in cities:
                 for carry in (False, True) if rio else (False,):
                     yield {"cmd": "move", "player": n, "to": city.name,
                            **({"ally": True} if ally else {}),
                            **({"carry": True} if carry else {})}
+        for city in cities:
             yield {"cmd": "battle", "city": city.name, "leader": n}
         yield {"cmd": "weapon", "player": n}
     if s.battle is not None:
-        for x in s.chain:
-            if x.symbols:
-                yield {"cmd": "reroll", "card": x.id, "dice": [s.battle.dice[0][0]]}
+        yield from _rerolls(s)
         yield {"cmd": "concede"}
     yield {"cmd": "unlock_ally"}
     yield {"cmd": "end_phase"}
@@ -171,6 +174,19 @@ def _candidates(s: ArtState) -> Iterator[Request]:
         for x in s.chain:
             for taker in names:
                 yield {"cmd": "give_clue", "from": x.player, "to": taker, "card": x.id}
+
+
+def _rerolls(s: ArtState) -> Iterator[Request]:
+    """Every reroll a chain card may pay for (ART-23): one die per clue symbol, any die of
+    the battle (the leader's, an ally die, another participant's, solo's ally pawn's), one
+    to as many as the card's symbols, each choice once, its dice in the battle's order.
+    `decide` judges each (USA: a player's own card rerolls only their own dice, ART-30)."""
+    assert s.battle is not None
+    ids = [d for d, _ in s.battle.dice]
+    for x in s.chain:
+        for k in range(1, len(x.symbols) + 1):
+            for dice in combinations(ids, k):
+                yield {"cmd": "reroll", "card": x.id, "dice": list(dice)}
 
 
 def _splits(total: int, names: Sequence[str]) -> Iterator[dict[str, int]]:

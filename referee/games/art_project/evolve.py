@@ -21,6 +21,7 @@ from referee.games.art_project.state import (
     Deck,
     Pending,
     Player,
+    battle_dice,
 )
 from referee.ruleset import Event
 
@@ -115,7 +116,7 @@ def _battle(s: S, e: Event) -> S:
     if e["won"]:
         return replace(s, battle=None, fought=fought)
     return replace(s, fought=fought, battle=Battle(
-        e["city"], e["leader"], tuple(e["participants"]), tuple(e["dice"].items()),
+        e["city"], e["leader"], tuple(e["participants"]), tuple(battle_dice(e)),
         e["weapons"], e["city_agents"], e["threat"], e["hq"]))
 
 

@@ -91,6 +91,21 @@ class Battle:
                 "won": self.strength >= self.agents_strength}
 
 
+def battle_dice(verdict: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """A battle verdict's dice in the order they were rolled (ART-20): the leader's, the
+    ally dice by number, each other participant's in seat order, then solo's ally pawn's.
+    A verdict read back from the log has its `dice` keys sorted (the log's canonical JSON):
+    every reader orders them here, so live and after a resume they read the same."""
+    dice = dict(verdict["dice"])
+    leader = verdict["leader"]
+    people = [p for p in verdict.get("participants", ()) if p != leader]
+    allies = sorted((k for k in dice if k not in people and k != leader
+                     and k.startswith("ally") and k[4:].isdigit()), key=lambda k: int(k[4:]))
+    order = [k for k in (leader, *allies, *people) if k in dice]
+    order += [k for k in dice if k not in order]
+    return [(k, dice[k]) for k in order]
+
+
 @dataclass(frozen=True, slots=True)
 class Pending:
     decision: str  # uncover_order | uncover_island | clue_set | collect_order | ...

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.games.art_project.actions import state_json
-from referee.games.art_project.state import ArtState
+from referee.games.art_project.state import ArtState, battle_dice
 from referee.ruleset import Event, Figure, Seat
 
 
@@ -49,7 +49,7 @@ def verdict(events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
     if not found:
         return None
     e = found[-1]
-    dice = ", ".join(f"{k}: {v}" for k, v in dict(e["dice"]).items())
+    dice = ", ".join(f"{k}: {v}" for k, v in battle_dice(e))
     terms = [Figure("dice", f"{dice} = {e['dice_sum']}"),
              Figure(f"weapons ({e['weapons']} x 2)", f"+{e['weapon_bonus']}"),
              Figure("team strength", str(e["strength"])),

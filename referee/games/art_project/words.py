@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from referee.games.art_project.state import battle_dice
 from referee.ruleset import Event
 
 RESOURCES = ("fuel", "radio", "weapon")
@@ -79,7 +80,7 @@ def _agents(e: Event) -> str:
 
 
 def _battle(e: Event, how: str = "") -> str:
-    dice = ", ".join(f"{k} {v}" for k, v in dict(e.get("dice") or {}).items()) or "none"
+    dice = ", ".join(f"{k} {v}" for k, v in battle_dice(e)) if e.get("dice") else "none"
     weapons = e.get("weapons", 0)
     arms = f" + {weapons} weapon{'s' if weapons != 1 else ''} × 2" if weapons else ""
     verdict = "won" if e.get("won") else "not yet won"

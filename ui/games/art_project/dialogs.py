@@ -16,10 +16,12 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, SelectionList, Static
 
+from referee.games.art_project.state import battle_dice
 from referee.ruleset import NeedDice
 from ui import format as fmt
 from ui.base import (
     AFTER_THE_END,
+    Choice,
     Choices,
     Dialog,
     KeyBar,
@@ -137,6 +139,49 @@ def dice_of(session: Any, request: dict[str, Any]) -> list[str]:
     return [r.id for r in need.requests] if isinstance(need, NeedDice) else []
 
 
+def move_rows(session: Any) -> tuple[list[Choice], int]:
+    """The move list in a fixed order (issue 39: it reordered after each move, and a player
+    was moved back by mistake): every pawn (the players in seat order, then solo's ally
+    pawn), every city in the board's order, each legal move of that pawn to that city as
+    the ruleset lists it (a health payment or a carried artwork is a row of its own), and
+    a row for the city it stands in (Enter there closes the list, moving nothing) and a
+    greyed row for a city it cannot go to now, so a row keeps its place move after move.
+    The cursor opens where the pawn moved last stands, else on the first move."""
+    s = session.state
+    found = legal(session, "move")
+    pawns = [(p.name, False, p.name, p.city) for p in s.players]
+    if s.ally is not None:
+        pawns.append((s.players[0].name, True, f"the ally pawn ({s.ally.color})", s.ally.city))
+    rows: list[Choice] = []
+    last = _last_move(session)
+    start = None
+    for player, ally, who, here in pawns:
+        for city in s.mission.cities if s.mission is not None else ():
+            mine = [r for r in found if r.get("player") == player
+                    and bool(r.get("ally")) == ally and r.get("to") == city.name]
+            if last == (player, ally) and city.name == here:
+                start = len(rows)
+            if city.name == here and not mine:  # Enter here closes the list: no move
+                rows.append(Choice(f"{who}: stays in {city.name} (here)", None))
+            else:
+                rows += [Choice(label(r), r) for r in mine] or [Choice(
+                    f"{who}: {city.name} (not now)", None, disabled=True)]
+    if start is None:
+        start = next((i for i, row in enumerate(rows) if row.value is not None), 0)
+    return rows, start
+
+
+def _last_move(session: Any) -> tuple[str, bool] | None:
+    """The pawn of the newest move still standing in this phase (player, the ally pawn?)."""
+    for entry in reversed(session.log):
+        if entry.undone or entry.command.get("cmd") == "undo":
+            continue
+        if entry.command.get("cmd") != "move":
+            return None
+        return str(entry.command.get("player")), bool(entry.command.get("ally"))
+    return None
+
+
 class ActionsDialog(Dialog[dict[str, Any]]):
     """Every legal action now (of one command, if named): ↑↓ and Enter."""
 
@@ -145,15 +190,21 @@ class ActionsDialog(Dialog[dict[str, Any]]):
         self.cmd = cmd
 
     def compose(self) -> ComposeResult:
-        found = legal(self.referee.session, self.cmd)
+        session = self.referee.session
+        if self.cmd == "move":
+            rows, self.start = move_rows(session)
+        else:
+            rows, self.start = [Choice(label(r), r) for r in legal(session, self.cmd)], 0
         with Vertical(classes="dialog"):
             yield Static("[b]What the rules allow now[/b]", classes="dialog-title")
-            yield Choices(*[(label(r), r) for r in found], id="actions")
+            yield Choices(*rows, id="actions")
             yield Static("↑↓ picks, Enter chooses, Escape goes back.", classes="hint")
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#actions", Choices).focus()
+        choices = self.query_one("#actions", Choices)
+        choices.highlighted = self.start
+        choices.focus()
 
     def on_option_list_option_selected(self, event: Choices.OptionSelected) -> None:
         event.stop()
@@ -270,7 +321,7 @@ class ChooseDialog(PendingDialog):
 
 def verdict_text(v: dict[str, Any]) -> str:
     """The battle term by term: dice, weapons ×2 against agents + threat + HQ (ART-20..22)."""
-    dice = " + ".join(f"{fmt.escape(str(k))} {n}" for k, n in v["dice"].items()) or "–"
+    dice = " + ".join(f"{fmt.escape(str(k))} {n}" for k, n in battle_dice(v)) or "–"
     return "\n".join([
         f"Dice      {dice} = {v['dice_sum']}",
         f"Weapons   {v['weapons']} × 2 = {v['weapon_bonus']}",
@@ -336,8 +387,34 @@ class BattleDialog(PendingDialog):
         self.send_request({"cmd": "concede"})
 
 
+class MarkList(SelectionList[str]):
+    """The reroll form's dice: Space marks the die it was pressed on. (Textual's list marks
+    the die under the cursor when the key's message is read: "Space ↓ Space" typed fast
+    marked the second die twice, that is not at all.)"""
+
+    def _on_option_list_option_selected(self, event: SelectionList.OptionSelected) -> None:
+        event.stop()
+        event.prevent_default()  # (not the base class's toggle of the highlighted one)
+        self.toggle(self.get_option_at_index(event.option_index).value)
+
+
+class CardChoices(Choices):
+    """The reroll form's clue cards: a card highlighted lists its dice at once, while the
+    key is read (a highlight message would come after keys typed behind it in a burst, and
+    the dice listed again then would lose the marks those keys made)."""
+
+    def watch_highlighted(self, highlighted: int | None) -> None:
+        super().watch_highlighted(highlighted)
+        form = self.screen
+        if isinstance(form, RerollForm) and form.is_mounted:
+            form.card_chosen(self.value_at(highlighted))
+
+
 class RerollForm(Dialog[None]):
-    """Reroll: the clue card paid, the dice rerolled, and values on the table if any."""
+    """Reroll: the clue card paid, the dice rerolled, and values on the table if any. The
+    cards and each card's dice are the ruleset's legal rerolls as it lists them (ART-23,
+    ART-30): the form lists, for the card highlighted, the dice some legal reroll of it
+    names, and sends only a choice the ruleset lists."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *Dialog.BINDINGS, Binding("ctrl+s", "send", "Send", priority=True),
@@ -345,19 +422,21 @@ class RerollForm(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         session = self.referee.session
-        cards = list(dict.fromkeys(str(r["card"]) for r in legal(session, "reroll")))
+        self.legal = legal(session, "reroll")
+        cards = list(dict.fromkeys(str(r["card"]) for r in self.legal))
         chain = {x["id"]: x for x in shown(session)["chain"]}
-        dice = list((shown(session).get("battle") or {}).get("dice", {}).items())
+        battle = shown(session).get("battle")
+        self.values = dict(battle_dice(battle)) if battle else {}
+        self.card = cards[0] if cards else None
+        self.dice = self._dice_of(self.card)
         with Vertical(classes="dialog", id="reroll-form"):
             yield Static("[b]Reroll[/b] (a chain card pays: one die per symbol)",
                          classes="dialog-title")
-            yield Choices(*[(f"{c}: {'+'.join(chain[c]['symbols'])} "
-                             f"({chain[c]['player']})" if c in chain else c, c)
-                            for c in cards], id="reroll-card")
+            yield CardChoices(*[(f"{c}: {'+'.join(chain[c]['symbols'])} "
+                                 f"({chain[c]['player']})" if c in chain else c, c)
+                                for c in cards], id="reroll-card")
             yield Static("Dice to reroll (Space marks)", classes="form-label")
-            self.dice = dice
-            yield SelectionList[str](*[(self._prompt(k, n, False), k) for k, n in dice],
-                                     id="reroll-dice")
+            yield MarkList(*self._options(()), id="reroll-dice")
             yield Static("Marked: none", id="reroll-marked", markup=False)
             yield Static("Values on the table (blank: the box rolls)", classes="form-label")
             yield Input(placeholder="Ann=4", id="field-rolls", compact=True)
@@ -366,6 +445,30 @@ class RerollForm(Dialog[None]):
 
     def on_mount(self) -> None:
         self.query_one("#reroll-card", Choices).focus()
+
+    def _dice_of(self, card: str | None) -> list[tuple[str, int]]:
+        """The dice some legal reroll with `card` names, in the battle's order."""
+        named = {d for r in self.legal if r["card"] == card for d in r["dice"]}
+        return [(k, n) for k, n in self.values.items() if k in named]
+
+    def _options(self, marked: Any) -> list[tuple[Text, str, bool]]:
+        return [(self._prompt(k, n, k in marked), k, k in marked) for k, n in self.dice]
+
+    def card_chosen(self, card: str | None) -> None:
+        """Another card: the dice its legal rerolls name; a die marked that the new card
+        may reroll stays marked, and the cursor keeps its row."""
+        if card is None or card == self.card:
+            return
+        self.card = card
+        dice_list = self.query_one("#reroll-dice", SelectionList)
+        marked = set(dice_list.selected)
+        at = dice_list.highlighted
+        self.dice = self._dice_of(card)
+        dice_list.clear_options()
+        dice_list.add_options(self._options(marked))
+        if self.dice:  # (Space marks a die at once, as on opening)
+            dice_list.highlighted = min(at or 0, len(self.dice) - 1)
+        self._say_marked()
 
     def action_send(self) -> None:
         self.after_typing(self._send)
@@ -376,6 +479,10 @@ class RerollForm(Dialog[None]):
         marked = list(dice_list.selected)
         for i, (k, n) in enumerate(self.dice):  # marked in words, not only in colour
             dice_list.replace_option_prompt_at_index(i, self._prompt(k, n, k in marked))
+        self._say_marked()
+
+    def _say_marked(self) -> None:
+        marked = list(self.query_one("#reroll-dice", SelectionList).selected)
         self.query_one("#reroll-marked", Static).update(
             "Marked: " + (", ".join(f"✓ {d}" for d in marked) or "none"))
 
@@ -385,16 +492,23 @@ class RerollForm(Dialog[None]):
 
     def _send(self) -> None:
         card = self.query_one("#reroll-card", Choices).highlighted_value
-        dice = list(self.query_one("#reroll-dice", SelectionList).selected)
-        if not dice:
+        marked = set(self.query_one("#reroll-dice", SelectionList).selected)
+        if not marked:
             self.say_error("✗ Mark the dice to reroll first: Tab to the dice, Space marks "
                            "one (a card rerolls one die per symbol).")
             return
-        request: dict[str, Any] = {"cmd": "reroll", "card": card, "dice": dice}
+        listed = next((r for r in self.legal
+                       if r["card"] == card and set(r["dice"]) == marked), None)
+        if listed is None:
+            most = max((len(r["dice"]) for r in self.legal if r["card"] == card), default=0)
+            self.say_error(f"✗ Clue card {card} rerolls {most} of these dice at most "
+                           f"(one per clue symbol, ART-23): mark fewer.")
+            return
+        request: dict[str, Any] = dict(listed)
         typed = self.query_one("#field-rolls", Input).value
         if typed.strip():
             try:
-                request["rolls"] = canonical(dice, parse_field("pairs", typed))
+                request["rolls"] = canonical(list(request["dice"]), parse_field("pairs", typed))
             except ValueError as err:
                 self.say_error(f"✗ {err}")
                 return
