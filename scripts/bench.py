@@ -638,11 +638,16 @@ def _cold_start(with_run: bool) -> None:
     import compileall
     from pathlib import Path
 
-    # pip compiled Textual's bytecode when it installed it; an editable checkout's own modules
-    # would otherwise be compiled from source on every start when PYTHONDONTWRITEBYTECODE is
-    # set (as it is on this workplace's machines). Compile ours too, as an install would.
+    # What a Pi pays: scripts/install-pi pip-installs the project (not editable) into its venv,
+    # and pip writes every module's bytecode at install, ours as Textual's and gpiozero's. This
+    # checkout is installed editable, and with PYTHONDONTWRITEBYTECODE set (as on this
+    # workplace's machines) a module without a .pyc beside it is compiled from source at every
+    # start. So ours are compiled here first, every package of the project (a start imports the
+    # club's and the page's entry-point modules too), as pip does for both sides alike: then
+    # no module of either side is compiled at start (docs/performance.md, "Cold start").
     root = Path(__file__).resolve().parent.parent
-    for package in ("referee", "ui", "device", "web"):
+    for package in sorted(p.parent.name for p in root.glob("*/__init__.py")
+                          if p.parent.name != "tests"):
         compileall.compile_dir(root / package, quiet=1)
     # Taken in turns, so that a busy moment on the machine falls on both alike.
     repeats = 9
