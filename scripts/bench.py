@@ -500,29 +500,64 @@ def _durable(n: int, path: str) -> None:
 # good as the stop signal: it runs once the app has mounted, before anything is painted (for
 # the console, 40 ms before its first frame). Headless Textual skips turning a frame into
 # terminal bytes; the hook does that, as a terminal would need, for both apps alike.
-FIRST_PAINT = """
+# The bench's hooks import nothing before the program does: each is installed when the
+# program itself imports the module it patches (`after_import`). A hook that imported Textual
+# (or device.oled) at the top of the script would have the program's imports done before its
+# own start-up code runs: `referee console`, `run` and `box` import with Python's cyclic
+# collector paused (CliCommand.quick_start), and would be measured importing with it on.
+AFTER_IMPORT = """
 import sys, time
-from textual.app import App
-from textual._compositor import CompositorUpdate
+from importlib.machinery import PathFinder
 
-_display = App._display
-_seen = set()
+def after_import(name, patch):
+    class Finder:
+        def find_spec(self, fullname, path=None, target=None):
+            if fullname != name:
+                return None
+            sys.meta_path.remove(self)
+            spec = PathFinder.find_spec(fullname, path)
+            run = spec.loader.exec_module
+            def exec_module(module):
+                run(module)
+                patch(module)
+            spec.loader.exec_module = exec_module
+            return spec
+    sys.meta_path.insert(0, Finder())
+"""
 
-def _first_paint(app, screen, update):
-    _display(app, screen, update)
-    if update is None or app._batch_count or screen is not app.screen:
-        return
-    text = update.render_segments(app.console) if isinstance(update, CompositorUpdate) else ""
-    _seen.update(m for m in MARKS if m in text)
-    if len(_seen) == len(MARKS):
-        print(time.perf_counter() - float(sys.argv[1]))
-        app._display = _display.__get__(app)
-        app.exit()
+FIRST_PAINT = AFTER_IMPORT + """
+HEADLESS = False  # (True: App.run made headless, for a program that runs it itself)
 
-App._display = _first_paint
+def _patch_app(module):
+    App = module.App
+    _display = App._display
+    _seen = set()
+
+    def _first_paint(app, screen, update):
+        from textual._compositor import CompositorUpdate  # (loaded with textual.app)
+        _display(app, screen, update)
+        if update is None or app._batch_count or screen is not app.screen:
+            return
+        text = update.render_segments(app.console) if isinstance(update, CompositorUpdate) \\
+            else ""
+        _seen.update(m for m in MARKS if m in text)
+        if len(_seen) == len(MARKS):
+            print(time.perf_counter() - float(sys.argv[1]))
+            app._display = _display.__get__(app)
+            app.exit()
+
+    App._display = _first_paint
+    if HEADLESS:
+        _run = App.run
+        def _headless(self, *args, **kwargs):
+            return _run(self, *args, **{**kwargs, "headless": True, "size": (100, 32)})
+        App.run = _headless
+
+after_import("textual.app", _patch_app)
 """
 
 MINIMAL_APP = FIRST_PAINT + """
+from textual.app import App
 from textual.widgets import Static
 
 MARKS = ("hello",)
@@ -551,11 +586,7 @@ CONSOLE_COMMAND = FIRST_PAINT + """
 import os, tempfile
 
 MARKS = ("Players", "House rules", "Start game", "Quit")
-
-_run = App.run
-def _headless(self, *args, **kwargs):
-    return _run(self, *args, **{**kwargs, "headless": True, "size": (100, 32)})
-App.run = _headless
+HEADLESS = True
 
 from referee.cli import main
 
@@ -568,11 +599,7 @@ main(["console", "--db", os.path.join(tempfile.mkdtemp(), "games.sqlite")])
 # its top before issue 22 (and as any install would pay if aiohttp were imported eagerly).
 RUN_COMMAND = FIRST_PAINT + """
 MARKS = ("Players", "House rules", "Start game", "Quit")
-
-_run = App.run
-def _headless(self, *args, **kwargs):
-    return _run(self, *args, **{**kwargs, "headless": True, "size": (100, 32)})
-App.run = _headless
+HEADLESS = True
 {eager}
 from referee.cli import main
 
@@ -585,15 +612,18 @@ RUN_EAGER = RUN_COMMAND.replace("{eager}", "import web.server, web.qr  # aiohttp
 # `referee box --hardware sim` (the service that runs at every boot) to its first OLED frame,
 # against a minimal script that imports gpiozero and luma, sets up one mock button, and draws
 # one frame of text on the same simulated display (luma's own driver on the emulated panel).
-BOX_FIRST_FRAME = """
-import os, sys, time
-from device.oled import Oled
-_show = Oled.show
-def _first(self, image):
-    _show(self, image)
-    print(time.perf_counter() - float(sys.argv[1]), flush=True)
-    os._exit(0)
-Oled.show = _first
+BOX_FIRST_FRAME = AFTER_IMPORT + """
+import os
+
+def _patch_oled(module):
+    _show = module.Oled.show
+    def _first(self, image):
+        _show(self, image)
+        print(time.perf_counter() - float(sys.argv[1]), flush=True)
+        os._exit(0)
+    module.Oled.show = _first
+
+after_import("device.oled", _patch_oled)
 from referee.cli import main
 main(["box", "--hardware", "sim", "--memory"])
 """
