@@ -704,11 +704,11 @@ def _cold_start(with_run: bool) -> None:
         command.append(_first_paint(CONSOLE_COMMAND))
         if with_run:
             existing.append(_first_paint(CONSOLE_COMMAND, str(kept)))
-        if with_run:
             run_lazy.append(_first_paint(RUN_LAZY))
             run_eager.append(_first_paint(RUN_EAGER))
             box_minimal.append(_first_paint(MINIMAL_BOX))
             box.append(_first_paint(BOX_FIRST_FRAME))
+    shutil.rmtree(kept.parent, ignore_errors=True)
     base = statistics.median(minimal)
 
     def figure(times: list[float], baseline: list[float]) -> str:
