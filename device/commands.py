@@ -33,4 +33,4 @@ def _box(args: argparse.Namespace) -> int:
 
 
 box = CliCommand("button-only play: four buttons and the OLED (simulated off a Pi)",
-                 run=_box, setup=_box_args)
+                 run=_box, setup=_box_args, quick_start=True)  # (collecting from its loop on)

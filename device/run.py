@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import logging
 import queue
 import signal
@@ -358,6 +359,7 @@ def _cmd_box(args: argparse.Namespace, presses: queue.Queue[Press],
                          name="keys").start()
     wd = Watchdog()
     wd.ready("refereeing")
+    collect_from_now_on()
     try:
         return main_loop(rig.box, rig.oled, presses, wd, clock=rig.clock)
     finally:
@@ -422,6 +424,16 @@ def start_tray(path: str | None, box: Any, post: Callable[[Press], None],
 def earliest(*due: float | None) -> float | None:
     """The earliest of some deadlines; None if there is none."""
     return min((t for t in due if t is not None), default=None)
+
+
+def collect_from_now_on() -> None:
+    """`referee box` starts with Python's cyclic garbage collector paused (its CliCommand's
+    `quick_start`, as the console's): everything made while it starts (modules, the session,
+    the rules, the first frame) lives on, and collecting meanwhile only scanned it again and
+    again (about a tenth of the box's start here, issue 41). Once the box is up, what exists is
+    frozen out of later collections and the collector is on for play."""
+    gc.freeze()
+    gc.enable()
 
 
 def main_loop(box: Any, oled: Any, presses: queue.Queue[Press], wd: Any = None,

@@ -12,8 +12,9 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from importlib.metadata import entry_points
 from typing import Any
+
+from referee.plugins import entry_points
 
 LINE_CHARS = 21  # 128 px / 6 px per character of the bitmap font
 BODY_ROWS = 4  # text rows between the title bar and the hint line

@@ -8,13 +8,13 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 from referee import games
 from referee.chain import fingerprint
 from referee.errors import BadRequest, CatalogError, FileDamaged, StoreError
+from referee.plugins import entry_points
 from referee.ruleset import Ruleset, Settings
 from referee.session import Session
 from referee.store import Clock, EventStore, GameRecord, utc_now

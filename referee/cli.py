@@ -8,9 +8,9 @@ import gc
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 
 from referee.errors import ConfigError, StoreError
+from referee.plugins import entry_points
 
 
 def cmd_headless(args: argparse.Namespace) -> int:

@@ -39,7 +39,8 @@ SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 # size it was made with.
 PAGE_SIZE = int(os.environ.get("REFEREE_PAGE_SIZE", "1024"))
 
-# MIGRATIONS[n] takes a file from schema version n to n + 1 (forward only, one transaction).
+# MIGRATIONS[n] takes a file from schema version n to n + 1 (forward only; `migrate` runs the
+# steps a file needs in one transaction).
 MIGRATIONS: list[Sequence[str]] = [
     (
         "CREATE TABLE schema_version (version INTEGER NOT NULL)",
@@ -262,16 +263,21 @@ def migrate(conn: sqlite3.Connection, path: str | Path) -> None:
     if version > len(MIGRATIONS):
         raise StoreError(f"{path} was written by a newer referee (schema {version}; this one "
                          f"knows up to {len(MIGRATIONS)}): upgrade the referee")
-    for n in range(version, len(MIGRATIONS)):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+    if version == len(MIGRATIONS):
+        return
+    # Every step in one transaction: one commit, so one sync, where a step each made a new
+    # file (every first start) wait for five (issue 41); a file is at its old version or the
+    # newest, never between.
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for n in range(version, len(MIGRATIONS)):
             for statement in MIGRATIONS[n]:
                 conn.execute(statement)
             conn.execute("UPDATE schema_version SET version = ?", (n + 1,))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:

@@ -500,29 +500,64 @@ def _durable(n: int, path: str) -> None:
 # good as the stop signal: it runs once the app has mounted, before anything is painted (for
 # the console, 40 ms before its first frame). Headless Textual skips turning a frame into
 # terminal bytes; the hook does that, as a terminal would need, for both apps alike.
-FIRST_PAINT = """
+# The bench's hooks import nothing before the program does: each is installed when the
+# program itself imports the module it patches (`after_import`). A hook that imported Textual
+# (or device.oled) at the top of the script would have the program's imports done before its
+# own start-up code runs: `referee console`, `run` and `box` import with Python's cyclic
+# collector paused (CliCommand.quick_start), and would be measured importing with it on.
+AFTER_IMPORT = """
 import sys, time
-from textual.app import App
-from textual._compositor import CompositorUpdate
+from importlib.machinery import PathFinder
 
-_display = App._display
-_seen = set()
+def after_import(name, patch):
+    class Finder:
+        def find_spec(self, fullname, path=None, target=None):
+            if fullname != name:
+                return None
+            sys.meta_path.remove(self)
+            spec = PathFinder.find_spec(fullname, path)
+            run = spec.loader.exec_module
+            def exec_module(module):
+                run(module)
+                patch(module)
+            spec.loader.exec_module = exec_module
+            return spec
+    sys.meta_path.insert(0, Finder())
+"""
 
-def _first_paint(app, screen, update):
-    _display(app, screen, update)
-    if update is None or app._batch_count or screen is not app.screen:
-        return
-    text = update.render_segments(app.console) if isinstance(update, CompositorUpdate) else ""
-    _seen.update(m for m in MARKS if m in text)
-    if len(_seen) == len(MARKS):
-        print(time.perf_counter() - float(sys.argv[1]))
-        app._display = _display.__get__(app)
-        app.exit()
+FIRST_PAINT = AFTER_IMPORT + """
+HEADLESS = False  # (True: App.run made headless, for a program that runs it itself)
 
-App._display = _first_paint
+def _patch_app(module):
+    App = module.App
+    _display = App._display
+    _seen = set()
+
+    def _first_paint(app, screen, update):
+        from textual._compositor import CompositorUpdate  # (loaded with textual.app)
+        _display(app, screen, update)
+        if update is None or app._batch_count or screen is not app.screen:
+            return
+        text = update.render_segments(app.console) if isinstance(update, CompositorUpdate) \\
+            else ""
+        _seen.update(m for m in MARKS if m in text)
+        if len(_seen) == len(MARKS):
+            print(time.perf_counter() - float(sys.argv[1]))
+            app._display = _display.__get__(app)
+            app.exit()
+
+    App._display = _first_paint
+    if HEADLESS:
+        _run = App.run
+        def _headless(self, *args, **kwargs):
+            return _run(self, *args, **{**kwargs, "headless": True, "size": (100, 32)})
+        App.run = _headless
+
+after_import("textual.app", _patch_app)
 """
 
 MINIMAL_APP = FIRST_PAINT + """
+from textual.app import App
 from textual.widgets import Static
 
 MARKS = ("hello",)
@@ -546,20 +581,19 @@ run_app(make_app(Session()), headless=True, size=(100, 32))
 """
 
 # The same, through the command a user types: argument parsing, finding the front ends'
-# subcommands (importlib.metadata), and a new game file (the console's default is durable).
+# subcommands (importlib.metadata), and a new game file (the console's default is durable;
+# a new file is what the first start makes), or the file named after the start time (one
+# made before: what every later start opens).
 CONSOLE_COMMAND = FIRST_PAINT + """
 import os, tempfile
 
 MARKS = ("Players", "House rules", "Start game", "Quit")
-
-_run = App.run
-def _headless(self, *args, **kwargs):
-    return _run(self, *args, **{**kwargs, "headless": True, "size": (100, 32)})
-App.run = _headless
+HEADLESS = True
 
 from referee.cli import main
 
-main(["console", "--db", os.path.join(tempfile.mkdtemp(), "games.sqlite")])
+db = sys.argv[2] if len(sys.argv) > 2 else os.path.join(tempfile.mkdtemp(), "games.sqlite")
+main(["console", "--db", db])
 """
 
 
@@ -568,11 +602,7 @@ main(["console", "--db", os.path.join(tempfile.mkdtemp(), "games.sqlite")])
 # its top before issue 22 (and as any install would pay if aiohttp were imported eagerly).
 RUN_COMMAND = FIRST_PAINT + """
 MARKS = ("Players", "House rules", "Start game", "Quit")
-
-_run = App.run
-def _headless(self, *args, **kwargs):
-    return _run(self, *args, **{**kwargs, "headless": True, "size": (100, 32)})
-App.run = _headless
+HEADLESS = True
 {eager}
 from referee.cli import main
 
@@ -585,15 +615,18 @@ RUN_EAGER = RUN_COMMAND.replace("{eager}", "import web.server, web.qr  # aiohttp
 # `referee box --hardware sim` (the service that runs at every boot) to its first OLED frame,
 # against a minimal script that imports gpiozero and luma, sets up one mock button, and draws
 # one frame of text on the same simulated display (luma's own driver on the emulated panel).
-BOX_FIRST_FRAME = """
-import os, sys, time
-from device.oled import Oled
-_show = Oled.show
-def _first(self, image):
-    _show(self, image)
-    print(time.perf_counter() - float(sys.argv[1]), flush=True)
-    os._exit(0)
-Oled.show = _first
+BOX_FIRST_FRAME = AFTER_IMPORT + """
+import os
+
+def _patch_oled(module):
+    _show = module.Oled.show
+    def _first(self, image):
+        _show(self, image)
+        print(time.perf_counter() - float(sys.argv[1]), flush=True)
+        os._exit(0)
+    module.Oled.show = _first
+
+after_import("device.oled", _patch_oled)
 from referee.cli import main
 main(["box", "--hardware", "sim", "--memory"])
 """
@@ -613,11 +646,11 @@ print(time.perf_counter() - float(sys.argv[1]), flush=True)
 """
 
 
-def _first_paint(script: str) -> float:
+def _first_paint(script: str, *args: str) -> float:
     """Seconds from launching a fresh Python to the app's first painted screen, measured
     inside the child (perf_counter is the system's monotonic clock)."""
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", script, repr(t0)], capture_output=True,
+    done = subprocess.run([sys.executable, "-c", script, repr(t0), *args], capture_output=True,
                           text=True, check=True, timeout=120)
     return float(done.stdout.strip().splitlines()[-1])
 
@@ -638,11 +671,16 @@ def _cold_start(with_run: bool) -> None:
     import compileall
     from pathlib import Path
 
-    # pip compiled Textual's bytecode when it installed it; an editable checkout's own modules
-    # would otherwise be compiled from source on every start when PYTHONDONTWRITEBYTECODE is
-    # set (as it is on this workplace's machines). Compile ours too, as an install would.
+    # What a Pi pays: scripts/install-pi pip-installs the project (not editable) into its venv,
+    # and pip writes every module's bytecode at install, ours as Textual's and gpiozero's. This
+    # checkout is installed editable, and with PYTHONDONTWRITEBYTECODE set (as on this
+    # workplace's machines) a module without a .pyc beside it is compiled from source at every
+    # start. So ours are compiled here first, every package of the project (a start imports the
+    # club's and the page's entry-point modules too), as pip does for both sides alike: then
+    # no module of either side is compiled at start (docs/performance.md, "Cold start").
     root = Path(__file__).resolve().parent.parent
-    for package in ("referee", "ui", "device", "web"):
+    for package in sorted(p.parent.name for p in root.glob("*/__init__.py")
+                          if p.parent.name != "tests"):
         compileall.compile_dir(root / package, quiet=1)
     # Taken in turns, so that a busy moment on the machine falls on both alike.
     repeats = 9
@@ -653,15 +691,24 @@ def _cold_start(with_run: bool) -> None:
     run_eager: list[float] = []
     box: list[float] = []
     box_minimal: list[float] = []
+    existing: list[float] = []
+    # A game file made (and closed) once, as a first start leaves it: every later start
+    # opens it (2 syncs before the first frame here, where a new file makes 11).
+    from referee.app import open_session
+
+    kept = Path(tempfile.mkdtemp(prefix="bench-cold-")) / "games.sqlite"
+    open_session(db=kept, notify=lambda _: None).close()
     for _ in range(repeats):
         minimal.append(_first_paint(MINIMAL_APP))
         console.append(_first_paint(CONSOLE_APP))
         command.append(_first_paint(CONSOLE_COMMAND))
         if with_run:
+            existing.append(_first_paint(CONSOLE_COMMAND, str(kept)))
             run_lazy.append(_first_paint(RUN_LAZY))
             run_eager.append(_first_paint(RUN_EAGER))
             box_minimal.append(_first_paint(MINIMAL_BOX))
             box.append(_first_paint(BOX_FIRST_FRAME))
+    shutil.rmtree(kept.parent, ignore_errors=True)
     base = statistics.median(minimal)
 
     def figure(times: list[float], baseline: list[float]) -> str:
@@ -683,6 +730,8 @@ def _cold_start(with_run: bool) -> None:
               f"median {eager:.3f} s, {eager / base:.2f}x (+{(eager - lazy) * 1000:.0f} ms)")
         print("  against the minimal Textual app (goal: median and p90 <= 1.5x):")
         print(f"    referee console: {figure(command, minimal)}")
+        print(f"      on a game file made before (every later start): "
+              f"{figure(existing, minimal)}")
         print(f"    referee run --memory --hardware sim: {figure(run_lazy, minimal)}")
         print(f"  referee box --hardware sim to its first OLED frame: {figure(box, box_minimal)}"
               f" against a minimal script (gpiozero, luma, one mock button, one frame on the "

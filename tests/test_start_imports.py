@@ -4,7 +4,8 @@ Each start runs in a fresh Python as far as its first frame (the console's first
 screen; the box's first OLED frame), and the modules loaded by then are checked: the page's
 server (aiohttp, segno), the club (paho, openskill, the publisher), and the games not being
 played (their rules and their console and box screens) must not be among them. On a Pi Zero
-2 W each of them costs a noticeable part of a second at every power-on."""
+2 W each of them costs a noticeable part of a second at every power-on. A start also reads
+the installed entry points once, not once per question."""
 
 from __future__ import annotations
 
@@ -54,12 +55,18 @@ main(sys.argv[1:])
 """
 
 
-def loaded_at_first_frame(script: str, *argv: str) -> set[str]:
+def at_first_frame(script: str, *argv: str) -> list[str]:
+    """The list `script` printed (as JSON) at the start's first frame."""
     done = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True,
                           text=True, timeout=120, stdin=subprocess.DEVNULL)
     lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
     assert done.returncode == 0 and lines, done.stdout[-2000:] + done.stderr[-2000:]
-    return set(json.loads(lines[-1]))
+    found: list[str] = json.loads(lines[-1])
+    return found
+
+
+def loaded_at_first_frame(script: str, *argv: str) -> set[str]:
+    return set(at_first_frame(script, *argv))
 
 
 def heavy(modules: set[str], allowed: tuple[str, ...] = ()) -> list[str]:
@@ -104,3 +111,32 @@ def test_the_guard_sees_a_heavy_import() -> None:
     with tempfile.TemporaryDirectory():
         modules = loaded_at_first_frame(script, "console", "--memory")
     assert "web.server" in heavy(modules)
+
+
+# Notes each scan of the installed distributions' entry points that the project's own code
+# makes (Textual's and gpiozero's would not count): the module that made it, printed as a
+# JSON list at the first frame.
+SCANS = """
+import importlib.metadata, sys
+_read = importlib.metadata.entry_points
+SCANNED = []
+def _counted(*args, **kwargs):
+    caller = sys._getframe(1).f_globals.get("__name__", "")
+    if caller.split(".")[0] in ("referee", "ui", "device", "web", "club"):
+        SCANNED.append(caller)
+    return _read(*args, **kwargs)
+importlib.metadata.entry_points = _counted
+"""
+
+
+@pytest.mark.parametrize(("script", "argv"), [
+    (CONSOLE, ["console", "--memory"]),
+    (CONSOLE, ["run", "--memory", "--hardware", "sim"]),
+    (BOX, ["box", "--hardware", "sim", "--memory"]),
+], ids=["console", "run", "box"])
+def test_a_start_reads_the_entry_points_once(script: str, argv: list[str]) -> None:
+    """The subcommands, the session's add-ons, the game, its console and box screens are all
+    found through entry points; reading them scans every installed distribution, so a start
+    reads them once (`referee.plugins`), not once per question (it asked six to eight times)."""
+    counting = SCANS + script.replace("json.dumps(sorted(sys.modules))", "json.dumps(SCANNED)")
+    assert at_first_frame(counting, *argv) == ["referee.plugins"]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from importlib.metadata import entry_points
 
 from referee.errors import BadRequest
+from referee.plugins import entry_points
 from referee.ruleset import Ruleset
 
 GROUP = "tableside_referee.games"

@@ -151,3 +151,54 @@ def test_migrated_games_verify_and_a_new_one_records_its_game(tmp_path: Path) ->
     assert [v.problems for v in verdicts] == [[], [], []]
     assert verdicts[0].good and verdicts[1].abandoned
     assert (games[2].game, games[2].ruleset_version) == ("gallery-grippers", "1")
+
+
+class _Commits(sqlite3.Connection):
+    """A connection that counts the transactions it commits."""
+
+    commits = 0
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+        if sql.strip().upper() == "COMMIT":
+            type(self).commits += 1
+        return super().execute(sql, *args)
+
+
+@pytest.mark.parametrize("start", range(len(dbmod.MIGRATIONS) + 1))
+def test_a_file_is_brought_forward_in_one_transaction(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: int) -> None:
+    """A new file (every first start) or an older one takes one commit, so one sync, whatever
+    number of steps it needs (issue 41: a new file waited for five); and a step that fails
+    leaves the file at the version it had."""
+    path = tmp_path / "g.sqlite"
+    if start:
+        conn = connect(path)
+        with monkeypatch.context() as m:
+            m.setattr(dbmod, "MIGRATIONS", dbmod.MIGRATIONS[:start])
+            dbmod.migrate(conn, path)
+        conn.close()
+    _Commits.commits = 0
+    conn = connect(path, factory=_Commits)
+    try:
+        dbmod.migrate(conn, path)
+    finally:
+        conn.close()
+    assert _Commits.commits == (start < len(dbmod.MIGRATIONS))
+    assert rows(path, "SELECT version FROM schema_version") == [(schema_version(),)]
+
+
+def test_a_failed_step_leaves_the_file_as_it_was(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.sqlite"
+    conn = connect(path)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(dbmod, "MIGRATIONS", dbmod.MIGRATIONS[:1])
+            dbmod.migrate(conn, path)
+        broken = [*dbmod.MIGRATIONS[:-1], (*dbmod.MIGRATIONS[-1], "SELECT no_such_function()")]
+        monkeypatch.setattr(dbmod, "MIGRATIONS", broken)
+        with pytest.raises(sqlite3.OperationalError):
+            dbmod.migrate(conn, path)
+    finally:
+        conn.close()
+    assert rows(path, "SELECT version FROM schema_version") == [(1,)]

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
 from textual.screen import Screen
 
+from referee.plugins import entry_points
 from referee.session import LogEntry
 
 GROUP = "tableside_referee.screens"
