@@ -117,15 +117,18 @@ def undo_dice_words(events: Sequence[Event]) -> str | None:
     return " ".join(said) or None
 
 
-def undo_dice_lines(events: Sequence[Event], width: int = 21) -> tuple[str, ...]:
-    """`undo_dice_words` in at most two short lines (the box's 21-character lines)."""
+def undo_dice_lines(events: Sequence[Event]) -> tuple[str, ...]:
+    """`undo_dice_words` in a few short sentences for the box, whole (the box wraps them by
+    words, `device.view.rows`): what stays on the table and what may be typed again."""
     staying, typed = _step_dice(events)
     lines = []
-    if staying:
-        shown = _values(staying)
-        lines.append(f"dice stay: {shown}"[:width] if shown else "card stays, bound")
+    shown = _values(staying)
+    if shown:
+        lines.append(f"The dice stay ({shown}): the next roll gives them again.")
+    if any(e.get("die") == "pick" for e in staying):
+        lines.append("The card stays: the next draw gives it, not another deck.")
     if typed:
-        lines.append("typed: retype, logged"[:width])
+        lines.append(f"Typed dice ({_values(typed)}): type them again; a change is logged.")
     return tuple(lines)
 
 

@@ -192,7 +192,8 @@ def test_tray_battle_dice_undone_from_the_box_are_used_again_without_the_tray(ri
     box.press("ROLL")  # the verdict seen
     box.press("BACK", long=True)  # undo
     confirm = box.view()
-    assert confirm.screen == "confirm" and "dice stay: 4, 2, 5" in confirm.lines
+    assert confirm.screen == "confirm"
+    assert "The dice stay (4, 2, 5): the next roll gives them again." in confirm.lines
     box.press("ROLL")
     assert s.log[-1].command["cmd"] == "undo" and s.state.battle is None
     fight_in_film(box)

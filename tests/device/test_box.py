@@ -205,7 +205,8 @@ def test_undo_asks_first_saying_what_and_the_die_stays_kept(rig: Rig) -> None:
     assert rig.box.session.log[-1].command == {"cmd": "undo", "undoes": log_len}
     assert (rig.box.view().screen, rig.box.view().big) == ("tiles", value)
     rig.press("BACK", long=True)
-    assert f"dice stay: {value}" in rig.box.view().lines  # undoing the roll itself
+    # undoing the roll itself
+    assert f"The dice stay ({value}): the next roll gives them again." in rig.box.view().lines
     rig.press("ROLL")
     rig.press("ROLL")  # roll again: the kept die comes back
     again = rig.box.view()

@@ -110,7 +110,8 @@ def test_the_undo_prompt_says_the_drawn_card_stays_bound_to_its_draw() -> None:
     answer = t.ok("draw", player="Ann", deck="specialist")
     words = undo_dice_words(answer["events"])
     assert words is not None and "another deck" in words and "refused" in words
-    assert undo_dice_lines(answer["events"]) == ("card stays, bound",)
+    assert undo_dice_lines(answer["events"]) == (
+        "The card stays: the next draw gives it, not another deck.",)
 
 
 def bound_for(model: Model, s: GameState, player: str) -> list[Kept]:
