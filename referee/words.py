@@ -124,7 +124,9 @@ def undo_dice_lines(events: Sequence[Event]) -> tuple[str, ...]:
     lines = []
     shown = _values(staying)
     if shown:
-        lines.append(f"The dice stay ({shown}): the next roll gives them again.")
+        one = len([e for e in staying if e.get("die") != "pick"]) == 1
+        lines.append(f"The die stays ({shown}): the next roll gives it again." if one else
+                     f"The dice stay ({shown}): the next roll gives them again.")
     if any(e.get("die") == "pick" for e in staying):
         lines.append("The card stays: the next draw gives it, not another deck.")
     if typed:

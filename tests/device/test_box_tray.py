@@ -190,7 +190,7 @@ def test_a_tray_roll_undone_from_the_box_is_used_again_without_asking_the_tray(r
     loop.pump_until(lambda: box.session.log[-1].command["cmd"] == "move_roll")
     box.press("BACK", long=True)  # undo
     assert box.view().screen == "confirm"
-    assert "The dice stay (4): the next roll gives them again." in box.view().lines
+    assert "The die stays (4): the next roll gives it again." in box.view().lines
     box.press("ROLL")
     assert box.session.log[-1].command["cmd"] == "undo"
     assert box.view().screen == "turn"

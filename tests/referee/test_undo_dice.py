@@ -171,7 +171,7 @@ def test_the_undo_prompt_says_what_happens_to_each_kind_of_die() -> None:
     assert "Typed dice (4, 3) are not kept" in words and "correction" in words
     assert "undo never rerolls" not in words
     assert undo_dice_lines(target.events) == (
-        f"The dice stay ({box}): the next roll gives them again.",
+        f"The die stays ({box}): the next roll gives it again.",
         "Typed dice (4, 3): type them again; a change is logged.")
 
 
