@@ -220,6 +220,30 @@ def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
     return None
 
 
+def last_draw(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
+    """What the newest step that stands and drew from a pile by the box gave (a visitor
+    from the Gallerist's bag, a card), as the ruleset reports it (`Ruleset.rolled`: a
+    ``pick`` with its card): {seq, draws: [{player (None: nobody's), card, purpose,
+    source}]}. Shown beside the last roll: a game that draws and rolls nothing said "No
+    dice rolled yet" beside its draws (issue 39)."""
+    for entry in reversed(log[-200:]):
+        if entry.undone:
+            continue
+        try:
+            rolled = ruleset.rolled(entry.command, entry.events)
+        except Exception:
+            continue
+        draws = [{"player": r.player, "card": r.card,
+                  "purpose": ruleset.purpose_words(r.purpose),
+                  "source": "the box's draw, kept after undo" if r.roll.kept
+                  else "the box's draw"}
+                 for r in rolled if r.roll is not None and r.roll.die == "pick"
+                 and r.card is not None]
+        if draws:
+            return {"seq": entry.seq, "draws": draws}
+    return None
+
+
 class Corrections:
     """The dice corrected after their result (`referee.words.corrections`), a `StepFold`."""
 
@@ -277,6 +301,7 @@ class Snapshots:
             "verdict": self._verdicts.update(ruleset, log),
             "verdicts": self._verdicts.history(),
             "dice": last_dice(ruleset, log),
+            "draw": last_draw(ruleset, log),
             "turn": sj.get("turn_number"),
             "board": board(ruleset, state),
             "log": [{"seq": e.seq, "text": logged_words(ruleset, e), "undone": e.undone}

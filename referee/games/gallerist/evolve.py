@@ -164,6 +164,14 @@ def _money(s: State, e: Event) -> State:
     return s.with_player(e["player"], money=e["money"])
 
 
+UNLABELLED = "a tile without a label"  # a reputation tile the table gave no label
+
+
+def _reputation_tile(s: State, e: Event) -> State:
+    p = s.player(e["player"])
+    return s.with_player(p.name, tiles=(*p.tiles, e.get("tile") or UNLABELLED))
+
+
 def _influence(s: State, e: Event) -> State:
     return s.with_player(e["player"], influence=e["to"])
 
@@ -284,6 +292,7 @@ _HANDLERS.update({
     "intermediate": _intermediate,
     "money": _money,
     "influence": _influence,
+    "reputation_tile": _reputation_tile,
     "ticket": _ticket,
     "visitor_drawn": _drawn,
     "visitor": _visitor,

@@ -57,7 +57,8 @@ def checklist(setup: Mapping[str, Any], catalog: Catalog) -> list[dict[str, str]
                                      "collector on each red artist; both signature tokens "
                                      "beside each."},
         {"item": "works", "words": "Shuffle each art form's works and put one of each aside; "
-                                   "place visitors on the works, one per ticket shown."},
+                                   "draw visitors onto the works, one per ticket shown "
+                                   "(record each as a visitor drawn from the bag)."},
         {"item": "market", "words": f"12 reputation tiles face up on the market's upper four "
                                     f"rows; {middle}. Stack the promotion tiles."},
         {"item": "easels", "words": f"Set up {e} easel{'s' if e > 1 else ''}, each with one of "
