@@ -68,9 +68,13 @@ def score_rows(state: dict[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, 
     head: tuple[str, ...]
     rows: list[tuple[str, ...]]
     if state.get("phase") == "setup":  # the setup checklist the table walks through
-        head = ("Setup step", "Done")  # (what each asks: in the list under the table)
-        rows = [(i["item"], "yes" if i["done"] else "")
-                for i in state["setup"]["checklist"]]
+        # (what each asks: in the list under the table), in two halves side by side: the
+        # whole checklist in six rows, the list of what may be done keeps its room
+        steps = [(i["item"], "yes" if i["done"] else "") for i in state["setup"]["checklist"]]
+        half = (len(steps) + 1) // 2
+        head = ("Setup step", "Done", "Setup step", "Done")
+        rows = [(*steps[k], *(steps[k + half] if k + half < len(steps) else ("", "")))
+                for k in range(half)]
         return head, rows
     if scoring is None:
         # (short heads: a 14-character name and every column fit 80 columns)
