@@ -74,13 +74,14 @@ def _pending_words(s: State, p: Pending) -> str:
 
 def _coming(s: State) -> str:
     """The intermediate scorings a stack that ran out has made due, said before they come
-    (GAL-14: at the end of the turn, or when the kicked-out action that emptied it ends)."""
+    (GAL-14: at the end of the turn; a stack emptied during the after-turn steps, once the
+    step owed then is settled)."""
     stacks = tuple(st for st in s.turn.emptied if st not in s.scored_stacks)
     due = intermediate_queue(s, stacks)
     if not due:
         return ""
     said = _names([f"{q.stack}" for q in due])
-    when = ("when this kicked-out action ends" if s.turn.ended
+    when = ("once the step owed now is settled" if s.turn.ended
             else "at the end of this turn")
     scorings = "an intermediate scoring" if len(due) == 1 else f"{len(due)} intermediate scorings"
     return (f" The {said} tickets ran out: {scorings} {when}.")
