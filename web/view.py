@@ -221,11 +221,12 @@ def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
 
 
 def last_draw(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
-    """What the newest step that stands and drew from a pile by the box gave (a visitor
-    from the Gallerist's bag, a card), as the ruleset reports it (`Ruleset.rolled`: a
-    ``pick`` with its card): {seq, draws: [{player (None: nobody's), card, purpose,
+    """What the newest step that stands drew by the box from a pile that is nobody's (the
+    Gallerist's bag: its draws name no player), as the ruleset reports it
+    (`Ruleset.rolled`: a ``pick`` with its card): {seq, draws: [{player, card, purpose,
     source}]}. Shown beside the last roll: a game that draws and rolls nothing said "No
-    dice rolled yet" beside its draws (issue 39)."""
+    dice rolled yet" beside its draws (issue 39). A card a player draws (Gallery
+    Grippers') is that player's step, in the log."""
     for entry in reversed(log[-200:]):
         if entry.undone:
             continue
@@ -238,7 +239,7 @@ def last_draw(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
                   "source": "the box's draw, kept after undo" if r.roll.kept
                   else "the box's draw"}
                  for r in rolled if r.roll is not None and r.roll.die == "pick"
-                 and r.card is not None]
+                 and r.card is not None and r.player is None]
         if draws:
             return {"seq": entry.seq, "draws": draws}
     return None
