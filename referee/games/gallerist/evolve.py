@@ -26,6 +26,7 @@ from referee.games.gallerist.state import (
 from referee.ruleset import Event
 
 Handler = Callable[[State, Event], State]
+UNLABELLED = "a tile without a label"  # a reputation tile the table gave no label
 _HANDLERS: dict[str, Handler] = {}  # (filled at the end: an event type -> its handler)
 
 
@@ -65,8 +66,9 @@ def _checked(s: State, e: Event) -> State:
 
 def _placed(s: State, e: Event) -> State:
     p = s.player(e["player"])
+    tile = e.get("tile") or (UNLABELLED if e.get("tile_taken") else None)
     return s.with_player(p.name, gallerist=e["location"],
-                         tiles=(*p.tiles, e["tile"]) if e.get("tile") else p.tiles)
+                         tiles=(*p.tiles, tile) if tile else p.tiles)
 
 
 def _turn(s: State, e: Event) -> State:
@@ -162,9 +164,6 @@ def _intermediate(s: State, e: Event) -> State:
 
 def _money(s: State, e: Event) -> State:
     return s.with_player(e["player"], money=e["money"])
-
-
-UNLABELLED = "a tile without a label"  # a reputation tile the table gave no label
 
 
 def _reputation_tile(s: State, e: Event) -> State:

@@ -49,3 +49,13 @@ def test_the_state_says_which_end_conditions_hold() -> None:
     g.place_all()
     g.state = replace(g.state, tickets=frozen(dict.fromkeys(g.state.tickets, 0)))
     assert g.json["end_conditions"] == ["box_office_empty"]
+
+
+def test_a_starting_tile_without_a_label_is_on_the_board_too() -> None:
+    """GAL-4: the starting place's tile is always taken; the console's "Reput." column
+    counted it only when the table had typed a label."""
+    g = Game(["Ann", "Ben"])
+    g.ok("place_start", player="Ben", location="Media Centre")
+    g.ok("place_start", player="Ann", location="Artists Colony", tile="T1")
+    assert g.player("Ben")["reputation_tiles"] == ["a tile without a label"]
+    assert g.player("Ann")["reputation_tiles"] == ["T1"]
