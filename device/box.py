@@ -32,6 +32,7 @@ from device.view import (
     Cursor,
     OledScreens,
     layout,
+    notice_pages,
     oled_screens,
     wrap,
 )
@@ -94,7 +95,8 @@ class BoxController:
         self._rules = dict(rules or {})
         self._notice_s, self._idle_s = notice_s, idle_s
         self.ui: Cursor = self.game.cursor(players=min(len(names), 6) if names else 2)
-        self._notice: tuple[str, float] | None = None
+        self._notice: tuple[str, float] | None = None  # (text, until)
+        self._notice_from = 0.0  # when the notice on screen came (its pages turn from then)
         self._queued: list[str] = []  # notices waiting for the one on screen (corrections)
         self._code_until: float | None = None  # when the QR code shown leaves by itself
         # a screen whose text is longer than the OLED scrolls a page every SCROLL_S: the
@@ -185,7 +187,8 @@ class BoxController:
         now = self._clock()
         v = self._scroll(v, now)
         if self._notice is not None and now < self._notice[1]:
-            v = replace(v, notice=self._notice[0])
+            page = int((now - self._notice_from) // SCROLL_S)
+            v = replace(v, notice=self._notice[0], notice_page=page)
         return v
 
     def _scroll(self, v: BoxView, now: float) -> BoxView:
@@ -234,6 +237,9 @@ class BoxController:
         due: list[float] = []
         if self._notice is not None:
             due.append(self._notice[1])
+            if len(notice_pages(self._notice[0])) > 1:  # its next page
+                since = self._notice_from
+                due.append(since + SCROLL_S * (int((self._clock() - since) // SCROLL_S) + 1))
         if self._code_until is not None and self.ui.overlay == CODE:
             due.append(self._code_until)
         if self._scrolled is not None:  # the next page of a screen too long for the OLED
@@ -395,7 +401,17 @@ class BoxController:
         head = " ".join(x for x in (refusal.rule, refusal.code.replace("_", " ")) if x)
         # The words as said (names as typed): the OLED wraps and transliterates them as it
         # draws (`device.render`); the console's box panel shows them whole.
-        self._notice = (f"{head}\n{refusal.message}", self._clock() + self._notice_s)
+        self._show_notice(f"{head}\n{refusal.message}")
+
+    def _show_notice(self, text: str) -> None:
+        """`text` on screen from now: a page of its rows every `SCROLL_S` when it has more
+        than the notice's rows (`notice_pages`), on screen long enough for each page."""
+        now = self._clock()
+        pages = len(notice_pages(text))
+        # (notice_s 0: notices are not shown at all, as before)
+        last = max(self._notice_s, pages * SCROLL_S) if self._notice_s > 0 else 0.0
+        self._notice = (text, now + last)
+        self._notice_from = now
 
     def _say(self, text: str, queue: bool = False) -> None:
         """Show `text` for a few seconds; with `queue`, after the notice on screen (and those
@@ -404,7 +420,7 @@ class BoxController:
                                        and self._clock() < self._notice[1])):
             self._queued.append(text)
             return
-        self._notice = (text, self._clock() + self._notice_s)
+        self._show_notice(text)
 
     def _next_notice(self) -> None:
         """The next waiting notice, now the one before it was seen or expired."""

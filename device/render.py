@@ -23,7 +23,17 @@ from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
-from device.view import BODY_ROWS, MISSING, BoxView, drawable, fit, layout, rows, wrap
+from device.view import (
+    BODY_ROWS,
+    MISSING,
+    BoxView,
+    drawable,
+    fit,
+    layout,
+    notice_pages,
+    rows,
+    wrap,
+)
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +75,7 @@ def render(view: BoxView) -> Image.Image:
     if view.code is not None:
         _code(d, view)
         if view.notice:
-            _notice(d, view.notice)
+            _notice(d, view.notice, view.notice_page)
         return im
     lay = layout(view)
     if view.title:
@@ -90,7 +100,7 @@ def render(view: BoxView) -> Image.Image:
     else:
         _write(d, (0, HINT_Y), fit(bottom), WHITE)
     if view.notice:
-        _notice(d, view.notice)
+        _notice(d, view.notice, view.notice_page)
     return im
 
 
@@ -164,11 +174,12 @@ def _big(im: Image.Image, d: ImageDraw.ImageDraw, view: BoxView) -> None:
         _write(d, (lx, 41), label, WHITE)
 
 
-def _notice(d: ImageDraw.ImageDraw, text: str) -> None:
+def _notice(d: ImageDraw.ImageDraw, text: str, page: int = 0) -> None:
     """A notice over the screen's bottom: each of its lines (a refusal's rule, then its
-    message) word-wrapped as the OLED draws it, three rows each and four in all (`wrap`: a
-    cut ends at a word with "..")."""
-    lines = [r for part in text.split("\n") for r in wrap(part, lines=3)][:4]
+    message) word-wrapped as the OLED draws it, four rows a page (`notice_pages`; the box
+    turns the pages by the clock): never cut (issue 39)."""
+    pages = notice_pages(text)
+    lines = list(pages[page % len(pages)])
     top = HINT_Y + 1 - LINE_H * len(lines) - 3
     d.rectangle((0, top, WIDTH - 1, HEIGHT - 1), fill=WHITE)
     d.line((0, top + 1, WIDTH - 1, top + 1), fill=BLACK)

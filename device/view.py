@@ -112,6 +112,9 @@ class BoxView:
     static: bool = True
     code: tuple[tuple[bool, ...], ...] | None = None
     scroll: int = 0
+    notice_page: int = 0
+    """Which page of a notice too long for its rows is shown (`notice_pages`: the box
+    moves it on by the clock, `SCROLL_S`): a notice pages, never cut."""
     words: tuple[str, ...] | None = None
     """The body as `text` says it when the OLED's rows are not the console's words view
     (the players page: one line a player, with the strikes in words); None: ``lines``."""
@@ -211,6 +214,16 @@ def wrap(text: str, width: int = LINE_CHARS, lines: int = 3) -> tuple[str, ...]:
             break
         last = f"{last} {word}".strip()
     return (*out[: lines - 1], f"{last}..")
+
+
+NOTICE_ROWS = 4  # the rows a notice covers at the bottom of the screen
+
+
+def notice_pages(text: str) -> list[tuple[str, ...]]:
+    """A notice's rows as the OLED draws them (each of its lines word-wrapped, `rows`), a
+    page of `NOTICE_ROWS` at a time: nothing of it is left out."""
+    found = [r for part in text.split("\n") for r in rows(part) if r.strip()]
+    return [tuple(found[i:i + NOTICE_ROWS]) for i in range(0, len(found), NOTICE_ROWS)] or [()]
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,10 +116,13 @@ def status(s: Mapping[str, Any]) -> str:
 
 def table(s: Mapping[str, Any]) -> str:
     rows = []
+    # nobody acts in a game left unfinished (issue 39: its page still said "— to act")
+    left = (s.get("past") or {}).get("status") == "abandoned" and not s.get("over")
     for seat in s["seats"]:
         col = seat.get("color")
         named = f" <span class='muted'>({e(col)})</span>" if col else ""
-        st = f" <span class='status'>— {e(seat['status'])}</span>" if seat.get("status") else ""
+        st = (f" <span class='status'>— {e(seat['status'])}</span>"
+              if seat.get("status") and not left else "")
         figures = "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in seat["figures"])
         rows.append(f'<div class="seat{colour_class(col)}"><h3>{e(seat["name"])}'
                     f'{named}{st}</h3><dl class="figures">{figures}</dl></div>')
@@ -148,10 +151,28 @@ def verdict(s: Mapping[str, Any]) -> str:
     return "".join(out) + "</section>"
 
 
-def dice(s: Mapping[str, Any]) -> str:
-    """The last roll, large; every die of its step (a turn-order roll: each player's)."""
-    d = s.get("dice")
+def _draw(s: Mapping[str, Any]) -> str:
+    """The last draw the box made from a pile (a visitor from the bag, a card)."""
+    d = s.get("draw")
     if not d:
+        return ""
+    items = "".join(
+        f'<li><span class="die-value">{e(x["card"])}</span><span class="die-of">'
+        + (f"<strong>{e(x['player'])}</strong> · " if x.get("player") else "")
+        + f'{e(x["purpose"])}<br><span class="muted">{e(x["source"])}</span></span></li>'
+        for x in d["draws"])
+    return (f'<h2>Last draw <span class="muted">(#{e(d["seq"])})</span></h2>'
+            f'<ul class="dice">{items}</ul>')
+
+
+def dice(s: Mapping[str, Any]) -> str:
+    """The last roll, large; every die of its step (a turn-order roll: each player's); and
+    the last draw from a pile, where the game draws."""
+    d = s.get("dice")
+    drawn = _draw(s)
+    if not d:
+        if drawn:
+            return f'<section id="dice">{drawn}</section>'
         return ('<section id="dice"><h2>Last roll</h2>'
                 '<p class="muted">No dice rolled yet.</p></section>')
     items = "".join(
@@ -164,7 +185,7 @@ def dice(s: Mapping[str, Any]) -> str:
     fixed = s.get("corrections") or []
     note = (f'<p class="corrected">{e(corrected(fixed))}</p>' if fixed else "")
     return (f'<section id="dice"><h2>Last roll <span class="muted">(#{e(d["seq"])})</span>'
-            f'</h2><ul class="dice">{items}</ul>{note}</section>')
+            f'</h2><ul class="dice">{items}</ul>{note}{drawn}</section>')
 
 
 def proof(s: Mapping[str, Any]) -> str:

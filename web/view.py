@@ -220,6 +220,31 @@ def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
     return None
 
 
+def last_draw(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
+    """What the newest step that stands drew by the box from a pile that is nobody's (the
+    Gallerist's bag: its draws name no player), as the ruleset reports it
+    (`Ruleset.rolled`: a ``pick`` with its card): {seq, draws: [{player, card, purpose,
+    source}]}. Shown beside the last roll: a game that draws and rolls nothing said "No
+    dice rolled yet" beside its draws (issue 39). A card a player draws (Gallery
+    Grippers') is that player's step, in the log."""
+    for entry in reversed(log[-200:]):
+        if entry.undone:
+            continue
+        try:
+            rolled = ruleset.rolled(entry.command, entry.events)
+        except Exception:
+            continue
+        draws = [{"player": r.player, "card": r.card,
+                  "purpose": ruleset.purpose_words(r.purpose),
+                  "source": "the box's draw, kept after undo" if r.roll.kept
+                  else "the box's draw"}
+                 for r in rolled if r.roll is not None and r.roll.die == "pick"
+                 and r.card is not None and r.player is None]
+        if draws:
+            return {"seq": entry.seq, "draws": draws}
+    return None
+
+
 class Corrections:
     """The dice corrected after their result (`referee.words.corrections`), a `StepFold`."""
 
@@ -277,6 +302,7 @@ class Snapshots:
             "verdict": self._verdicts.update(ruleset, log),
             "verdicts": self._verdicts.history(),
             "dice": last_dice(ruleset, log),
+            "draw": last_draw(ruleset, log),
             "turn": sj.get("turn_number"),
             "board": board(ruleset, state),
             "log": [{"seq": e.seq, "text": logged_words(ruleset, e), "undone": e.undone}

@@ -95,7 +95,7 @@ def test_a_turn_a_kick_out_and_a_pass_by_the_buttons_alone(rig: Rig, tmp_path: P
     # Ann's turn: the clock says whose turn and what the turn may do now
     view = rig.box.view()
     assert view.title == "R1 turn: Ann"
-    assert view.lines == ("$10 influence 10", "now: move, exec")
+    assert view.lines == ("$10 influence 10", "now: move, exec", "bag: 8 visitors")
     check_reference("gallerist-turn", render(view))
     rig.press("ROLL")
     assert rig.box.view().menu[0] == "Move..."
@@ -118,7 +118,7 @@ def test_a_turn_a_kick_out_and_a_pass_by_the_buttons_alone(rig: Rig, tmp_path: P
     # the kicked-out player's action is pending: the clock says so, the list offers it
     view = rig.box.view()
     assert view.title == "R1 turn: Ann" and view.lines[:2] == ("Cy kicked out:",
-                                                        "gallerist, Media Cen.")
+                                                        "gallerist, Media Centre")
     check_reference("gallerist-kickout", render(view))
     # the idle screen names who must act now: Cy's kicked-out action, not Ann's turn (issue 39)
     from device.games.gallerist.oled import idle
@@ -272,4 +272,4 @@ def test_gal8_a_gallerist_and_an_assistant_kicked_out_together_are_one_action_on
     g.ok("location_action", player="Ann")
     g.ok("end_turn", player="Ann")
     assert gallerist.pending_lines(g.json) == (
-        "Ben kicked out:", "2 pieces, Artists Co.", "an action, or pass")
+        "Ben kicked out:", "2 pieces, Artists Colony", "an action, or pass")

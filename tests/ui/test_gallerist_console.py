@@ -94,6 +94,8 @@ async def pick(pilot: Any, app: Any, req: dict[str, Any]) -> bool:
                     dialog.query_one(f"#field-{i}-{j}", Cycle).focus()
                     await keys(pilot, "enter")
         elif ask.kind in ("number", "text"):
+            if value is None and ask.kind == "text" and not ask.optional:
+                value = "as the table said"  # (a reason the dialog asks for: GAL-10)
             dialog.query_one(f"#field-{i}").focus()
             await keys(pilot, *typed(str(value)) if value is not None else [])
         else:
@@ -268,8 +270,9 @@ async def test_a_dialog_says_its_limits_and_refusals_in_its_own_words() -> None:
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         await keys(pilot, "r")
-        assert await pick(pilot, app, {"cmd": "money", "player": "Ann", "delta": 3})
-        assert "Ann receives 3 money (now 13)" in str(
+        assert await pick(pilot, app, {"cmd": "money", "player": "Ann", "delta": 3,
+                                       "reason": "a contract's bonus"})
+        assert "Ann receives 3 money (now 13): a contract's bonus" in str(
             app.screen.query_one("#gal-log").render())
         lst = app.screen.query_one("#gal-actions", Choices)
         at = next(i for i, v in enumerate(lst.values)

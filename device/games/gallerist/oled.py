@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from device.view import BoxView, Cursor, Item, OledScreens, fit, short_hex, wrap
+from device.view import BoxView, Cursor, Item, OledScreens, short_hex
 from referee.ruleset import Undo
 
 PER_PAGE = 3
@@ -91,44 +91,44 @@ def _legal(ctrl: Any) -> list[dict[str, Any]]:
 # ---- words ---------------------------------------------------------------------------------
 
 def label(request: dict[str, Any]) -> str:
-    """A legal request as a menu item (19 cells: the cursor's column and a scrollbar)."""
+    """A legal request as a menu item, whole: the OLED's layout wraps it by words
+    (`device.view.layout`), never cutting one."""
     cmd = request["cmd"]
     if cmd == "kickout_action":
         desk = {True: " +desk", False: " no desk"}.get(request.get("desk"), "")
-        to = f" {request['influence']}" if request.get("influence") is not None else ""
-        short = bool(desk or to)  # room for what follows
-        kind = {"executive": "exec", "location": "loc" if short else "location"}.get(
+        to = f" to {request['influence']}" if request.get("influence") is not None else ""
+        kind = {"executive": "exec", "location": "location"}.get(
             request["kind"], request["kind"])
-        return fit(f"{request['player']}: {kind}{to}{desk}", 19)
+        return f"{request['player']}: {kind}{to}{desk}"
     if cmd == "place_start":  # the screen's title names whose place it is
-        return fit(f"Start: {request['location']}", 19)
+        return f"Start: {request['location']}"
     if cmd == "check":
-        return fit(f"Tick: {request['item']}", 19)
+        return f"Tick: {request['item']}"
     if cmd == "move":  # (an assistant left behind, where the ruleset offers it, is said)
         leave = request.get("leave_assistant")
         if leave:
-            return fit(f"{fit(str(request['to']), 11)} +{fit(str(leave), 6)}", 19)
-        return fit(str(request["to"]), 19)
+            return f"{request['to']} +{leave}"
+        return str(request["to"])
     if cmd == "executive":
         kind = str(request["kind"])
-        return fit("Exec: " + EXECUTIVE_WORDS.get(kind, kind.replace("_", " ")), 19)
+        return "Exec: " + EXECUTIVE_WORDS.get(kind, kind.replace("_", " "))
     if cmd == "take_ticket":
-        return fit(f"{request['colour']} ticket", 19)
+        return f"{request['colour']} ticket"
     if cmd == "draw_visitor":
         return "Draw a visitor"
     if cmd == "auction_pick":
-        return fit(f"{request['player']} {request['easel']} {request['counts_as']}", 19)
+        return f"{request['player']} {request['easel']} {request['counts_as']}"
     if cmd == "location_action":
         return "Location action"
     if cmd == "end_turn":
         return "End turn"
     if cmd == "final_scoring":
         return "Final scoring"
-    return fit(str(cmd).replace("_", " "), 19)
+    return str(cmd).replace("_", " ")
 
 
 def pending_lines(state: dict[str, Any]) -> tuple[str, ...]:
-    """What the table owes first (the state's ``pending``), in up to three short lines."""
+    """What the table owes first (the state's ``pending``), in short lines, whole."""
     pending = state.get("pending") or []
     if not pending:
         return ()
@@ -139,16 +139,16 @@ def pending_lines(state: dict[str, Any]) -> tuple[str, ...]:
                   else "an action, or pass")
         pieces = p.get("pieces") or [p.get("piece")]
         what = pieces[0] if len(pieces) == 1 else f"{len(pieces)} pieces"  # (one action)
-        return (fit(f"{who} kicked out:"), fit(f"{what}, {p.get('location')}"), fit(action))
+        return (f"{who} kicked out:", f"{what}, {p.get('location')}", action)
     if decision == "intermediate":
-        return (fit(f"{p.get('stack')} tickets out:"), "score at the console")
+        return (f"{p.get('stack')} tickets out:", "score at the console")
     if decision == "start_place":
-        return (fit(f"{who}: place gallerist"),)
+        return (f"{who}: place gallerist",)
     if decision == "auction_pick":
-        return (fit(f"{who}: auction pick"),)
+        return (f"{who}: auction pick",)
     if decision == "score":
-        return (fit(f"{who} owes {len(p.get('options') or [])}"),)
-    return (fit(f"{who or 'table'}: {decision}"),)
+        return (f"{who} owes {len(p.get('options') or [])}",)
+    return (f"{who or 'table'}: {decision}",)
 
 
 def _now_line(legal: list[dict[str, Any]], current: str | None) -> str:
@@ -157,7 +157,7 @@ def _now_line(legal: list[dict[str, Any]], current: str | None) -> str:
                                                        "end_turn")
             and r.get("player") == current]
     words = [CLOCK_WORDS[c] for c in dict.fromkeys(cmds)]
-    return fit("now: " + ", ".join(words)) if words else ""
+    return "now: " + ", ".join(words) if words else ""
 
 
 def _end_line(state: dict[str, Any]) -> str:
@@ -165,7 +165,7 @@ def _end_line(state: dict[str, Any]) -> str:
         return "the final round"
     trigger = state.get("end_triggered")
     if trigger is not None:
-        return fit(f"end: R{state.get('final_round')} is last")
+        return f"end: R{state.get('final_round')} is last"
     return ""
 
 
@@ -233,7 +233,8 @@ def _standings_lines(state: dict[str, Any], page: int) -> tuple[tuple[str, ...],
     final = _final_places(state)
     pages = max(1, (len(rows) + PER_PAGE - 1) // PER_PAGE)
     shown = rows[(page % pages) * PER_PAGE:(page % pages + 1) * PER_PAGE]
-    return tuple(fit(f"{place(rows, figure, final.get(name))} {fit(name, 8):<8} {words:>5}", 16)
+    # whole names: a long one wraps to a row of its own (`device.view.layout`), never cut
+    return tuple(f"{place(rows, figure, final.get(name))} {name:<8} {words:>5}"
                  for name, figure, words in shown), pages
 
 
@@ -245,11 +246,12 @@ def _clock_view(ctrl: Any, state: dict[str, Any]) -> BoxView:
         checklist = (state.get("setup") or {}).get("checklist") or []
         done = sum(1 for c in checklist if c["done"])
         return BoxView("clock", title="Setup", lines=(
-            *pending_lines(state), fit(f"checklist {done}/{len(checklist)} done")), hint=hint)
+            *pending_lines(state), f"checklist {done}/{len(checklist)} done",
+            _bag_line(state)), hint=hint)
     if phase == "final_scoring":
         owed = len((state.get("scoring") or {}).get("owed") or [])
         lines, pages = _standings_lines(state, ctrl.ui.oindex)
-        head = fit(f"owed: {owed} entr{'y' if owed == 1 else 'ies'}") if owed else "all in"
+        head = f"owed: {owed} entr{'y' if owed == 1 else 'ies'}" if owed else "all in"
         return BoxView("clock", title="Final scoring" + (
             f" {ctrl.ui.oindex % pages + 1}/{pages}" if pages > 1 else ""),
             lines=(head, *lines), hint=hint)
@@ -258,13 +260,15 @@ def _clock_view(ctrl: Any, state: dict[str, Any]) -> BoxView:
     title = f"R{state.get('round')} turn: {current}"
     lines = list(pending_lines(state))
     if not lines and player is not None:
-        lines.append(fit(f"${player['money']} influence {player['influence']}"))
+        lines.append(f"${player['money']} influence {player['influence']}")
         lines.append(_now_line(legal, current))
+    lines.append(_bag_line(state))
     lines.append(_end_line(state))
-    body = tuple(line for line in lines if line)[:4]
+    # every line whole: what does not fit the screen shows page by page (`device.view`)
+    body = tuple(line for line in lines if line)
     if any(r["cmd"] == "end_turn" for r in legal):
         hint = "ROLL:actions NEXT:end"
-    return BoxView("clock", title=fit(title), lines=body, hint=hint)
+    return BoxView("clock", title=title, lines=body, hint=hint)
 
 
 def view(ctrl: Any, mode: str) -> BoxView:
@@ -278,16 +282,16 @@ def view(ctrl: Any, mode: str) -> BoxView:
                        cursor=ui.oindex % max(1, len(labels)), hint="NEXT:move ROLL:ok")
     if mode == "confirm":
         words = ctrl.session.undo_words()
-        return BoxView("confirm", title="Undo?", lines=wrap(words or "nothing to undo", lines=3),
+        return BoxView("confirm", title="Undo?", lines=(words or "nothing to undo",),
                        hint="ROLL:undo BACK:no")
     if mode == "drawn":
         entry = ctrl._entry(ui.ack)
         drawn = [e for e in (entry.events if entry else []) if e["type"] == "visitor_drawn"]
         colour = drawn[-1].get("colour") if drawn else None
         who = drawn[-1].get("player") if drawn else None
-        lines = (fit(f"{colour or 'a'} visitor"), *((fit(f"for {who}"),) if who else ()))
+        lines = (f"{colour or 'a'} visitor", *((f"for {who}",) if who else ()))
         return BoxView("drawn", title="Visitor drawn", lines=(
-            *lines, *wrap(f"left in the bag: {_bag_words(state)}", lines=4 - len(lines))),
+            *lines, f"left in the bag: {_bag_words(state)}"),
             hint="any key: ok")
     if mode in ("actions", *SUBMENUS.values()):
         labels = tuple(text for text, _ in _items(ctrl, mode))
@@ -295,14 +299,14 @@ def view(ctrl: Any, mode: str) -> BoxView:
         due = next((p.get("player") for p in state.get("pending") or [] if p.get("player")),
                    state.get("current"))
         if mode == "actions" and due:
-            title = fit(f"{due}: now", 21)
+            title = f"{due}: now"
         return BoxView(mode, title=title, menu=labels or ("(nothing now)",),
                        cursor=ui.index % max(1, len(labels)), hint="ROLL:ok BACK:back")
     if mode == STANDINGS or mode == "over":
         lines, pages = _standings_lines(state, ui.oindex)
         if mode == "over":
             winners = ", ".join((state.get("result") or {}).get("winners") or [])
-            return BoxView("over", title="Game over", lines=(fit(f"{winners} won"), *lines),
+            return BoxView("over", title="Game over", lines=(f"{winners} won", *lines),
                            hint="seed " + short_hex(state.get("seed"), 5))
         final = state.get("phase") == "final_scoring"
         last = " last" if state.get("in_final_round") else ""
@@ -310,9 +314,18 @@ def view(ctrl: Any, mode: str) -> BoxView:
         if pages > 1:
             head = ("Final" if final else f"R{state.get('round')}{last}") + \
                 f" {ui.oindex % pages + 1}/{pages}"
-        return BoxView(STANDINGS, title=fit(head, 21), lines=lines,
+        return BoxView(STANDINGS, title=head, lines=lines,
                        hint="NEXT:page BACK:close" if pages > 1 else "BACK:close")
     return _clock_view(ctrl, state)
+
+
+def _bag_line(state: dict[str, Any]) -> str:
+    """How many visitors the bag holds (the ruleset's count: every draw recorded)."""
+    bag = state.get("bag")
+    if bag is None:
+        return "bag: not counted"
+    total = sum(bag.values()) if isinstance(bag, dict) else int(bag)
+    return f"bag: {total} visitor{'' if total == 1 else 's'}"
 
 
 def _bag_words(state: dict[str, Any]) -> str:
@@ -341,7 +354,7 @@ def idle(state: Any) -> BoxView:
             where = f"R{state.round} {owed.player}"
     else:
         where = str(state.phase).replace("_", " ")
-    return BoxView("idle", lines=(fit(where), f"dice {short_hex(state.commitment, 5)}"),
+    return BoxView("idle", lines=(where, f"dice {short_hex(state.commitment, 5)}"),
                    hint="any key: wake")
 
 

@@ -12,7 +12,12 @@ from referee.games.gallerist.catalog import CELEBRITY_FAME
 from referee.games.gallerist.commands import parse_command
 from referee.games.gallerist.rules import decide
 from referee.games.gallerist.rules.clock import EXECUTIVE, KICKOUT_KINDS
-from referee.games.gallerist.rules.common import MAX_INFLUENCE, MAX_MONEY
+from referee.games.gallerist.rules.common import (
+    MAX_INFLUENCE,
+    MAX_MONEY,
+    end_conditions,
+    intermediate_queue,
+)
 from referee.games.gallerist.rules.scoring import (
     CATEGORY_WORDS,
     figures,
@@ -27,6 +32,10 @@ from referee.games.gallerist.state import GALLERY, KICKED, Pending, State
 from referee.ruleset import Event
 
 Request = dict[str, Any]
+# which visitors count as drawn from the bag (GAL-13; docs/gallerist.md, "The bag")
+BAG_DRAWS = ("Every visitor that leaves the bag is a draw: in setup the ones put on the works "
+             "(one per ticket shown), the 4 in the plaza and 1 in each lobby; in play each one "
+             "taken out of the bag. A visitor moved on the board is none.")
 _REASONS = {"money": "the most money", "works_acquired": "a tie on money, broken by works of "
             "art acquired", "visitors": "ties on money and works, broken by visitors in the "
             "gallery", "assistants": "ties on money, works and visitors, broken by assistants "
@@ -63,6 +72,21 @@ def _pending_words(s: State, p: Pending) -> str:
     return f"{p.player or 'The table'}: {p.decision}."
 
 
+def _coming(s: State) -> str:
+    """The intermediate scorings a stack that ran out has made due, said before they come
+    (GAL-14: at the end of the turn; a stack emptied during the after-turn steps, once the
+    step owed then is settled)."""
+    stacks = tuple(st for st in s.turn.emptied if st not in s.scored_stacks)
+    due = intermediate_queue(s, stacks)
+    if not due:
+        return ""
+    said = _names([f"{q.stack}" for q in due])
+    when = ("once the step owed now is settled" if s.turn.ended
+            else "at the end of this turn")
+    scorings = "an intermediate scoring" if len(due) == 1 else f"{len(due)} intermediate scorings"
+    return (f" The {said} tickets ran out: {scorings} {when}.")
+
+
 def next_step(s: State) -> str:
     """One line: what the table does now, naming whom it waits on (GAL-5)."""
     if s.phase == "no_game":
@@ -91,7 +115,7 @@ def next_step(s: State) -> str:
         return (f"Final scoring: enter {said}; {len(left)} "
                 f"entr{'y' if len(left) == 1 else 'ies'} owed.")
     if s.queue:
-        return _pending_words(s, s.queue[0])
+        return _pending_words(s, s.queue[0]) + _coming(s)
     p = s.player(s.current or s.names[0])
     head = f"Round {s.round}" + (" (the final round)" if s.in_final_round else "")
     if s.end_triggered is not None and not s.in_final_round:
@@ -101,12 +125,12 @@ def next_step(s: State) -> str:
             where = "to any location (your gallerist is in your gallery)"
         else:
             where = f"to a location other than {p.gallerist}"
-        return f"{head}. {p.name}: move your gallerist {where}."
+        return f"{head}. {p.name}: move your gallerist {where}.{_coming(s)}"
     if not s.turn.location_action:
         extra = "" if s.turn.executive else "; one executive action too, if wanted"
-        return f"{head}. {p.name}: the location action at {p.gallerist}{extra}."
+        return f"{head}. {p.name}: the location action at {p.gallerist}{extra}.{_coming(s)}"
     extra = "" if s.turn.executive else "an executive action if wanted, then "
-    return f"{head}. {p.name}: {extra}end the turn."
+    return f"{head}. {p.name}: {extra}end the turn.{_coming(s)}"
 
 
 def _pending_json(s: State) -> list[dict[str, Any]]:
@@ -179,6 +203,7 @@ def state_json(s: State) -> dict[str, Any]:
                              "celebrity": s.artist(a.name).celebrity}
                     for a in s.catalog.artists},
         "celebrities": s.celebrities, "tickets": dict(s.tickets),
+        "end_conditions": end_conditions(s),  # which of GAL-15's three hold now
         "bag": dict(s.bag) if isinstance(s.bag, Mapping) else s.bag,
         "goals_scored": list(s.goals_scored), "scoring": scoring_json(s),
         "rules": s.rules.to_json(),
@@ -299,6 +324,12 @@ def _number(key: str, label: str, low: int, high: int, *, optional: bool = False
         ask["by"] = by
         ask["bounds"] = {k: [lo, hi] for k, (lo, hi) in bounds.items()}
     return ask
+
+
+def _text(key: str, label: str, *, optional: bool = True) -> Ask:
+    """A short text the table types (a tile's label, a reason); `optional`: blank leaves it
+    out."""
+    return {"key": key, "label": label, "kind": "text", "optional": optional}
 
 
 def _entry(label: str, request: Request, *asks: Ask, about: str = "",
@@ -537,20 +568,29 @@ def _any_player_entries(s: State) -> Iterator[Entry]:
                    if _accepts(s, {"cmd": "draw_visitor", "colour": c})]
         if colours:  # (a bag known by colour: the colours still in it)
             yield _entry("A visitor drawn from the bag by hand…", {"cmd": "draw_visitor"},
-                         _choice("colour", "Colour", colours))
+                         _choice("colour", "Colour", colours), about=BAG_DRAWS)
         return
     per = _per_player(s, lambda n: [(c, c) for c in s.catalog.colours if _accepts(
         s, {"cmd": "draw_visitor", "player": n, "colour": c})])
     if per:
         yield _entry("A visitor drawn from the bag by hand…", {"cmd": "draw_visitor"},
-                     _player(list(per)), _choice_by("colour", "Colour", per))
+                     _player(list(per)), _choice_by("colour", "Colour", per), about=BAG_DRAWS)
     order = _order(s)  # the acting player first: the choice starts there
     room = {n: (-s.player(n).money, _money_room(s, n)) for n in order}
     if any(_accepts(s, {"cmd": "money", "player": n, "delta": 0}) for n in order):
         yield _entry("Money paid or received…", {"cmd": "money"},
                      _choice("player", "Player", [(n, n) for n in order]),
                      _number("delta", "Money (+ received, − paid)", -MAX_MONEY, MAX_MONEY,
-                             by="player", bounds=room))
+                             by="player", bounds=room),
+                     _text("reason", "What for", optional=False),
+                     about="Every change of money carries its reason (GAL-10): say what "
+                           "it paid for or what brought it.")
+    if any(_accepts(s, {"cmd": "reputation_tile", "player": n}) for n in order):
+        yield _entry("A reputation tile taken…", {"cmd": "reputation_tile"},
+                     _choice("player", "Player", [(n, n) for n in order]),
+                     _text("tile", "The tile (its label)"),
+                     about="A tile taken to the player's board in play; final scoring "
+                           "counts every tile there, the table enters their money (GAL-18).")
     spend = [n for n in order if s.player(n).influence > 0 and _accepts(
         s, {"cmd": "influence", "player": n, "reason": "spend",
             "to": s.player(n).influence - 1})]
@@ -670,8 +710,7 @@ def _setup_entries(s: State) -> Iterator[Entry]:
         yield _entry(f"{due}: start on a location, naming the reputation tile taken…",
                      {"cmd": "place_start", "player": due},
                      _choice("location", "Starting location", free),
-                     {"key": "tile", "label": "Reputation tile (its label)", "kind": "text",
-                      "optional": True})
+                     _text("tile", "Reputation tile (its label)"))
 
 
 def entries(s: State) -> list[Entry]:
@@ -680,8 +719,41 @@ def entries(s: State) -> list[Entry]:
     test holds this over reachable states). The decisions waited on come first."""
     if s.phase in ("no_game", "over"):
         return []
-    return [*_decision_entries(s), *_setup_entries(s), *_move_entries(s),
-            *_record_entries(s), *_others_entries(s), *_any_player_entries(s)]
+    return [_says_who_not(s, e) for e in (
+        *_decision_entries(s), *_setup_entries(s), *_move_entries(s), *_record_entries(s),
+        *_others_entries(s), *_any_player_entries(s))]
+
+
+def _says_who_not(s: State, entry: Entry) -> Entry:
+    """A record whose player choice leaves out the one acting now says so, and why (the
+    rules' own refusal): its dialog then starts on another player, and the table sees it
+    (issue 39: a dialog opened in Ben's turn came up as Ann's, silently — Ben had no free
+    desk). An entry "for another player" leaves them out on purpose: the list has theirs."""
+    who = actor(s)
+    asks = entry["asks"]
+    if (who is None or not asks or asks[0]["kind"] != "choice"
+            or asks[0]["key"] not in ("player", "by") or "player" in entry["request"]
+            or who in [v for _, v in asks[0]["options"]]
+            or entry["label"].endswith("for another player…")):
+        return entry
+    trial: Request = {**entry["request"], asks[0]["key"]: who}
+    values: list[Any] = []
+    for ask in asks[1:]:
+        if ask["kind"] == "number":
+            trial.setdefault(ask["key"], ask["low"] if ask["low"] >= 0 else 0)
+        elif ask["kind"] == "choice" and not values:
+            opts = [o for options in (ask.get("options_by") or {}).values() for o in options]
+            values = [(ask["key"], v) for _, v in (opts or ask["options"])]
+    why = ""
+    for key, value in values or [("", None)]:
+        req = {**trial, key: value} if key else trial
+        try:
+            decide(s, parse_command(req))
+        except Refusal as refusal:
+            why = refusal.message
+            break
+    said = f"Not for {who} (acting now)" + (f": {why}" if why else ".")
+    return {**entry, "about": f"{said} {entry['about']}".strip(), "not_for": who}
 
 
 def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
@@ -701,6 +773,7 @@ def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
             "commission": f"the commission of {command.get('artist')}",
             "fame": f"{command.get('artist')}'s fame", "acquire": "the work acquired",
             "sell": "the work sold", "money": "the money change",
+            "reputation_tile": "the reputation tile taken",
             "influence": "the influence change",
             "score": f"the {CATEGORY_WORDS.get(str(command.get('category')), 'score')} "
                      "entry", "auction_pick": "the auction pick",

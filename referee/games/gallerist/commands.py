@@ -55,6 +55,7 @@ SCHEMA: dict[str, Fields] = {
     "acquire": _f("player artist", "cost", cost="count"),
     "sell": _f("player artist", "money", money="count"),
     "money": _f("player delta", "reason", delta="int"),
+    "reputation_tile": _f("player", "tile"),
     "influence": _f("player to reason", to="int"),
     "score": _f("player category money", money="count"),
     "auction_pick": _f("player easel counts_as", "value", value="count",

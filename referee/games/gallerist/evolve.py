@@ -26,6 +26,7 @@ from referee.games.gallerist.state import (
 from referee.ruleset import Event
 
 Handler = Callable[[State, Event], State]
+UNLABELLED = "a tile without a label"  # a reputation tile the table gave no label
 _HANDLERS: dict[str, Handler] = {}  # (filled at the end: an event type -> its handler)
 
 
@@ -65,8 +66,9 @@ def _checked(s: State, e: Event) -> State:
 
 def _placed(s: State, e: Event) -> State:
     p = s.player(e["player"])
+    tile = e.get("tile") or (UNLABELLED if e.get("tile_taken") else None)
     return s.with_player(p.name, gallerist=e["location"],
-                         tiles=(*p.tiles, e["tile"]) if e.get("tile") else p.tiles)
+                         tiles=(*p.tiles, tile) if tile else p.tiles)
 
 
 def _turn(s: State, e: Event) -> State:
@@ -162,6 +164,11 @@ def _intermediate(s: State, e: Event) -> State:
 
 def _money(s: State, e: Event) -> State:
     return s.with_player(e["player"], money=e["money"])
+
+
+def _reputation_tile(s: State, e: Event) -> State:
+    p = s.player(e["player"])
+    return s.with_player(p.name, tiles=(*p.tiles, e.get("tile") or UNLABELLED))
 
 
 def _influence(s: State, e: Event) -> State:
@@ -284,6 +291,7 @@ _HANDLERS.update({
     "intermediate": _intermediate,
     "money": _money,
     "influence": _influence,
+    "reputation_tile": _reputation_tile,
     "ticket": _ticket,
     "visitor_drawn": _drawn,
     "visitor": _visitor,

@@ -168,9 +168,11 @@ def supply(s: State, j: Mapping[str, Any]) -> Panel:
         tickets = j["tickets"].get(c)
         in_bag = str(bag.get(c, 0)) if isinstance(bag, dict) else "-"
         rows.append((c, "-" if tickets is None else str(tickets), in_bag))
-    if not isinstance(bag, dict):
-        rows.append(("all colours", str(sum(j["tickets"].values())),
-                     "not known" if bag is None else str(bag)))
+    # the totals: how many visitors the bag holds (every draw recorded, GAL-13) whatever
+    # it is known by
+    rows.append(("all colours", str(sum(j["tickets"].values())),
+                 "not known" if bag is None else
+                 str(sum(bag.values())) if isinstance(bag, dict) else str(bag)))
     return Panel("Box office and bag", tuple(rows), header=True)
 
 

@@ -111,7 +111,11 @@ def _command_words(c: Mapping[str, Any], events: Sequence[Event]) -> str:
         e = first.get("money", {})
         delta = int(c.get("delta") or 0)
         how = f"receives {delta}" if delta >= 0 else f"pays {-delta}"
-        return f"{who} {how} money (now {e.get('money')})"
+        why = c.get("reason")  # (the table's words; none: a change entered before reasons)
+        return f"{who} {how} money (now {e.get('money')})" + (f": {why}" if why else "")
+    if cmd == "reputation_tile":
+        label = c.get("tile")
+        return f"{who} takes " + (f"reputation tile {label}" if label else "a reputation tile")
     if cmd == "influence":
         e = first.get("influence", {})
         how = "spends" if c.get("reason") == "spend" else "gains"

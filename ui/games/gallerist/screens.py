@@ -68,17 +68,23 @@ def score_rows(state: dict[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, 
     head: tuple[str, ...]
     rows: list[tuple[str, ...]]
     if state.get("phase") == "setup":  # the setup checklist the table walks through
-        head = ("Setup step", "Done")  # (what each asks: in the list under the table)
-        rows = [(i["item"], "yes" if i["done"] else "")
-                for i in state["setup"]["checklist"]]
+        # (what each asks: in the list under the table), in two halves side by side: the
+        # whole checklist in six rows, the list of what may be done keeps its room
+        steps = [(i["item"], "yes" if i["done"] else "") for i in state["setup"]["checklist"]]
+        half = (len(steps) + 1) // 2
+        head = ("Setup step", "Done", "Setup step", "Done")
+        rows = [(*steps[k], *(steps[k + half] if k + half < len(steps) else ("", "")))
+                for k in range(half)]
         return head, rows
     if scoring is None:
-        head = ("Player", "Colour", "Money", "Influence", "Works", "Sold", "Visitors",
-                "Assistants")
+        # (short heads: a 14-character name and every column fit 80 columns)
+        head = ("Player", "Colour", "Money", "Infl.", "Works", "Sold", "Visitors",
+                "Assist.", "Reput.")
         rows = [(short(p["name"]), p.get("color") or "", str(p["money"]), str(p["influence"]),
                  str(len(p["exhibited"])),
                  str(len(p["sold"])), str(sum(p["visitors"].values())),
-                 str(p["assistants"]["in_play"])) for p in players]
+                 str(p["assistants"]["in_play"]), str(len(p.get("reputation_tiles") or ())))
+                for p in players]
         return head, rows
     head = ("Player", "Total", "Money", *HEADS)  # the total next to the name: in view
     rows = []
@@ -119,27 +125,49 @@ def heading(state: dict[str, Any]) -> str:
 
 # ---- what is on the table, always in view ----------------------------------------------------
 def _count(value: Any) -> str:
+    """The visitors in the bag: how many, by colour where known."""
     if isinstance(value, dict):
-        return f"{sum(value.values())} (" + ", ".join(f"{k} {v}" for k, v in value.items()) + ")"
+        return (f"{sum(value.values())} (" + ", ".join(f"{k} {v}" for k, v in value.items())
+                + ")")
     return "not counted" if value is None else str(value)
 
 
+# GAL-15's three end conditions, short (which hold is the ruleset's: `end_conditions`)
+END_WORDS = {"box_office_empty": "box office empty", "celebrities": "2+ celebrities",
+             "bag_empty": "bag empty"}
+
+
+def end_line(state: dict[str, Any]) -> str:
+    """Which end conditions hold (the ruleset's `end_conditions`), or when the end came."""
+    trigger = state.get("end_triggered")
+    if trigger:
+        said = " and ".join(END_WORDS.get(c, c) for c in trigger.get("conditions") or [])
+        last = ("this is the final round, no kicked-out actions" if state.get("in_final_round")
+                else f"round {state.get('final_round')} is the final round")
+        return f"End triggered in round {trigger.get('round')} ({said}): {last}"
+    holding = set(state.get("end_conditions") or ())
+    celebrities = state.get("celebrities", 0)
+    parts = [f"{words}{f' ({celebrities})' if c == 'celebrities' else ''} "
+             f"{'YES' if c in holding else 'no'}" for c, words in END_WORDS.items()]
+    return "End, 2 of 3: " + " · ".join(parts)
+
+
 def info_lines(state: dict[str, Any]) -> list[str]:
-    """The box office, the bag, the celebrities and each artist (face down, fame,
+    """The box office, the bag, the end conditions and each artist (face down, fame,
     celebrity), from the protocol's state (pure: tested on generated states)."""
     if state.get("phase") in (None, "no_game"):
         return []
-    tickets = " ".join(f"{k} {v}" for k, v in (state.get("tickets") or {}).items())
-    first = (f"Tickets {tickets} · Bag {_count(state.get('bag'))} · "
-             f"Celebrities {state.get('celebrities', 0)}")
-    if state.get("end_triggered"):
-        first += f" · last round {state.get('final_round')}"
+    tickets = ", ".join(f"{k} {v}" for k, v in (state.get("tickets") or {}).items())
+    first = f"Tickets: {tickets} · Bag: {_count(state.get('bag'))}"
     arts = []
     for name, a in (state.get("artists") or {}).items():
-        look = ("celebrity" if a["celebrity"] else f"fame {a['fame']}" if a["discovered"]
-                else "face down")
+        look = ("celebrity" if a["celebrity"] else str(a["fame"]) if a["discovered"]
+                else "–")
         arts.append(f"{name} {look}")
-    return [first, "Artists: " + ", ".join(arts)]
+    lines = [first]
+    if state.get("phase") != "setup":
+        lines.append(end_line(state))
+    return [*lines, "Artists (– face down): " + " · ".join(arts)]
 
 
 # ---- what may be done now --------------------------------------------------------------------
@@ -446,15 +474,17 @@ class EntryDialog(Dialog[bool]):
                             yield Input(placeholder=self.placeholder(i), id=f"field-{i}",
                                         type="integer", compact=True, classes="gal-number")
                         elif ask.kind == "text":
-                            yield Input(placeholder="or blank", id=f"field-{i}",
-                                        max_length=40, compact=True, classes="gal-number")
+                            yield Input(placeholder="or blank" if ask.optional else "",
+                                        id=f"field-{i}", max_length=40, compact=True,
+                                        classes="gal-number")
                         else:
                             options = self.options(i)
                             yield PlainCycle(list(options), options[0][1], id=f"field-{i}")
-            with Horizontal(classes="buttons"):
-                yield TextButton("Send \\[^S]", id="send", primary=True)
-            yield Static("Tab: the next field · ←/→: another choice · Ctrl+S sends",
-                         classes="hint", id="gal-entry-keys")
+            with Horizontal(id="gal-entry-foot"):
+                with Horizontal(classes="buttons"):
+                    yield TextButton("Send \\[^S]", id="send", primary=True)
+                yield Static("Tab: the next field · ←/→: another choice · Ctrl+S sends",
+                             classes="hint", id="gal-entry-keys")
             yield self.error_line()
         yield KeyBar()
 
@@ -500,6 +530,22 @@ class EntryDialog(Dialog[bool]):
         first = self.query("#field-0, #field-0-0")
         if first:
             first.first().focus()
+        self.call_after_refresh(self.fit_under_the_clock)
+
+    def fit_under_the_clock(self) -> None:
+        """The dialog takes the rows under the table's `next` line, no more: its fields
+        scroll in what is left, so the clock's state and what it waits for stay in view."""
+        stack = self.app.screen_stack
+        base = stack[-2] if len(stack) > 1 else None
+        found = base.query("#gal-next") if base is not None else None
+        if not found:
+            return
+        room = self.size.height - found.first().region.bottom - 1  # (the key bar)
+        box = self.query_one("#gal-entry")
+        fields = self.query_one("#gal-entry-fields")
+        over = box.outer_size.height - room
+        if over > 0:
+            fields.styles.max_height = max(2, fields.outer_size.height - over)
 
     def action_entered(self) -> None:
         field_ = self.field_entered("field-")
@@ -528,7 +574,9 @@ class EntryDialog(Dialog[bool]):
             elif ask.kind == "text":
                 value = self.query_one(f"#field-{i}", Input).value.strip()
                 if not value:
-                    continue
+                    if ask.optional:
+                        continue
+                    raise ValueError(f"✗ {ask.label}: say it in a few words.")
             elif ask.kind == "number":
                 text = self.query_one(f"#field-{i}", Input).value.strip()
                 low, high = ask.limits(self.chosen(ask.by) if ask.by else None)

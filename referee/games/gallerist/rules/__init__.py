@@ -22,7 +22,7 @@ RULES: dict[str, Rule] = {
     "visitor": records.visitor, "hire": records.hire, "market": records.market,
     "discover": records.discover, "commission": records.commission, "fame": records.fame,
     "acquire": records.acquire, "sell": records.sell, "money": records.money,
-    "influence": records.influence,
+    "influence": records.influence, "reputation_tile": records.reputation_tile,
     "score": scoring.score, "auction_pick": scoring.auction_pick,
     "final_scoring": scoring.final_scoring,
 }

@@ -60,6 +60,7 @@ COMMAND_WORDS = {
     "discover": "an artist discovered", "commission": "a commission",
     "fame": "an artist's fame", "acquire": "a work acquired", "sell": "a work sold",
     "money": "a money change", "influence": "an influence change", "score": "a score",
+    "reputation_tile": "a reputation tile taken",
     "auction_pick": "an auction pick", "final_scoring": "the final scoring"}
 
 

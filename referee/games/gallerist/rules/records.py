@@ -64,6 +64,15 @@ def influence(s: State, c: Command) -> list[Event]:
                        "reason": reason}])
 
 
+def reputation_tile(s: State, c: Command) -> list[Event]:
+    """A reputation tile a player takes in play (to an art space of the board), recorded
+    with the table's label for it: final scoring counts every tile on the board (GAL-18);
+    what a tile is worth stays the table's to enter."""
+    in_play(s, c)
+    p = s.player(player_named(s, c.get("player")))
+    return settle(s, [{"type": "reputation_tile", "player": p.name, "tile": c.get("tile")}])
+
+
 def take_ticket(s: State, c: Command) -> list[Event]:
     in_play(s, c)
     name, colour = player_named(s, c.get("player")), c.get("colour")

@@ -57,7 +57,8 @@ def checklist(setup: Mapping[str, Any], catalog: Catalog) -> list[dict[str, str]
                                      "collector on each red artist; both signature tokens "
                                      "beside each."},
         {"item": "works", "words": "Shuffle each art form's works and put one of each aside; "
-                                   "place visitors on the works, one per ticket shown."},
+                                   "draw visitors onto the works, one per ticket shown "
+                                   "(record each as a visitor drawn from the bag)."},
         {"item": "market", "words": f"12 reputation tiles face up on the market's upper four "
                                     f"rows; {middle}. Stack the promotion tiles."},
         {"item": "easels", "words": f"Set up {e} easel{'s' if e > 1 else ''}, each with one of "
@@ -217,8 +218,10 @@ def place_start(s: State, c: Command) -> list[Event]:
     if taken:
         refuse(f"{taken[0]}'s gallerist already stands on {where}; choose an empty one.",
                "space_taken", "GAL-4")
+    # the tile is always taken (GAL-4), its label when the table gives one; `tile_taken`:
+    # one without a label is on the board too (an event stored before it: not counted)
     events: list[Event] = [{"type": "placed_start", "player": name, "location": where,
-                            "tile": c.get("tile")}]
+                            "tile": c.get("tile"), "tile_taken": True}]
     if name == placement_order(s)[-1]:
         start = s.start_player
         events.append({"type": "turn_started", "player": start, "round": 1,

@@ -140,6 +140,8 @@ def space(s: State) -> Iterator[Request]:
                                edges(0, room))
         for delta in edges(-p.money, 0, room, low=-MAX_MONEY - 1):
             yield {"cmd": "money", "player": n, "delta": delta}
+        yield {"cmd": "reputation_tile", "player": n}
+        yield {"cmd": "reputation_tile", "player": n, "tile": "rep 1"}
         for to in edges(0, p.influence, MAX_INFLUENCE, high=MAX_INFLUENCE + 1):
             for reason in ("spend", "gain"):
                 yield {"cmd": "influence", "player": n, "to": to, "reason": reason}

@@ -184,16 +184,18 @@ def test_starting_places_in_reverse_turn_order() -> None:
     assert "'Moon'" in err.message
     assert ", ".join(g.state.catalog.start_locations) in err.message
     assert g.ok("place_start", player="Ann", location="Media Centre", tile="t") == [
-        {"type": "placed_start", "player": "Ann", "location": "Media Centre", "tile": "t"}]
+        {"type": "placed_start", "player": "Ann", "location": "Media Centre", "tile": "t",
+         "tile_taken": True}]
     err = g.no("place_start", "space_taken", "GAL-4", player="Cy", location="Media Centre")
     assert "Ann's gallerist already stands on Media Centre" in err.message
     assert g.ok("place_start", player="Cy", location="Artists Colony") == [
-        {"type": "placed_start", "player": "Cy", "location": "Artists Colony", "tile": None}]
+        {"type": "placed_start", "player": "Cy", "location": "Artists Colony", "tile": None,
+         "tile_taken": True}]
     assert g.json["phase"] == "setup"
     events = g.ok("place_start", player="Ben", location="Fourth Location")
     assert events == [
         {"type": "placed_start", "player": "Ben", "location": "Fourth Location",
-         "tile": None},
+         "tile": None, "tile_taken": True},
         {"type": "turn_started", "player": "Ben", "round": 1, "start_player": "Ben",
          "final_round": False}]
     err = g.no("place_start", "wrong_phase", "GAL-4", player="Ann", location="Media Centre")

@@ -69,6 +69,8 @@ def test_along_the_scripted_game_every_figure_is_the_state_s() -> None:
             for colour, n in j["tickets"].items():
                 assert bag[colour][0] == str(n)
                 assert bag[colour][1] == str(j["bag"].get(colour, 0))
+            assert bag["all colours"] == (str(sum(j["tickets"].values())),
+                                          str(sum(j["bag"].values())))  # (issue 39)
             art = panel(board, "Artists")
             for name, a in j["artists"].items():
                 state = art[name][-1]
