@@ -168,6 +168,7 @@ def _money(s: State, e: Event) -> State:
 
 def _reputation_tile(s: State, e: Event) -> State:
     p = s.player(e["player"])
+    s = replace(s, market_tiles_taken=s.market_tiles_taken + 1)
     return s.with_player(p.name, tiles=(*p.tiles, e.get("tile") or UNLABELLED))
 
 

@@ -151,6 +151,7 @@ class State:
     tickets: Mapping[str, int] = field(default_factory=lambda: EMPTY)
     scored_stacks: tuple[str, ...] = ()  # stacks whose one scoring is queued or done
     bag: int | Mapping[str, int] | None = None
+    market_tiles_taken: int = 0  # reputation tiles taken from the market in play (GAL-18)
     artists: Mapping[str, ArtistState] = field(default_factory=lambda: EMPTY)
     goals_scored: tuple[int, ...] = ()
     goals_this_scoring: tuple[int, ...] = ()  # intermediate_tiles = "all"

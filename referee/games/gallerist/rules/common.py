@@ -12,6 +12,7 @@ from referee.games.gallerist.state import Pending, State
 from referee.ruleset import Event
 
 MAX_MONEY = 999  # a player's money, a sale, a cost or a score: far beyond any real game
+MARKET_REPUTATION_TILES = 12  # on the international market's upper rows (GAL-2: "12 in all")
 MAX_INFLUENCE = 99  # the influence track (its length is MISSING: far beyond any edition)
 
 

@@ -8,6 +8,7 @@ from referee.errors import BadRequest
 from referee.games.gallerist.catalog import CELEBRITY_FAME
 from referee.games.gallerist.commands import Command
 from referee.games.gallerist.rules.common import (
+    MARKET_REPUTATION_TILES,
     MAX_INFLUENCE,
     figure_cap,
     in_play,
@@ -70,6 +71,9 @@ def reputation_tile(s: State, c: Command) -> list[Event]:
     what a tile is worth stays the table's to enter."""
     in_play(s, c)
     p = s.player(player_named(s, c.get("player")))
+    if s.market_tiles_taken >= MARKET_REPUTATION_TILES:
+        refuse(f"The market's {MARKET_REPUTATION_TILES} reputation tiles are all taken already; "
+               "there is none left for a player to take.", "no_reputation_tile", "GAL-18")
     return settle(s, [{"type": "reputation_tile", "player": p.name, "tile": c.get("tile")}])
 
 

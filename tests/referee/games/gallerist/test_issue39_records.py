@@ -59,3 +59,17 @@ def test_a_starting_tile_without_a_label_is_on_the_board_too() -> None:
     g.ok("place_start", player="Ann", location="Artists Colony", tile="T1")
     assert g.player("Ben")["reputation_tiles"] == ["a tile without a label"]
     assert g.player("Ann")["reputation_tiles"] == ["T1"]
+
+
+def test_the_market_s_twelve_reputation_tiles_are_all_it_has() -> None:
+    """GAL-2 reads the market's reputation tiles as 12 in all: the 13th taken in play is
+    refused in words, whoever takes it, and nothing is recorded."""
+    g = Game(["Ann", "Ben"])
+    g.place_all()
+    for i in range(12):
+        g.ok("reputation_tile", player=("Ann", "Ben")[i % 2])
+    before = g.json
+    refusal = g.no("reputation_tile", "no_reputation_tile", "GAL-18", player="Ann")
+    assert "12 reputation tiles are all taken" in refusal.message
+    assert g.json == before
+    assert len(g.player("Ann")["reputation_tiles"]) == 1 + 6
