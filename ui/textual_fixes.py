@@ -20,7 +20,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, cast
 
-import textual
 from rich.cells import cell_len
 from rich.control import Control
 from textual import _compositor, events
@@ -35,6 +34,8 @@ from textual.keys import key_to_character
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+
+from referee.plugins import version
 
 _original = StylesCache.__dict__["get_inner_outer"]
 if not hasattr(_original, "cache_clear") or not hasattr(_original, "__wrapped__"):
@@ -161,8 +162,10 @@ class DismissOnce:
 # (`_Shifted`); a partial update writes each chop where its own cells start. A full redraw
 # joins the chops of a line, so the line is the same width as before.
 
-if textual.__version__ != "8.2.8":
-    raise ImportError(f"textual {textual.__version__}: review ui/textual_fixes.py's wide "
+# (Asked of referee.plugins, not textual.__version__, which imports importlib.metadata: about
+# 9 ms of every start, issue 41.)
+if version("textual") != "8.2.8":
+    raise ImportError(f"textual {version('textual')}: review ui/textual_fixes.py's wide "
                       "characters (written for 8.2.8's Compositor._render_chops)")
 
 
