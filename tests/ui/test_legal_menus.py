@@ -102,7 +102,8 @@ def test_the_box_offers_exactly_the_legal_actions(data: st.DataObject) -> None:
     lines = sc.undo_lines(s.undo_target())
     if len(standing) > 1 and not state.over:
         assert undo is not None and undo.step is standing[-1]
-        assert lines[0].startswith(standing[-1].command["cmd"].replace("_", " ")[:10])
+        # named in the ruleset's words for that step ("the turn-order roll"), as undo says it
+        assert lines[0] and (s.undo_words() or "").startswith(f"Undo {lines[0]}")
     else:
         assert undo is None and lines == ("nothing to undo",)
     box.close()
