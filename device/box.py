@@ -360,7 +360,8 @@ class BoxController:
         return outcome
 
     def _refused(self, refusal: Refusal) -> None:
-        head = " ".join(x for x in (refusal.rule, refusal.code.replace("_", " ")) if x)
+        # The rule it rests on and the refusal's words; its code is for programs (issue 39).
+        head = f"Not allowed ({refusal.rule})" if refusal.rule else "Not allowed"
         # The words as said (names as typed): the OLED wraps and transliterates them as it
         # draws (`device.render`); the console's box panel shows them whole.
         self._notice = (f"{head}\n{refusal.message}", self._clock() + self._notice_s)

@@ -15,6 +15,13 @@ from typing import Any
 from referee.ruleset import Event
 
 RESOURCES = ("fuel", "radio", "weapon")
+# why an artwork could not be uncovered (`uncover_blocked`'s reason)
+BLOCKED = {
+    "no_city": "no city of this board shows that symbol",
+    "lost": "every city with that symbol is lost",
+    "occupied": "every city with that symbol already holds an artwork",
+    "no_token": "no artwork token is left",
+}
 REASONS = {
     "track_full": "the last artwork reached the track",
     "health": "a player lost their last health token",
@@ -143,7 +150,8 @@ _EVENTS: dict[str, Callable[[Event], str]] = {
     "clue_given": lambda e: f"{e['from']} gave clue card {e['card']} to {e['to']}",
     "uncovered": lambda e: f"{e['symbol']} artwork uncovered in {e['city']}",
     "uncover_blocked": lambda e: (f"the {e['symbol']} artwork could not be uncovered"
-                                  + (f" ({e['reason']})" if e.get("reason") else "")),
+                                  + (f" ({BLOCKED.get(str(e['reason']), 'see the rules')})"
+                                     if e.get("reason") else "")),
     "collected": lambda e: (f"artwork collected in {e['city']}: track space {e['space']} "
                             f"(threat {e['threat']}, next ally die {e['ally_cost']} radio)"),
     "city_lost": _city_lost,

@@ -66,7 +66,7 @@ def draw(s: ArtState, cmd: c.Draw) -> list[dict[str, object]]:
     p = known_player(steps.state, cmd.player)
     if not p.draws_owed:
         raise refuse("no_draw_due", "ART-10", f"{p.name} owes no draw this round; an extra "
-                     "card is extra_draw (paid).")
+                     "card is a paid extra draw.")
     if cmd.final:
         if steps.state.rules.final_card_detection != "table":
             raise refuse("bad_request", "ART-12", "The box counts the deck and says when the "

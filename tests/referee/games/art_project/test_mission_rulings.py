@@ -131,7 +131,7 @@ def test_a_draw_belongs_to_phase_a_and_is_owed() -> None:
                            "movement phase (B).")
     g = drawn()
     err = g.no("draw", "no_draw_due", "ART-10", player="Ann")
-    assert err.message == "Ann owes no draw this round; an extra card is extra_draw (paid)."
+    assert err.message == "Ann owes no draw this round; an extra card is a paid extra draw."
 
 
 def test_the_table_reports_the_final_card_only_under_table_detection() -> None:

@@ -1,0 +1,175 @@
+"""Every surface speaks the table's language (issue 39): no machine word (a snake_case
+identifier, a code, a command or setting key, a raw id; `tests/machine_words.py`) on the
+box's screens, the phone page, the log, the refusals or the house rules, in any reachable
+state of any game; and none on the console's screens and dialogs at 80x24.
+
+The states come from the walkers of the console's property tests (Gallery Grippers:
+`tests/ui/reachable.py`; The A.R.T. Project: `tests/ui/test_art_reachable.py`; The Gallerist:
+`tests/ui/test_gallerist_reachable.py`, and prefixes of its scripted whole game, which reach
+kick-outs, the final round and final scoring). In each state:
+
+- the box is pressed at random (its buttons act: what it applies is reachable too) and every
+  screen's words are read before drawing;
+- the page is rendered and read as text; the log and every step's undo words are read;
+- the requests the walk made in earlier states are sent again with other players (most are
+  refused now), and each refusal is said as the console and the box say it.
+
+A rule id ("GAL-15") may stay in a refusal, before its words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.session import Session
+from tests.machine_words import (
+    Shown,
+    box_refusal,
+    box_walk,
+    code_as_words,
+    console_refusal,
+    log_text,
+    machine_words,
+    page_text,
+    refused,
+)
+from tests.referee.games.gallerist import make_games
+from tests.referee.games.gallerist import test_session as scripted
+
+# (the walkers' modules hold @given tests: imported here, not while a test is running)
+from tests.ui.reachable import reachable_session
+from tests.ui.test_art_reachable import play
+from tests.ui.test_gallerist_reachable import play_to
+
+
+def gg(data: st.DataObject) -> Session:
+    return reachable_session(data)
+
+
+def art(data: st.DataObject) -> Session:
+    return play(data)
+
+
+def gallerist(data: st.DataObject) -> Session:
+    if data.draw(st.booleans(), label="scripted game"):
+        script = [r for r in make_games.game() if r["cmd"] != "state"]
+        n = data.draw(st.one_of(st.integers(1, len(script)),
+                                st.integers(len(script) - 20, len(script))), label="prefix")
+        s = Session(seed=scripted.SEED)
+        for request in script[:n]:
+            assert s.handle(request)["ok"], request
+        return s
+    return play_to(data)
+
+
+WALKS = {"gallery-grippers": gg, "art-project": art, "gallerist": gallerist}
+
+
+def requests_of(s: Session) -> list[dict[str, Any]]:
+    """Requests to send again: the logged commands and the legal actions now, each as it
+    was and with every other player (most of them refused in this state)."""
+    found: list[dict[str, Any]] = []
+    names = [p["name"] for p in s.handle({"cmd": "state"})["state"].get("players", [])]
+    base = [dict(e.command) for e in s.log if e.command.get("cmd") not in ("new_game",)]
+    base += s.ruleset.legal_actions(s.state, None) if names else []
+    for request in base:
+        request = {k: v for k, v in request.items()
+                   if k not in ("roll", "rolls", "commitment", "catalog", "rules")}
+        found.append(request)
+        for key in ("player", "by", "from"):
+            if key in request:
+                found += [{**request, key: n} for n in names if n != request[key]]
+    return found
+
+
+def shown_everywhere(s: Session, data: st.DataObject) -> Shown:
+    shown = Shown()
+    refusals = refused(s, requests_of(s))[:60]
+    for refusal in refusals:
+        for surface, said in (("console refusal", console_refusal(refusal)),
+                              ("box refusal", box_refusal(s, refusal))):
+            shown.add(surface, said)
+            if code_as_words(refusal, said):
+                shown.found.setdefault(refusal.code, set()).add(f"{surface}: {said}")
+    shown.add("page", page_text(s))
+    shown.add("log", log_text(s))
+    presses = data.draw(st.lists(st.tuples(
+        st.sampled_from(["ROLL", "NEXT", "NEXT", "BACK", "MENU"]),
+        st.integers(0, 9).map(lambda n: n == 0)), max_size=40), label="presses")
+    for text in box_walk(s, presses):
+        shown.add("box", text)
+    shown.add("page after the box", page_text(s))
+    shown.add("log after the box", log_text(s))
+    return shown
+
+
+@pytest.mark.slow(60)
+@pytest.mark.parametrize("game", WALKS)
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_no_machine_words_on_the_box_the_page_the_log_or_in_refusals(
+        game: str, data: st.DataObject) -> None:
+    s = WALKS[game](data)
+    shown = shown_everywhere(s, data)
+    assert not shown.found, shown.report()
+
+
+def test_the_checker_finds_the_words_the_tables_met() -> None:
+    """The machine words of issue 39, as the tables met them, are found; their words are not."""
+    for said in ("record its fame with discover_artist", "phase final_scoring",
+                 "[no_kickout_final_round] In the final round…", "Undone: step 42",
+                 "GAL-15 no kickout final round_x", "Fourth location",
+                 "previous_icon: strictly_below", "tiebreak: rps"):
+        assert machine_words(said), said
+    for said in ("✗ GAL-15 In the final round no one takes a kicked-out action.",
+                 "Undone: Ann's move to the Sales Office", "Ann rolls a d6: 4",
+                 "step 42 (Ann's move)"):
+        assert not machine_words(said), said
+
+
+async def _console_text(s: Session) -> str:
+    from tests.ui.conftest import keys
+    from ui.app import make_app
+    from ui.screens.common import InProgressScreen
+
+    app = make_app(s)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        if isinstance(app.screen, InProgressScreen):
+            await keys(pilot, "r")
+        return screen_text(app)
+
+
+def screen_text(app: Any) -> str:
+    """What the console's screens say: every widget's text (the parts scrolled out of view
+    too) and the options of every list."""
+    from textual.widgets import Input, OptionList, Static
+
+    out = []
+    for screen in app.screen_stack:
+        for widget in screen.walk_children(with_self=True):
+            if isinstance(widget, OptionList):
+                out += [str(widget.get_option_at_index(i).prompt)
+                        for i in range(widget.option_count)]
+            elif isinstance(widget, Input):
+                out += [widget.value, widget.placeholder or ""]
+            elif isinstance(widget, Static):
+                out.append(str(widget.render()))
+    return "\n".join(out)
+
+
+@pytest.mark.slow(60)
+@pytest.mark.parametrize("game", WALKS)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_no_machine_words_on_the_console(game: str, data: st.DataObject) -> None:
+    s = WALKS[game](data)
+    shown = Shown()
+    shown.add("console", asyncio.run(_console_text(s)))
+    assert not shown.found, shown.report()
