@@ -271,6 +271,11 @@ class Ruleset(Protocol):
     def renew_rule(self) -> str | None:
         """The rule a ``kept_dropped`` event cites."""
 
+    def kept_rule(self, purpose: str) -> str | None:
+        """The rule a refusal cites when a typed or tray value, or a card named by hand, is
+        sent where a die or card an undo kept waits (``die_kept``, ``card_kept``): the
+        game's rule that undo never chooses a result, or the rule of that roll."""
+
     def bound_rule(self) -> str | None:
         """The rule a draw refused because a kept card of another pile binds it cites
         (``draw_bound``: the seen card's draw must be made from its pile)."""

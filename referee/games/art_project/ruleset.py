@@ -149,6 +149,9 @@ class ArtProject(GameRuleset[ArtState, c.Command, ArtCatalog]):
     def bound_rule(self) -> str | None:
         return "ART-36"
 
+    def kept_rule(self, purpose: str) -> str | None:
+        return "ART-36"
+
     def holds(self, state: ArtState, deck: str, card: str, from_discards: bool) -> bool:
         return False
 

@@ -181,6 +181,9 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
     def bound_rule(self) -> str | None:
         return "GAL-26"
 
+    def kept_rule(self, purpose: str) -> str | None:
+        return "GAL-26"
+
     def holds(self, state: State, deck: str, card: str, from_discards: bool) -> bool:
         bag = state.bag
         return deck == BAG and isinstance(bag, Mapping) and bag.get(card, 0) > 0
