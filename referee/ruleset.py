@@ -294,6 +294,56 @@ class Ruleset(Protocol):
         `data` is not one."""
 
 
+# ---- house rules as the table reads them (issue 39) ---------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class HouseRule:
+    """One house-rule setting in the table's words: what it is about (`name`), each value in
+    a few words (`says`) and what the table does under it, in one line (`explain`). Every
+    front end that lets a table choose house rules, or shows the ones in force, words them
+    from here; `key` (the settings file's and ``new_game``'s name) and the values themselves
+    are for programs and are never shown."""
+
+    key: str
+    rule: str  # the rule it changes, e.g. "GAL-9"
+    name: str
+    says: Callable[[Any], str]
+    explain: Callable[[Any], str]
+    choices: tuple[object, ...] = ()  # the allowed values, the default first; () for a number
+
+    def line(self, value: object) -> str:
+        """The setting with `value`, in a line: "name: value — what it means (rule)"."""
+        return f"{self.name}: {self.says(value)} — {self.explain(value)} ({self.rule})"
+
+
+def worded(choices: Mapping[object, tuple[str, str]]) -> tuple[Callable[[Any], str],
+                                                               Callable[[Any], str]]:
+    """`says` and `explain` for a setting with a few values: {value: (words, explanation)}."""
+    def says(value: Any) -> str:
+        return choices[value][0] if value in choices else str(value)
+
+    def explain(value: Any) -> str:
+        return choices[value][1] if value in choices else ""
+
+    return says, explain
+
+
+def choice_rule(key: str, rule: str, name: str,
+                choices: Mapping[object, tuple[str, str]]) -> HouseRule:
+    """A `HouseRule` with a few values, each with its words and explanation."""
+    says, explain = worded(choices)
+    return HouseRule(key, rule, name, says, explain, tuple(choices))
+
+
+@runtime_checkable
+class DescribesHouseRules(Protocol):
+    """What a game adds so a front end that knows no game (the web page) shows the house
+    rules in force in the table's words."""
+
+    def house_rules(self, state: Any) -> list[tuple[HouseRule, object]]:
+        """Each setting (`HouseRule`) with its value in `state`, in the order to show them."""
+
+
 # ---- the table as a front end shows it (optional: web page, issue 17) ---------------------
 
 @dataclass(frozen=True, slots=True)

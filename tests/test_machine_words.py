@@ -134,22 +134,57 @@ def test_the_checker_finds_the_words_the_tables_met() -> None:
 
 
 async def _console_text(s: Session) -> str:
+    """What the console shows of `s` at 80x24: the game's screen, and the help and undo
+    dialogs opened over it by their keys."""
     from tests.ui.conftest import keys
     from ui.app import make_app
     from ui.screens.common import InProgressScreen
 
     app = make_app(s)
+    said = []
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         if isinstance(app.screen, InProgressScreen):
             await keys(pilot, "r")
-        return screen_text(app)
+        said.append(screen_text(app))
+        depth = len(app.screen_stack)
+        for key in ("f1", "ctrl+z"):
+            await keys(pilot, key)
+            said.append(screen_text(app))
+            for _ in range(3):
+                if len(app.screen_stack) <= depth:
+                    break
+                await keys(pilot, "escape")
+        assert not app.trouble.found, [f.details for f in app.trouble.found]
+    return "\n".join(said)
+
+
+async def _forms_text() -> str:
+    """Every game's new-game form and its help, as the console shows them at 80x24."""
+    from tests.ui.conftest import keys
+    from ui.app import make_app
+
+    app = make_app(Session(seed=bytes(range(32))))
+    said = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for downs in range(3):  # the games, in the order F2 lists them
+            await keys(pilot, "f2", "home", *["down"] * downs, "enter")
+            await pilot.pause()
+            said.append(screen_text(app))
+            depth = len(app.screen_stack)
+            await keys(pilot, "f1")
+            said.append(screen_text(app))
+            if len(app.screen_stack) > depth:
+                await keys(pilot, "escape")
+        assert not app.trouble.found, [f.details for f in app.trouble.found]
+    return "\n".join(said)
 
 
 def screen_text(app: Any) -> str:
     """What the console's screens say: every widget's text (the parts scrolled out of view
     too) and the options of every list."""
-    from textual.widgets import Input, OptionList, Static
+    from textual.widgets import Input, Label, OptionList, Static
 
     out = []
     for screen in app.screen_stack:
@@ -159,8 +194,10 @@ def screen_text(app: Any) -> str:
                         for i in range(widget.option_count)]
             elif isinstance(widget, Input):
                 out += [widget.value, widget.placeholder or ""]
-            elif isinstance(widget, Static):
+            elif isinstance(widget, Static | Label):
                 out.append(str(widget.render()))
+            elif hasattr(widget, "source") and isinstance(widget.source, str):  # Markdown
+                out.append(widget.source)
     return "\n".join(out)
 
 
@@ -173,3 +210,72 @@ def test_no_machine_words_on_the_console(game: str, data: st.DataObject) -> None
     shown = Shown()
     shown.add("console", asyncio.run(_console_text(s)))
     assert not shown.found, shown.report()
+
+
+def test_no_machine_words_on_the_new_game_forms_and_their_help() -> None:
+    """Every game's new-game form names and explains its house rules in the table's words."""
+    said = asyncio.run(_forms_text())
+    for key, rule in HOUSE_RULE_NAMES():
+        assert rule in said, (key, rule)
+    shown = Shown()
+    shown.add("new-game form", said)
+    assert not shown.found, shown.report()
+
+
+def HOUSE_RULE_NAMES() -> list[tuple[str, str]]:
+    """(key, name) of the house rules a new-game form lets the table choose."""
+    from referee.games.gallerist.settings import HOUSE_RULES as GAL
+    from referee.games.gallery_grippers.settings import HOUSE_RULES as GG
+
+    return [(k, r.name) for k, r in (*GG.items(), *GAL.items())]
+
+
+@pytest.mark.parametrize("game", ["gallery_grippers", "art_project", "gallerist"])
+def test_every_house_rule_is_named_and_explained_in_the_table_s_words(game: str) -> None:
+    """One place words every setting and every value (the game's settings module), and no
+    word of it is a machine word; every value has its own explanation."""
+    import importlib
+
+    settings_module = importlib.import_module(f"referee.games.{game}.settings")
+    rules = settings_module.HOUSE_RULES
+    shown = Shown()
+    for key, rule in rules.items():
+        assert rule.key == key and rule.name and rule.rule
+        values = list(rule.choices) or [1, 100, 1_000_000_000]
+        for value in values:
+            shown.add(key, rule.line(value))
+            assert rule.explain(value) and rule.says(value), (key, value)
+        if rule.choices:  # each value explained differently
+            assert len({rule.explain(v) for v in rule.choices}) == len(rule.choices), key
+            assert len({rule.says(v) for v in rule.choices}) == len(rule.choices), key
+    assert not shown.found, shown.report()
+
+
+def test_the_card_form_s_examples_name_the_board_in_play_and_the_table_s_players() -> None:
+    """The A.R.T. Project's card form gives its examples in this game's terms: cities of the
+    board in play (Egypt's, not the test board's Film and Book) and a player at the table."""
+    from ui.app import make_app
+    from ui.games.art_project.dialogs import RequestForm
+
+    s = Session(seed=bytes(range(32)))
+    assert s.handle({"cmd": "new_game", "game": "art-project", "mission": "test-egypt",
+                     "difficulty": "easy", "players": [{"name": "Zoë"}, {"name": "Ben"}]})["ok"]
+    egypt = [c.name for c in s.state.mission.cities if c.name != s.state.mission.start]
+
+    async def main() -> tuple[str, str]:
+        from tests.ui.conftest import keys
+        from ui.screens.common import InProgressScreen
+
+        app = make_app(s)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            if isinstance(app.screen, InProgressScreen):
+                await keys(pilot, "r")
+            app.push_screen(RequestForm({"cmd": "play_card", "player": "Zoë"}))
+            await pilot.pause()
+            agents = app.screen.query_one("#field-agents").placeholder
+            return agents, screen_text(app)
+
+    agents, said = asyncio.run(main())
+    assert agents == f"{egypt[0]}=2 {egypt[1]}=1"
+    assert "Film" not in said and "Book=" not in said and "health=Zoë:1" in said

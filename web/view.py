@@ -20,7 +20,7 @@ from typing import Any
 
 from referee.errors import RefereeError
 from referee.luck import LuckFold
-from referee.ruleset import DescribesBoard, DescribesTable, Figure, Seat
+from referee.ruleset import DescribesBoard, DescribesHouseRules, DescribesTable, Figure, Seat
 from referee.words import corrections, plain, step_words
 
 LOG_LINES = 40  # the newest log lines the page lists
@@ -230,6 +230,15 @@ class Corrections:
         return [text for _, text in self._fold.update(log)]
 
 
+def house_rules(ruleset: Any, state: Any, phase: str) -> list[dict[str, str]]:
+    """The house rules in force, each in the table's words (`DescribesHouseRules`): none
+    before a game, or for a game that does not word them."""
+    if phase == "no_game" or not isinstance(ruleset, DescribesHouseRules):
+        return []
+    return [{"name": rule.name, "value": rule.says(value), "explain": rule.explain(value),
+             "rule": rule.rule} for rule, value in ruleset.house_rules(state)]
+
+
 class Snapshots:
     """The page's data after each accepted command. What depends on the whole log (the luck
     report, the last verdict) is folded in a step at a time; the check of every roll is made
@@ -279,6 +288,7 @@ class Snapshots:
             "dice": last_dice(ruleset, log),
             "turn": sj.get("turn_number"),
             "board": board(ruleset, state),
+            "house_rules": house_rules(ruleset, state, str(sj.get("phase", ""))),
             "log": [{"seq": e.seq, "text": logged_words(ruleset, e), "undone": e.undone}
                     for e in reversed(log[-LOG_LINES:])],
             "commands": len(log),

@@ -33,6 +33,7 @@ from referee.ruleset import (
     Figure,
     GameFunctions,
     GameRuleset,
+    HouseRule,
     Panel,
     Result,
     Rolled,
@@ -145,6 +146,9 @@ class ArtProject(GameRuleset[ArtState, c.Command, ArtCatalog]):
 
     def renew_rule(self) -> str | None:
         return None
+
+    def house_rules(self, state: ArtState) -> list[tuple[HouseRule, object]]:
+        return state.rules.described()
 
     def bound_rule(self) -> str | None:
         return "ART-36"

@@ -29,6 +29,7 @@ from referee.ruleset import (
     Figure,
     GameFunctions,
     GameRuleset,
+    HouseRule,
     Panel,
     Result,
     Rolled,
@@ -177,6 +178,9 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
 
     def renew_rule(self) -> str | None:
         return None
+
+    def house_rules(self, state: State) -> list[tuple[HouseRule, object]]:
+        return state.rules.described()
 
     def bound_rule(self) -> str | None:
         return "GAL-26"

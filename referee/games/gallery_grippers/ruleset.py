@@ -26,6 +26,7 @@ from referee.ruleset import (
     Figure,
     GameFunctions,
     GameRuleset,
+    HouseRule,
     Result,
     Rolled,
     Seat,
@@ -152,6 +153,9 @@ class GalleryGrippers(GameRuleset[GameState, c.Command, Catalog]):
 
     def renew_rule(self) -> str | None:
         return "GG-17"
+
+    def house_rules(self, state: GameState) -> list[tuple[HouseRule, object]]:
+        return state.rules.described()
 
     def bound_rule(self) -> str | None:
         return "GG-17"
