@@ -108,7 +108,7 @@ def shown_everywhere(s: Session, data: st.DataObject) -> Shown:
     return shown
 
 
-@pytest.mark.slow(60)
+@pytest.mark.slow(20)
 @pytest.mark.parametrize("game", WALKS)
 @settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -198,12 +198,14 @@ def screen_text(app: Any) -> str:
                 out.append(str(widget.render()))
             elif hasattr(widget, "source") and isinstance(widget.source, str):  # Markdown
                 out.append(widget.source)
+    # the notices (Textual's toasts), those already gone too
+    out += [str(n.message) for n in getattr(app, "_notifications", [])]
     return "\n".join(out)
 
 
-@pytest.mark.slow(60)
+@pytest.mark.slow(15)
 @pytest.mark.parametrize("game", WALKS)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_no_machine_words_on_the_console(game: str, data: st.DataObject) -> None:
     s = WALKS[game](data)
