@@ -327,7 +327,8 @@ class BoxController:
             from referee.words import core_words
 
             for event in fixed:  # one notice each, in turn (the OLED font has no →)
-                self._say(core_words([event])[0].replace("→", "->"), queue=True)
+                self._say(core_words([event], self.session.ruleset)[0].replace("→", "->"),
+                          queue=True)
             if self.ui.overlay == CODE:  # the code would hide it: the game's screen, said
                 self.ui.overlay, self._code_until = None, None
         ack = self.ui.ack if self._mine else None

@@ -344,6 +344,15 @@ class DescribesHouseRules(Protocol):
         """Each setting (`HouseRule`) with its value in `state`, in the order to show them."""
 
 
+@runtime_checkable
+class NamesDice(Protocol):
+    """What a game adds so a die no player rolls is named in words, not by its id, wherever
+    the core words a die (a correction, the page's last roll): "ally die 1", "the table"."""
+
+    def die_owner(self, die_id: str) -> str:
+        """Whose the die `die_id` is, in words, for a die no player rolls."""
+
+
 # ---- the table as a front end shows it (optional: web page, issue 17) ---------------------
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.luck import LuckFold
 from referee.ruleset import DescribesBoard, DescribesHouseRules, DescribesTable, Figure, Seat
-from referee.words import corrections, plain, step_words
+from referee.words import corrections, owner_words, plain, step_words
 
 LOG_LINES = 40  # the newest log lines the page lists
 VERDICTS = 12  # the newest verdicts the page lists
@@ -207,8 +207,8 @@ def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
             continue
         was = {(e.get("id"), e.get("player"), e.get("purpose")): e.get("was")
                for e in entry.events if e.get("type") == "die_corrected"}
-        # (a die no player rolls is named by its id, in words: "start player", "ally1")
-        dice = [{"player": r.player or r.id.replace("_", " "), "die": r.roll.die,
+        # (a die no player rolls is named in the game's words: "the table", "ally die 1")
+        dice = [{"player": owner_words(ruleset, r.player, r.id), "die": r.roll.die,
                  "value": r.roll.value,
                  "source": ("kept after undo" if r.roll.kept else r.roll.source)
                  if r.roll.source == "electronic" else f"physical, {r.roll.via or 'typed'}",
@@ -223,8 +223,8 @@ def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
 class Corrections:
     """The dice corrected after their result (`referee.words.corrections`), a `StepFold`."""
 
-    def __init__(self) -> None:
-        self._fold = StepFold(lambda entry: corrections([entry]))
+    def __init__(self, ruleset: Any = None) -> None:
+        self._fold = StepFold(lambda entry: corrections([entry], ruleset))
 
     def update(self, log: Sequence[Any]) -> list[str]:
         return [text for _, text in self._fold.update(log)]
@@ -264,7 +264,7 @@ class Snapshots:
             self._game, self._log = game, log
             self._luck = LuckFold(ruleset)
             self._verdicts = Verdicts()
-            self._corrections = Corrections()
+            self._corrections = Corrections(ruleset)
         if proof.seed:
             if self._checked is None or self._checked[0] != proof.seed:
                 result, notes = check_rolls(session.store, proof.commitment)

@@ -85,8 +85,25 @@ def _agents(e: Event) -> str:
     return f"{n} agent{'s' if n != 1 else ''} placed in {where}"
 
 
+def is_ally_die(die: str) -> bool:
+    """Whether a battle die's id is an ally die's (``ally1`` .. ``ally5``, ART-20)."""
+    return die.startswith("ally") and die[4:].isdigit()
+
+
+def dice_words(dice: Mapping[str, Any], plus: str = ", ") -> str:
+    """A battle's dice for the table: each player's by name, the ally dice together (the
+    team's, interchangeable: "Ann 1, Ben 4, ally dice 2 and 6"), never a die's id."""
+    own = [f"{k} {v}" for k, v in dice.items() if not is_ally_die(str(k))]
+    ally = [str(v) for k, v in dice.items() if is_ally_die(str(k))]
+    if ally:
+        joined = ally[0] if len(ally) == 1 else (
+            " + ".join(ally) if plus == " + " else ", ".join(ally[:-1]) + " and " + ally[-1])
+        own.append(f"{'ally die' if len(ally) == 1 else 'ally dice'} {joined}")
+    return plus.join(own)
+
+
 def _battle(e: Event, how: str = "") -> str:
-    dice = ", ".join(f"{k} {v}" for k, v in dict(e.get("dice") or {}).items()) or "none"
+    dice = dice_words(dict(e.get("dice") or {})) or "none"
     weapons = e.get("weapons", 0)
     arms = f" + {weapons} weapon{'s' if weapons != 1 else ''} × 2" if weapons else ""
     verdict = "won" if e.get("won") else "not yet won"

@@ -185,6 +185,9 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
     def bound_rule(self) -> str | None:
         return "GAL-26"
 
+    def die_owner(self, die_id: str) -> str:
+        return "the table"  # (the start-player draw is nobody's)
+
     def kept_rule(self, purpose: str) -> str | None:
         return "GAL-26"
 

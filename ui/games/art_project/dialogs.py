@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, SelectionList, Static
 
+from referee.games.art_project.words import dice_words
 from referee.ruleset import NeedDice
 from ui import format as fmt
 from ui.base import (
@@ -287,7 +288,7 @@ class ChooseDialog(PendingDialog):
 
 def verdict_text(v: dict[str, Any]) -> str:
     """The battle term by term: dice, weapons ×2 against agents + threat + HQ (ART-20..22)."""
-    dice = " + ".join(f"{fmt.escape(str(k))} {n}" for k, n in v["dice"].items()) or "–"
+    dice = fmt.escape(dice_words(v["dice"], plus=" + ")) or "–"
     return "\n".join([
         f"Dice      {dice} = {v['dice_sum']}",
         f"Weapons   {v['weapons']} × 2 = {v['weapon_bonus']}",
