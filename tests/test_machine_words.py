@@ -281,3 +281,40 @@ def test_the_card_form_s_examples_name_the_board_in_play_and_the_table_s_players
     agents, said = asyncio.run(main())
     assert agents == f"{egypt[0]}=2 {egypt[1]}=1"
     assert "Film" not in said and "Book=" not in said and "health=Zoë:1" in said
+
+
+def test_a_house_rule_s_explanation_follows_its_value_on_the_new_game_forms() -> None:
+    """The Gallerist's form explains each rule's chosen value under it, and the explanation
+    follows the value as the table changes it (and back with Ctrl+R); Gallery Grippers' form
+    explains the rule at the cursor."""
+    from referee.games.gallerist.settings import HOUSE_RULES as GAL
+    from referee.games.gallerist.settings import GalleristRules
+    from referee.games.gallery_grippers.settings import HOUSE_RULES as GG
+    from tests.ui.conftest import keys
+    from ui.app import make_app
+    from ui.base import Cycle
+
+    async def main() -> None:
+        app = make_app(Session(seed=bytes(range(32))))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            first = app.screen.query_one("#rule-tiebreak", Cycle)
+            first.focus()
+            await keys(pilot, "right")
+            why = str(app.screen.query_one("#rule-why").render())
+            assert GG["tiebreak"].explain("reroll") in why and "GG-3" in why
+            await keys(pilot, "f2", "home", "down", "down", "enter")
+            await pilot.pause()
+            key = "previous_icon"
+            i = list(GalleristRules().to_json()).index(key)
+            cycle = app.screen.query_one(f"#rule-{i}", Cycle)
+            why_of = app.screen.query_one(f"#rule-{i}-why")
+            assert str(why_of.render()) == GAL[key].explain("strictly_below")
+            cycle.focus()
+            await keys(pilot, "right")
+            assert cycle.value == "at_or_below"
+            assert str(why_of.render()) == GAL[key].explain("at_or_below")
+            await keys(pilot, "ctrl+r")
+            assert str(why_of.render()) == GAL[key].explain("strictly_below")
+
+    asyncio.run(main())
