@@ -17,6 +17,7 @@ from typing import Any
 from club.records import of_file
 from club.standings import evening_start, standings
 from club.store import ClubStore
+from referee.words import corrected
 
 STATIC = Path(__file__).parent / "static"
 PAGE_REFUSED = 20  # refused messages shown (the newest)
@@ -29,7 +30,7 @@ CSS = ("body{font-family:sans-serif;margin:1em;background:#fafafa;color:#111}"
        "td.n{text-align:right}.off{color:#777}.bad{color:#b00;font-weight:bold}"
        ".good{color:#060;font-weight:bold}section{margin:1em 0}h3{margin:.8em 0 .2em}"
        "code{font-size:.85em;overflow-wrap:anywhere}.proof{color:#333;font-size:.9em}"
-       ".proof div{margin:.1em 0}"
+       ".proof div{margin:.1em 0}.corrected{color:#950;font-weight:normal}"
        # (a box id such as table-7 is one word: not broken at its hyphen in a narrow column)
        "td[data-label=box]{white-space:nowrap}"
        # a narrow screen: each row of the wide tables becomes a card, its cells labelled
@@ -142,6 +143,8 @@ def body(store: ClubStore) -> str:
         cls = {"good": "good", "tampered": "bad"}.get(g.check, "")
         check = {"good": "GOOD", "tampered": "TAMPERED", "pending": "not yet checkable"}[g.check]
         problems = "".join(f"<div>{esc(p)}</div>" for p in g.problems[:5])
+        if g.corrections:  # legal, and public (issue 39): said beside the check
+            problems += f"<div class='corrected'>{esc(corrected(g.corrections))}</div>"
         seed = store.seed(g.box, g.game) if g.commitment else None
         proof = (f"<div>commitment <code>{esc(g.commitment)}</code></div>"
                  if g.commitment else "")

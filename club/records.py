@@ -56,6 +56,10 @@ def run_games(argv: list[str]) -> int:
         print(describe(g))
         for p in g.problems[:10]:
             print(f"    - {p}")
+        if g.corrections:  # legal, and public (issue 39)
+            from referee.words import corrected
+
+            print(f"    {corrected(g.corrections)}")
     total = sum(r["count"] for r in counts)
     if total:
         print(f"{total} message{'' if total == 1 else 's'} refused: "

@@ -21,7 +21,7 @@ import contextlib
 import json
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -101,8 +101,11 @@ SCHEMA = (
 # Files made before issue 40: each account is a box's or the club's own (`kind`: box or
 # reader) and a box may be locked out (`revoked_at`); the refusals are counted per box and
 # only the last few of each are kept.
+# Files made before issue 39's public corrections: a game's corrections start empty (those of
+# entries kept before are not read again).
 ADDED = (("games", "file", "TEXT NOT NULL DEFAULT ''"), ("games", "box_game", "INTEGER"),
-         ("boxes", "kind", "TEXT NOT NULL DEFAULT 'box'"), ("boxes", "revoked_at", "TEXT"))
+         ("boxes", "kind", "TEXT NOT NULL DEFAULT 'box'"), ("boxes", "revoked_at", "TEXT"),
+         ("games", "corrections", "TEXT NOT NULL DEFAULT '[]'"))
 HELD_BYTES = 1024 * 1024  # entries held per box for games not started yet, at most
 REFUSED_KEPT = 5  # refused messages kept per box, the newest (with the count of all)
 PAYLOAD_KEPT = 2048  # characters of a refused message kept (enough to see what it was)
@@ -148,6 +151,9 @@ class ClubGame:
     commitment: str | None
     file: str = ""  # the box's game file it was played in ('': the box sent no file id)
     box_game: int = 0  # its number in that file (what its hashes hold); `game` is the club's
+    # every die corrected after its result in the steps that stand, in words with its step
+    # ("Ann's d6 4 → 6 (step 14)", `referee.words.corrections`), as the entries joined up
+    corrections: list[str] = field(default_factory=list)
 
 
 def _is_hash(value: Any) -> bool:
@@ -163,9 +169,14 @@ class ClubStore:
             self._conn = sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True,
                                          isolation_level=None, check_same_thread=False)
             have = {r[1] for r in self._conn.execute("PRAGMA table_info(games)")}
-            if have and "file" not in have:  # (a file the club process has not opened since)
-                self._conn.execute("CREATE TEMP VIEW games AS SELECT *, '' AS file, "
-                                   "game AS box_game FROM main.games")
+            # (a file the club process has not opened since: the columns added later read
+            # as their defaults)
+            missing = [f"{default} AS {column}" for column, default in (
+                ("file", "''"), ("box_game", "game"), ("corrections", "'[]'"))
+                if column not in have]
+            if have and missing:
+                self._conn.execute(f"CREATE TEMP VIEW games AS SELECT *, {', '.join(missing)} "
+                                   "FROM main.games")
             have = {r[1] for r in self._conn.execute("PRAGMA table_info(boxes)")}
             if have and "kind" not in have:  # (nor since issue 40)
                 self._conn.execute("CREATE TEMP VIEW boxes AS SELECT *, 'box' AS kind, "
@@ -516,6 +527,7 @@ class ClubStore:
             (box, game)).fetchone()
         check = False
         problems: list[str] = []
+        fixed: list[list[Any]] | None = None  # the game's corrections, once one is read
         while True:
             row = c.execute("SELECT prev, hash, events, at FROM entries WHERE box = ? AND "
                             "game = ? AND seq = ?", (box, game, head_seq + 1)).fetchone()
@@ -526,6 +538,8 @@ class ClubStore:
                 problems.append(f"box {box} sent entry {head_seq + 1} of game {game}, which "
                                 "does not follow the entry before it (prev hash differs)")
             head_seq, head_hash = head_seq + 1, digest
+            if '"die_corrected"' in events_text or '"undone"' in events_text:
+                fixed = self._corrected(box, game, head_seq, events_text, fixed)
             if '"game_over"' not in events_text and '"seed_revealed"' not in events_text:
                 continue  # (most entries: nothing to parse for)
             for e in json.loads(events_text):
@@ -538,6 +552,9 @@ class ClubStore:
                     check = True
         c.execute("UPDATE games SET head_seq = ?, head_hash = ? WHERE box = ? AND game = ?",
                   (head_seq, head_hash, box, game))
+        if fixed is not None:
+            c.execute("UPDATE games SET corrections = ? WHERE box = ? AND game = ?",
+                      (canonical(fixed), box, game))
         if problems:
             self._taint(box, game, problems)
         elif check and state != "tampered":
@@ -548,6 +565,24 @@ class ClubStore:
             elif verdict.revealed:
                 c.execute("UPDATE games SET check_state = 'good' WHERE box = ? AND game = ?",
                           (box, game))
+
+    def _corrected(self, box: str, game: int, seq: int, events_text: str,
+                   fixed: list[list[Any]] | None) -> list[list[Any]]:
+        """The game's corrections ([seq, words] each) once entry `seq` joins: its own
+        (`referee.words.corrections`), less those of the step an undo takes back."""
+        from types import SimpleNamespace
+
+        from referee.words import corrections
+
+        if fixed is None:
+            row = self._conn.execute("SELECT corrections FROM games WHERE box = ? AND "
+                                     "game = ?", (box, game)).fetchone()
+            fixed = json.loads(row[0]) if row and row[0] else []
+        events = json.loads(events_text)
+        gone = {e.get("seq") for e in events if e.get("type") == "undone"}
+        kept = [f for f in fixed if f[0] not in gone]
+        step = SimpleNamespace(seq=seq, events=events, undone=False)
+        return kept + [[seq, words] for words in corrections([step])]
 
     def _gaps(self, box: str, number: int, game: int) -> tuple[tuple[int, int], ...]:
         """The first entry of the club's game `number` (the box's `game`) missing below the
@@ -597,11 +632,12 @@ class ClubStore:
     def games(self) -> list[ClubGame]:
         rows = self._conn.execute(
             "SELECT box, game, ruleset, players, started_at, ended_at, status, result, "
-            "head_seq, check_state, problems, commitment, file, box_game FROM games "
-            "ORDER BY started_at, box, game").fetchall()
+            "head_seq, check_state, problems, commitment, file, box_game, corrections "
+            "FROM games ORDER BY started_at, box, game").fetchall()
         return [ClubGame(b, g, r, json.loads(p), s, e, st, json.loads(res) if res else None,
-                         n, ch, json.loads(pr), cm, f, g if bg is None else bg)
-                for b, g, r, p, s, e, st, res, n, ch, pr, cm, f, bg in rows]
+                         n, ch, json.loads(pr), cm, f, g if bg is None else bg,
+                         [str(w) for _, w in json.loads(fx or "[]")])
+                for b, g, r, p, s, e, st, res, n, ch, pr, cm, f, bg, fx in rows]
 
     def seed(self, box: str, game: int) -> str | None:
         """The game's dice seed as its joined-up log revealed it (hex; None: not yet)."""

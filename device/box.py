@@ -54,6 +54,9 @@ CODE_OK = ("roll", "select")  # what chooses a MENU item
 # "New game"); choosing opens that game's "new" overlay.
 GAMES = "games"
 NEW = "new"
+# A die the tray read for a die typed before an undo (a correction): asked first, naming what
+# it changes (`Session.retype`); ROLL records it, BACK leaves it unrecorded.
+RETYPE = "retype"
 
 
 def error_view(what: str) -> BoxView:
@@ -102,6 +105,7 @@ class BoxController:
         self._shown: BoxView | None = None
         self._mine = False  # the outcome being published came from this controller
         self._code: tuple[tuple[tuple[bool, ...], ...] | None, str] | None = None
+        self._asking: tuple[Any, bool, str] | None = None  # (command, ack, question): RETYPE
         from device.render import OnceLog
 
         self._view_failures = OnceLog(log, "building the box's screen")
@@ -303,10 +307,35 @@ class BoxController:
                 self._changed()  # the next die of the same command
                 return
             try:
-                self._apply(waiting.make(roll), ack=waiting.ack)
+                self._given(waiting.make(roll), ack=waiting.ack)
             except Refusal as refusal:
                 self._refused(refusal)
         self._changed()
+
+    def _given(self, command: Any, ack: bool) -> None:
+        """Apply a command whose die the table gave (the tray read it); one that gives a die
+        typed before an undo another value (a correction) is asked first (`RETYPE`)."""
+        ask = self.session.retype(command)
+        if ask is None:
+            self._apply(command, ack=ack)
+            return
+        self._asking = (command, ack, ask.words())
+        self.ui.overlay, self._code_until = RETYPE, None
+
+    def _retype(self, action: str) -> None:
+        """The correction's question: ROLL (or select) records it, BACK does not (nothing is
+        recorded; ROLL on the game's screen asks the tray again); other buttons say so."""
+        asking = self._asking
+        if asking is None or action in ("back", "menu"):
+            self.ui.overlay, self._asking = None, None
+            if asking is not None:
+                self._say("Not recorded: the die is as it was.")
+            return
+        if action not in CODE_OK:
+            self._say("ROLL records the corrected die, BACK does not.")
+            return
+        self.ui.overlay, self._asking = None, None
+        self._apply(asking[0], ack=asking[1])
 
     # ---- plumbing --------------------------------------------------------------------------
     def _changed(self) -> None:
@@ -335,7 +364,10 @@ class BoxController:
         self.ui.reset_turn()
         self.ui.ack = ack
         if not self._mine:
-            self.ui.overlay = (None if self.ui.overlay in ("menu", "confirm", "confirm_end")
+            asked = ("menu", "confirm", "confirm_end", RETYPE)
+            if self.ui.overlay == RETYPE:
+                self._asking = None
+            self.ui.overlay = (None if self.ui.overlay in asked
                                else self.ui.overlay)  # (a question about the game as it was)
             self._changed()
 
@@ -415,6 +447,9 @@ class BoxController:
         mode = self.mode()
         if mode == CODE:
             return self._code_view()
+        if mode == RETYPE and self._asking is not None:
+            return BoxView(RETYPE, title="Correct a die?", lines=(self._asking[2],),
+                           hint="ROLL:record BACK:no")
         if mode == GAMES:
             names = tuple(name for name, _ in self.startable())
             return BoxView("games", title="New game of", menu=names,
@@ -425,6 +460,9 @@ class BoxController:
     # ---- acting ----------------------------------------------------------------------------
     def _dispatch(self, action: str) -> None:
         mode = self.mode()
+        if mode == RETYPE:
+            self._retype(action)
+            return
         if mode == CODE:  # any button puts the code away
             self.ui.overlay, self._code_until = None, None
             return

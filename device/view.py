@@ -112,8 +112,8 @@ class BoxView:
     code: tuple[tuple[bool, ...], ...] | None = None
     scroll: int = 0
     words: tuple[str, ...] | None = None
-    """The body as `text` says it when the OLED's lines are too terse for the console's
-    words view (the players page's "a1": "art held: 1"); None: ``lines``."""
+    """The body as `text` says it when the OLED's rows are not the console's words view
+    (the players page: one line a player, with the strikes in words); None: ``lines``."""
 
     def text(self) -> str:
         """The view as plain text lines (logs, tests, the console's box panel in words): the
@@ -266,7 +266,7 @@ def _body_text(view: BoxView, width: int, room: int) -> tuple[list[Row], list[Ro
     if view.verdict is not None:  # its sum, term by term (the lines go at the bottom)
         v = view.verdict
         sign = ">=" if v.success else "<"
-        return heads, [Row(f"+{v.specialist:>3} spec"), Row(f"+{v.attribute:>3} attr"),
+        return heads, [Row(f"+{v.specialist:>3} card"), Row(f"+{v.attribute:>3} card"),
                        Row(f"-{v.art:>3} art"), Row(f"={v.total:>3} {sign}{v.target}", True)]
     text: list[Row] = []
     pips = (*view.pips, *[None] * len(view.lines))

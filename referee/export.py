@@ -26,6 +26,7 @@ from referee.errors import StoreError
 from referee.games import DEFAULT_GAME
 from referee.ruleset import BgStatsScore
 from referee.session import Session
+from referee.words import corrected, corrections
 
 FORMAT = "tableside-referee/game-log"
 FORMAT_VERSION = 1
@@ -165,7 +166,9 @@ def _cell(value: Any) -> str:
 
 def bgstats(log: GameLog) -> dict[str, Any]:
     """A BG Stats play file: players, game, location and one play (docs/store.md); the
-    scores, winners, places and rounds are the game's (`Ruleset.bgstats`)."""
+    scores, winners, places and rounds are the game's (`Ruleset.bgstats`). Every die
+    corrected after its result is named in the play's `comments` (`referee.words.corrected`,
+    as `referee verify` says it): the file's shape is BG Stats', unchanged."""
     play = games.find(log.ruleset).bgstats(final_state(log))
     game_uuid = str(uuid.uuid5(NAMESPACE, f"game:{play['name']}"))
     play_uuid = str(uuid.uuid5(NAMESPACE, f"play:{log.commitment}:{log.game}:{log.started_at}"))
@@ -180,6 +183,7 @@ def bgstats(log: GameLog) -> dict[str, Any]:
     finished = log.status == "over"
     seed = next((e["seed"] for entry in log.entries for e in entry.events
                  if e.get("type") == "seed_revealed"), None)
+    fixed = corrected(corrections(log.entries))  # public: said with the play (issue 39)
     return {
         "about": play["about"],
         "players": players,
@@ -199,7 +203,8 @@ def bgstats(log: GameLog) -> dict[str, Any]:
                                f"{'finished' if finished else log.status}"
                                + "".join(f", {n}" for n in play["notes"])
                                + f"). Dice commitment {log.commitment}"
-                               + (f", seed {seed}" if seed else "") + ".",
+                               + (f", seed {seed}" if seed else "") + "."
+                               + (f" {fixed[:1].upper()}{fixed[1:]}." if fixed else ""),
                    "playerScores": scores}],
     }
 

@@ -41,6 +41,7 @@ from referee.kept import (
     waiting_for,
     without,
 )
+from referee.retype import Retype, preview
 from referee.ruleset import (
     DieRequest,
     Event,
@@ -535,6 +536,74 @@ class Session:
         return Roll(die=req.die, value=value, source="electronic", index=index,
                     sides=req.sides), card
 
+    # ---- a correction, before it is recorded (issue 39) ---------------------------------
+    def retype(self, command: Any) -> Retype | None:
+        """What `command` would change by giving a die typed before an undo another value
+        (a correction, `referee.kept.corrections`), changing nothing; None when it corrects
+        no die (or would be refused: `apply` says why). Only the values the table gives (typed
+        or read by the tray) are asked about: a die the box rolls is not known before it is
+        rolled, and a roll once made stands. A front end asks the table first with
+        `Retype.words` (the console's dialog, the box's screen), then applies the command."""
+        game = self._game
+        if not game.typed or isinstance(command, Undo | Reveal):
+            return None
+        base = self.state
+        ruleset = game.ruleset
+        known = True
+        try:
+            if ruleset.starts_game(command):
+                return None
+            result = ruleset.decide(base, command)
+            if isinstance(result, NeedDice):
+                # The kept dice are known (the box reuses them); a fresh one is not: a stand-in
+                # face (never shown, nothing drawn from the stream) lets the rules say which
+                # dice the table gave.
+                dice: dict[str, tuple[Roll, str | None]] = {}
+                used: list[KeptDie] = []
+                for req in result.requests:
+                    k = waiting_for(without(game.kept, used), req, base, game.current_piles,
+                                    ruleset)
+                    if k is not None:
+                        used.append(k)
+                        dice[req.id] = (replace(k.roll, kept=True), k.card)
+                        continue
+                    known = False
+                    value, card = ruleset.read_die(base, req, 0)
+                    dice[req.id] = (Roll(req.die, value, "electronic", sides=req.sides), card)
+                command = ruleset.with_dice(command, dice)
+                result = ruleset.decide(base, command)
+                if isinstance(result, NeedDice):
+                    return None
+        except Refusal:
+            return None
+        events = list(result)
+        fixed = [e for e in corrections(game.typed, ruleset.rolled(ruleset.command_json(command),
+                                                                    events))[0]
+                 if e.get("source") == "physical"]
+        if not fixed:
+            return None
+        was, same = self._retyped_step(fixed)
+        return preview(ruleset, fixed, was=was, now=events if known else None,
+                              before=base if same else None)
+
+    def _retyped_step(self, fixed: Sequence[Event]) -> tuple[list[Event], bool]:
+        """The undone step whose typed die `fixed` gives again (the latest): its events, and
+        whether the state it applied to is the state now (it was taken back, and every step
+        since has been taken back too)."""
+        game = self._game
+        log = game.log
+        wanted = {(e.get("id"), e.get("player"), e.get("die"), e.get("purpose"), e.get("was"))
+                  for e in fixed}
+        for seq in range(len(log), 0, -1):
+            entry = log.at(seq)
+            if not entry.undone:
+                continue
+            if any((k.id, k.player, k.roll.die, k.purpose, k.roll.value) in wanted
+                   for k in typed_left_by(game.rolled(entry))):
+                return list(entry.events), _below(log, seq) == (game.seqs[-1] if game.seqs
+                                                                else 0)
+        return [], False
+
     # ---- undo ----------------------------------------------------------------------------
     def _undo(self) -> Outcome:
         game = self._game
@@ -637,3 +706,16 @@ class Session:
             game_.replay(entry)
         session._game = game_
         return session
+
+
+def _below(log: running.Log, seq: int) -> int:
+    """The step that stood below step `seq` when it was applied (0: none): the latest step
+    before it not taken back before it was."""
+    undone: set[int] = set()
+    for s in range(seq - 1, 0, -1):
+        command = log.at(s).command
+        if command.get("cmd") == "undo":
+            undone.add(int(command.get("undoes", 0)))
+        elif s not in undone:
+            return s
+    return 0

@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from referee.errors import Refusal
 from referee.games.gallery_grippers.state import GameState
+from referee.retype import Retype
 from referee.ruleset import HouseRule
 from referee.session import Session
 from ui import format as fmt
@@ -72,17 +73,52 @@ class SessionView:
             self.referee.drawing_failed(cast(Screen[Any], self), error)
 
     def send(self, command: Any) -> bool:
-        """Send a command; a refusal is shown inline (in `#error`). True if accepted."""
+        """Send a command; a refusal is shown inline (in `#error`). True if accepted. A
+        command that gives a die typed before an undo another value (a correction) is asked
+        first (`asks_first`): False then, nothing sent yet."""
+        if self.asks_first(command):
+            return False
         refusal = self.referee.send(command)
         self.refused(refusal)
         return refusal is None
 
     def send_request(self, request: dict[str, Any]) -> bool:
         """Send a protocol request (as the ruleset's legal actions give them); a refusal
-        is shown inline. True if accepted."""
-        refusal = self.referee.send_request(request)
-        self.refused(refusal)
-        return refusal is None
+        is shown inline. True if accepted (a correction is asked first, as by `send`)."""
+        try:
+            command = self.referee.session.ruleset.parse(request)
+        except Refusal as refusal:
+            self.refused(refusal)
+            return False
+        return self.send(command)
+
+    def asks_first(self, command: Any) -> bool:
+        """Whether `command` corrects a typed die after its result (`Session.retype`): if so
+        the table is asked (`RetypeConfirm`, naming what it changes), and
+        the command is sent only on a yes; then `corrected()` does what the screen does once
+        its command is recorded. A no sends nothing and leaves this screen as it was."""
+        retype = self.referee.session.retype(command)
+        if retype is None:
+            return False
+
+        def answered(record: bool | None) -> None:
+            if not record:
+                return
+            refusal = self.referee.send(command)
+            if cast(Screen[Any], self).is_attached:
+                self.refused(refusal)
+                if refusal is None:
+                    self.corrected()
+
+        self.referee.open(RetypeConfirm(retype), answered)
+        return True
+
+    def corrected(self) -> None:
+        """This screen's command was recorded after the table said yes to its correction:
+        a dialog that closes once its command is recorded closes (a decision's dialog is
+        closed by the app once the decision is gone)."""
+        if isinstance(self, Dialog) and not isinstance(self, PendingDialog):
+            self.dismiss(None)
 
     # A form's own words for refusals the ruleset words for a protocol line (which names
     # request fields): (code, rule) -> (the form's field to put the cursor in, what to say).
@@ -628,6 +664,43 @@ class RulesetUndoConfirm(Dialog[None]):
 
         if self.send(Undo()):
             self.dismiss(None)
+
+
+class RetypeConfirm(Dialog[bool]):
+    """A die typed before an undo, given another value after its result was shown (a
+    correction, issue 39), asked first: what it changes, in the ruleset's words
+    (`referee.session.Session.retype`): "This changes Ben's d6 from 4 to 6. Battle in Film,
+    led by Ann: the verdict goes from not yet won to won. Record it?". Y records it (True);
+    N or Escape records nothing, and the dialog it came from stays as it was, what was typed
+    still in its field. Every screen that sends a command asks it (`SessionView.send`)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(either_case("y"), "record", "Record it"),
+        Binding(either_case("n"), "cancel", "Keep the die as it was"),
+        Binding("escape", "cancel", "Keep the die as it was", show=False),
+    ]
+
+    def __init__(self, retype: Retype) -> None:
+        super().__init__()
+        self.retype = retype
+
+    def compose(self) -> Any:
+        from textual.containers import Vertical
+
+        with Vertical(classes="dialog", id="retype-dialog"):
+            yield Static("[b]Correct a die after its result?[/b]", classes="dialog-title")
+            yield Static(self.retype.words(), id="retype-what", markup=False)
+            yield Static("If it is recorded, the log, the page, the export and the check "
+                         "all name the correction.", classes="hint")
+            yield Static("[b]Y[/b] records it · [b]N[/b] keeps the die as it was (what you "
+                         "typed stays in the field)", id="retype-keys")
+        yield KeyBar(own_only=True)
+
+    def action_record(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
 
 
 class DescribesRules(Protocol):

@@ -109,7 +109,8 @@ def bot_step(rig: Rig) -> None:
         goto(rig, "security" if "security" in v.menu else "security >")
         rig.press("ROLL")
     elif v.screen == "choice":
-        goto(rig, "go back in" if "go back in" in v.menu else "ditch the art")
+        back_in = "go back in (2 strikes)"
+        goto(rig, back_in if back_in in v.menu else "ditch the art (1 strike)")
         rig.press("ROLL")
     else:  # new, hands, tiebreak, museums, obstacle (no cards), verdict, draw, reup
         rig.press("ROLL")
@@ -194,7 +195,7 @@ def test_undo_asks_first_saying_what_and_the_die_stays_kept(rig: Rig) -> None:
     rig.press("BACK", long=True)
     confirm = rig.box.view()
     assert confirm.screen == "confirm" and confirm.title == "Undo?"
-    assert confirm.lines[:2] == (f"move {who}", "to airport")
+    assert confirm.lines[:2] == (f"{who}'s move", "to airport")
     assert not any(x.startswith("dice stay") for x in confirm.lines)  # no die in that step
     log_len = len(rig.box.session.log)
     rig.press("BACK")  # no: nothing undone
@@ -255,7 +256,7 @@ def test_the_idle_screen_comes_and_the_waking_press_does_nothing_else(tmp_path: 
     clock.t += 120
     box.tick()
     v = box.view()
-    assert v.screen == "idle" and v.lines[1].startswith("dice ")
+    assert v.screen == "idle" and v.lines[1] == "dice commitment:"
     log_len = len(box.session.log)
     box.press("ROLL")
     assert len(box.session.log) == log_len and box.view().screen == "hands"

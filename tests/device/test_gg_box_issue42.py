@@ -56,7 +56,7 @@ def test_the_deck_menu_counts_the_draw_pile_not_its_discards() -> None:
     menu = sc.items("draw", state, Cursor())
     for label, deck in menu:
         pile = sum(state.piles[deck].values())
-        assert label == f"{deck} ({pile})", (label, pile, q.cards_left(state, deck))
+        assert label == f"{deck} ({pile} left)", (label, pile, q.cards_left(state, deck))
 
 
 def boxed(s: Session) -> tuple[BoxController, Clock]:
@@ -147,8 +147,8 @@ def test_a_third_strike_shows_the_out_screen_what_became_of_the_hand() -> None:
     assert [v.screen for v in seen] == ["verdict", "out"]
     out = seen[1]
     text = " ".join(out.lines)
-    assert out.title == "Ann is out" and "third strike" in text and "hand discarded: 3+3" in text
-    assert "hand discarded" in text and "next: Ben" in text
+    assert out.title == "Ann is out" and "third strike" in text
+    assert out.lines[1:] == ("6 cards discarded", "Ben plays next")
     assert s.state.player("Ann").status == "out"
     assert box.view().screen == "turn"  # then the game goes on with Ben
 
@@ -194,18 +194,24 @@ def test_a_trade_at_the_trading_post_from_the_buttons() -> None:
     assert box.view().menu == ("Ben",)  # the partners the rules list
     box.press("ROLL")
     give = box.view()
-    legal = [a for a in q.legal_actions(s.state, "Ann") if isinstance(a, c.Trade)]
-    assert give.title == "Give Ben:"
-    assert give.menu == ("give nothing", *(f"+{q.card_bonus(s.state, a.give[0])} {a.give[0]}"
-                                           for a in legal if a.give))
-    pick(box, "+20 More Tech")
+    legal = {a.give[0] for a in q.legal_actions(s.state, "Ann") if isinstance(a, c.Trade)
+             and a.give}
+    assert give.title == "Give Ben:"  # each copy of each card the rules let change hands
+    assert give.menu == ("give nothing", *(f"[ ] +{q.card_bonus(s.state, n)} {n}"
+                                           for n in s.state.player("Ann").attributes
+                                           if n in legal))
+    pick(box, "[ ] +20 More Tech")
+    assert box.view().menu[:2] == ("done giving", "[x] +20 More Tech")
+    pick(box, "done giving")
     get = box.view()
-    assert get.title == "Get from Ben:" and get.lines == ("for +20 More Tech",)
-    assert get.menu == ("get nothing", *(f"+{q.card_bonus(s.state, a.get[0])} {a.get[0]}"
-                                         for a in legal if a.get))
-    pick(box, "+10 Night Vision Goggles")
+    assert get.title == "Get from Ben:" and get.lines == ("you give 1 card",)
+    assert get.menu == ("get nothing", *(f"[ ] +{q.card_bonus(s.state, n)} {n}"
+                                         for n in s.state.player("Ben").attributes))
+    pick(box, "[ ] +10 Night Vision Goggles")
+    pick(box, "done: trade")
     assert s.log[-1].command == {"cmd": "trade", "from": "Ann", "to": "Ben",
                                  "give": ["More Tech"], "get": ["Night Vision Goggles"]}
+    assert box.view().notice == "Traded: hand the cards over."  # the table moves the cards
     assert "Night Vision Goggles" in s.state.player("Ann").attributes
     assert s.state.player("Ben").attributes.count("More Tech") == 1
     assert box.view().screen == "turn"
@@ -222,7 +228,8 @@ def test_a_trade_one_way_from_the_menu_and_back_out_of_one() -> None:
     assert box.view().title == "Trade with whom?"
     box.press("ROLL")
     pick(box, "give nothing")
-    pick(box, "+30 Stolen Blueprints")
+    pick(box, "[ ] +30 Stolen Blueprints")
+    pick(box, "done: trade")
     assert s.log[-1].command["get"] == ["Stolen Blueprints"] and not s.log[-1].command["give"]
     entries = len(s.log)
     box.press("ROLL")
@@ -244,3 +251,52 @@ def test_end_turn_asked_is_withdrawn_when_the_turn_ends_elsewhere() -> None:
     assert box.view().screen == "turn" and s.state.current_player.name == "Ben"
     box.press("ROLL")  # Ben's move roll, not an end of his turn
     assert s.log[-1].command["cmd"] == "move_roll"
+
+
+def test_a_trade_of_several_cards_each_way_from_the_buttons() -> None:
+    """GG-4 trades attribute cards, any number each way: each copy is its own item, ROLL
+    ticks and unticks it, and the trade is one command."""
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="trading", roll=3)
+    box, _ = boxed(s)
+    box.press("ROLL")  # trade
+    box.press("ROLL")  # with Ben
+    for _ in range(3):
+        pick(box, "[ ] +20 More Tech")
+    assert box.view().menu == ("done giving", *["[x] +20 More Tech"] * 3)
+    box.press("ROLL")  # (the cursor stays on the third copy) unticked
+    assert box.view().menu.count("[x] +20 More Tech") == 2
+    pick(box, "done giving")
+    assert box.view().lines == ("you give 2 cards",)
+    pick(box, "[ ] +5 Smoke Bomb")
+    pick(box, "[ ] +10 Night Vision Goggles")
+    box.press("BACK")  # a look at the cards given: still ticked
+    assert box.view().menu.count("[x] +20 More Tech") == 2
+    pick(box, "done giving")
+    pick(box, "done: trade")
+    assert s.log[-1].command == {"cmd": "trade", "from": "Ann", "to": "Ben",
+                                 "give": ["More Tech", "More Tech"],
+                                 "get": ["Smoke Bomb", "Night Vision Goggles"]}
+    assert s.state.player("Ann").attributes.count("More Tech") == 1
+    assert list(s.state.player("Ben").attributes) == ["Stolen Blueprints", "More Tech",
+                                                      "More Tech"]
+    assert box.view().screen == "turn"
+
+
+def test_after_an_undone_draw_the_deck_menu_offers_only_the_deck_it_was_drawn_from() -> None:
+    """The card seen stays bound to its draw (`draw_bound`): the box offers that deck alone
+    and says why, rather than a deck the session would refuse."""
+    s = game(ANN, BEN)
+    ok(s, cmd="move", player="Ann", tile="recruitment", roll=3)
+    box, _ = boxed(s)
+    assert len(box.view().menu) == 2
+    pick(box, box.view().menu[1])  # the second deck
+    deck = s.log[-1].command["deck"]
+    box.press("ROLL")  # seen
+    box.press("BACK", long=True)
+    box.press("ROLL")  # undone
+    v = box.view()
+    assert v.screen == "draw" and len(v.menu) == 1 and v.menu[0].startswith(deck), v.text()
+    assert v.lines == ("the undone draw's card comes next",)
+    box.press("ROLL")
+    assert s.log[-1].command["cmd"] == "draw" and s.log[-1].command["deck"] == deck

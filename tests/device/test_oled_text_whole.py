@@ -188,10 +188,10 @@ def check_screen(box: BoxController) -> None:
 def test_a_verdict_of_a_long_name_shows_the_name_and_its_sum_over_pages() -> None:
     from device.view import Verdict
 
-    v = BoxView("verdict", title="Nguyễn Thị Minh Khai bypass", big="22", source="electronic",
-                strikes=1, verdict=Verdict(22, 25, 10, 35, 22, 100, False, "electronic"),
-                lines=("FAIL: strike 2",))
+    v = BoxView("verdict", title="Nguyễn Thị Minh Khai: strike 2", big="22",
+                source="electronic", strikes=1,
+                verdict=Verdict(22, 25, 10, 35, 22, 100, False, "electronic"))
     shown = all_rows(v)
-    assert "".join(shown).replace(" ", "").startswith("NguyenThiMinhKhaibypass")
-    assert "= 22 <100" in shown and "+ 25 spec" in shown
+    assert "".join(shown).replace(" ", "").startswith("NguyenThiMinhKhai:strike2")
+    assert "= 22 <100" in shown and "+ 25 card" in shown
     render(v)

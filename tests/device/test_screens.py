@@ -57,11 +57,16 @@ def test_the_turn_screen_never_shows_another_turn_s_roll(seq: list[tuple[str, bo
         p = box.session.state.current_player
         assert p is not None and v.title.startswith(p.name[:10])
         mine = rolls_this_turn(box)
+        lines = v.lines
         if not mine:  # the turn has begun and nothing is rolled yet: no big number
             assert v.big is None and v.source is None, (v, box.session.log[-1].events)
+            assert not lines[0].startswith("rolled")
+        elif v.big is None:  # (a museum too long to stand beside it: the roll in words)
+            assert lines[0].split()[:2] == ["rolled", str(mine[-1]["value"])]
+            lines = lines[1:]
         else:
             assert v.big == str(mine[-1]["value"]) and mine[-1]["player"] == p.name
-        assert v.lines[0].startswith("$") and v.strikes == p.strikes  # their own state
+        assert lines[0].startswith("$") and v.strikes == p.strikes  # their own state
 
 
 @settings(max_examples=40, deadline=None)
@@ -80,11 +85,10 @@ def test_the_players_page_shows_every_player_s_strikes(seq: list[tuple[str, bool
     pages = sc.status_view(s, 0).title.split("/")[-1]
     for page in range(int(pages)):
         v = sc.status_view(s, page)
-        rows = v.lines[:-1]
         assert len(v.pips) == len(v.lines) and v.pips[-1] is None
-        shown += [n for n in v.pips[:len(rows)] if n is not None]  # (a long name: 2 rows)
-        for row in rows:
-            assert len(row) <= sc.STATUS_CHARS  # never under the pips
+        shown += [n for n in v.pips if n is not None]  # (a long name: 2 rows)
+        for row, n in zip(v.lines, v.pips, strict=True):
+            assert len(row) <= (sc.STATUS_CHARS if n is not None else 21)  # never under pips
     assert shown == [p.strikes for p in s.players]
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from device.games.gallery_grippers import screens as sc
 from device.games.gallery_grippers.dealing import balanced_hands
+from device.view import money
 from referee.games.gallery_grippers import commands as c
 from referee.games.gallery_grippers.rules import queries
 from referee.games.gallery_grippers.rules.queries import Decision
@@ -277,20 +278,28 @@ def _steal_or_sell(box: BoxController, action: str) -> None:
     if _cycle(box, mode, action) or action not in GO:
         return
     chosen = _chosen(box, mode)
+    who = _player(box)
     if mode == "steal":
-        box._apply(c.Steal(_player(box), str(chosen)))
+        box._apply(c.Steal(who, str(chosen)))
+        box._say(f"{who} takes {chosen}.")  # (the table moves the piece)
     else:
-        box._apply(c.Sell(_player(box), chosen if isinstance(chosen, tuple) else None))
+        out = box._apply(c.Sell(who, chosen if isinstance(chosen, tuple) else None))
+        sold = next((e for e in out.events if e["type"] == "sold"), None)
+        if sold is not None:
+            box._say(f"Sold for {money(sold['price'])}: {who} has "
+                     f"{money(sold['money'])}.")
 
 
 def _trade(box: BoxController, action: str) -> None:
-    """A trade at the trading post (GG-4), three small menus: with whom, the card to give
-    (or none), the card to get (or none); each lists what the rules' `legal_actions` list
-    for that partner, and the trade is one `trade` command (the rules check it)."""
+    """A trade at the trading post (GG-4), three small menus: with whom; the cards to give
+    (ROLL ticks a card, or unticks it), then "done giving" (or "give nothing"); the cards to
+    get likewise, then "done: trade" sends it, one `trade` command (the rules check it).
+    BACK: the menu before (the cards ticked stay ticked)."""
     ui, mode = box.ui, box.ui.step or ""
-    before = {"trade": None, "trade_give": "trade", "trade_get": "trade_give"}[mode]
+    key = {"trade_give": "give", "trade_get": "get"}.get(mode)
     if action == "back":
-        ui.step, ui.index = before, 0
+        ui.step = {"trade": None, "trade_give": "trade", "trade_get": "trade_give"}[mode]
+        ui.index = 0
         return
     if _cycle(box, mode, action) or action not in GO:
         return
@@ -298,17 +307,23 @@ def _trade(box: BoxController, action: str) -> None:
     if mode == "trade":
         ui.form = {"partner": chosen}
         ui.step, ui.index = "trade_give", 0
+    elif isinstance(chosen, int) and key:  # a card ticked, or unticked
+        ticked = tuple(ui.form.get(key, ()))
+        ui.form[key] = (tuple(i for i in ticked if i != chosen) if chosen in ticked
+                        else (*ticked, chosen))
     elif mode == "trade_give":
-        ui.form["give"] = chosen
         ui.step, ui.index = "trade_get", 0
     else:
-        give, get = ui.form.get("give"), chosen
-        if give is None and get is None:
+        p = box.session.state.current_player
+        assert p is not None
+        give = sc.trade_cards(box.session.state, p, ui, "give")
+        get = sc.trade_cards(box.session.state, p, ui, "get")
+        if not give and not get:
             box._say("Nothing traded.")
             ui.step, ui.index, ui.form = None, 0, {}
             return
-        box._apply(c.Trade(_player(box), str(ui.form["partner"]),
-                           give=(str(give),) if give else (), get=(str(get),) if get else ()))
+        box._apply(c.Trade(p.name, str(ui.form["partner"]), give=give, get=get))
+        box._say("Traded: hand the cards over.")
 
 
 def _draw(box: BoxController, action: str) -> None:

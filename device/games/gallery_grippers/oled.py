@@ -4,6 +4,7 @@ entry-point group ``tableside_referee.oled_screens``, pyproject.toml)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from device.games.gallery_grippers import screens as sc
@@ -16,6 +17,10 @@ from referee.games.gallery_grippers.state import Phase
 
 if TYPE_CHECKING:
     from device.box import BoxController
+
+
+# Why a draw is due, in words (the reason the rules give the pending draw).
+DRAW_REASONS = {"reup": "re-up", "recruitment": "recruitment tile"}
 
 
 def mode(ctrl: BoxController) -> str:
@@ -42,6 +47,13 @@ def mode(ctrl: BoxController) -> str:
     for q in s.pending_for(p.name):
         if q.decision == Decision.TILE:
             return "museums" if ui.step == "museums" else "tiles"
+        if q.decision == Decision.DRAW:
+            # the decks the session takes a draw from now: the rules' legal draws but one a
+            # card kept by an undone draw refuses (`draw_bound`: the card seen comes next)
+            ui.form["draw_decks"] = tuple(
+                a.deck for a in queries.legal_actions(s, p.name)
+                if isinstance(a, c.Draw) and a.card is None
+                and ctrl.session.refusal(a) is None)
         return "choice" if q.decision in CHOICE_DECISIONS else str(q.decision)
     return ui.step or "turn"
 
@@ -121,31 +133,35 @@ def view(ctrl: BoxController, mode: str) -> BoxView:
                        hint="ROLL:roll d6")
     rolled = movement_roll(ctrl)
     head = {
-        "tiles": f"{p.name} moves {s.turn.rolled if s.turn.rolled is not None else '?'}",
-        # (the full width for the museums' names: the roll in the title, not big)
-        "museums": f"Which museum? {s.turn.rolled if s.turn.rolled is not None else ''}",
+        "tiles": f"{p.name} moved to:",  # (the roll big beside the tiles)
+        "museums": "Which museum?",
         "steal": "Steal which?",
         "sell": "Sell which?",
         "draw": "Draw which deck?",
         "trade": "Trade with whom?",
         "trade_give": f"Give {ui.form.get('partner', '')}:",
         "trade_get": f"Get from {ui.form.get('partner', '')}:",
-        "choice": "Caught!" if any(q.decision == Decision.CAUGHT for q in s.pending_for(p.name))
-        else "Second strike",
+        # whose choice, and why it is asked
+        "choice": f"{p.name} caught!" if any(q.decision == Decision.CAUGHT
+                                             for q in s.pending_for(p.name))
+        else f"{p.name}: strike 2",
     }[mode]
     big = (str(s.turn.rolled) if mode == "tiles" and s.turn.rolled is not None
            else None)
     source = sc.provenance(rolled) if big else None
     lines: tuple[str, ...] = ()
-    if mode == "trade_get":
-        give = ui.form.get("give")
-        lines = (f"for +{queries.card_bonus(s, give)} {give}" if give else "for nothing",)
+    if mode in ("trade_give", "trade_get"):
+        lines = sc.trade_lines(s, p, ui)
     if mode == "draw":
         due = next(q for q in s.pending_for(p.name) if q.decision == Decision.DRAW)
-        lines = (f"{due.info.get('count', 1)} to draw ({due.info.get('reason', '')})",)
+        n, why = due.info.get("count", 1), due.info.get("reason", "")
+        lines = (f"{n} card{'s' if n != 1 else ''} to draw ({DRAW_REASONS.get(why, why)})",)
+        if len(menu) < len(sc.items("draw", s, replace(ui, form={}))):
+            lines = ("the undone draw's card comes next",)  # (why one deck only)
     return BoxView(mode, title=head, big=big, source=source, menu=labels,
                    cursor=ui.index % max(1, len(menu)), strikes=p.strikes, lines=lines,
-                   hint="NEXT:next ROLL:ok")
+                   hint="NEXT:next ROLL:pick" if mode in ("trade_give", "trade_get")
+                   else "NEXT:next ROLL:ok")
 
 
 def _handle(ctrl: Any, mode: str, action: str) -> None:
