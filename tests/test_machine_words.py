@@ -148,8 +148,8 @@ async def _console_text(s: Session) -> str:
             await keys(pilot, "r")
         said.append(screen_text(app))
         depth = len(app.screen_stack)
-        for key in ("f1", "ctrl+z"):
-            await keys(pilot, key)
+        for key in ("f1", "ctrl+z", "enter", "tab", "enter"):  # (Enter: the item at the
+            await keys(pilot, key)                             # cursor, its dialog or step)
             said.append(screen_text(app))
             for _ in range(3):
                 if len(app.screen_stack) <= depth:

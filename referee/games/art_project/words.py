@@ -225,7 +225,7 @@ def _head(command: Mapping[str, Any], events: Sequence[Event]) -> str:
         "move": f"{who} moves",
         "unlock_ally": "The team unlocks an ally die",
         "battle": f"Battle in {command.get('city')}, led by {command.get('leader')}",
-        "reroll": (f"Reroll of {', '.join(command.get('dice') or [])} with clue card "
+        "reroll": (f"Reroll of {_dice_named(command.get('dice') or [])} with clue card "
                    f"{command.get('card')}"),
         "weapon": f"{who} adds a weapon (+2)",
         "concede": "The team concedes the battle",
@@ -253,8 +253,17 @@ def _rerolled(events: Sequence[Event]) -> str:
     rolls = [e for e in events if e.get("type") == "roll"]
     if not rolls:
         return ""
-    dice = ", ".join(f"{e['id']} {e['value']}" for e in rolls)
+    dice = dice_words({str(e["id"]): e["value"] for e in rolls})
     return f"new dice {dice}{_how(events)}"
+
+
+def _dice_named(ids: Sequence[str]) -> str:
+    """Dice by whose they are, never by id: "Ann's die and 2 ally dice"."""
+    own = [f"{d}'s die" for d in ids if not is_ally_die(str(d))]
+    allies = sum(is_ally_die(str(d)) for d in ids)
+    if allies:
+        own.append("an ally die" if allies == 1 else f"{allies} ally dice")
+    return " and ".join(own) or "no die"
 
 
 # The events a step's words leave out: their news is in the head or in another event's words.
