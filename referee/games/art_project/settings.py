@@ -166,6 +166,13 @@ HOUSE_RULES: dict[str, HouseRule] = {r.key: r for r in (
 )}
 
 
+def house_rule(key: str, value: object) -> str:
+    """A house rule in force as a refusal cites it, in the table's words: 'the house rule
+    "Ally dice unlocked at a time: one"' (never its key and value)."""
+    rule = HOUSE_RULES[key]
+    return f'the house rule "{rule.name}: {rule.says(value)}"'
+
+
 @dataclass(frozen=True, slots=True)
 class ArtRules:
     battle_die: str = "d6"

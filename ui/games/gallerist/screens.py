@@ -239,7 +239,7 @@ def request_words(req: dict[str, Any]) -> str:
     if cmd == "auction_pick":
         return f"{who}: auction, the renowned {req['easel']} work, counted as {req['counts_as']}"
     if cmd == "final_scoring":
-        return "Total the scores and name the winner (final_scoring)"
+        return "Total the scores and name the winner"
     return json.dumps(req, ensure_ascii=False)
 
 

@@ -56,7 +56,7 @@ def advance(steps: Steps) -> None:
     if phase == "A":
         if any(p.setup_agents for p in st.players):
             raise refuse("setup_agents_owed", "ART-33", "First every player places their 2 "
-                         "agents in any district (place_agents).")
+                         "agents in any district.")
         owing = [p for p in st.players if p.draws_owed]
         if owing:
             raise refuse("draws_outstanding", "ART-10", "Draws still owed: " + ", ".join(

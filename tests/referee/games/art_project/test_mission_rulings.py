@@ -138,7 +138,7 @@ def test_the_table_reports_the_final_card_only_under_table_detection() -> None:
     g = Game(["Ann", "Ben"])
     err = g.no("draw", "bad_request", "ART-12", player="Ann", final=True)
     assert err.message == ("The box counts the deck and says when the final card comes "
-                           '(final_card_detection = "count").')
+                           '(the house rule "Who notices the final card: the box counts").')
     t = Game(["Ann", "Ben"], rules={"final_card_detection": "table"})
     above = t.state.deck.above
     events = t.ok("draw", player="Ann", final=True)

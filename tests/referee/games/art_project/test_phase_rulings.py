@@ -35,8 +35,7 @@ def test_rio_phase_a_waits_for_the_setup_agents() -> None:
     (ART-33), and the refusal says so before it looks at draws or cards."""
     g = Game(["Ann", "Ben"], mission="test-rio", catalog=BOARDS)
     err = g.no("end_phase", "setup_agents_owed", "ART-33")
-    assert err.message == ("First every player places their 2 agents in any district "
-                           "(place_agents).")
+    assert err.message == "First every player places their 2 agents in any district."
     g.ok("place_agents", player="Ann", agents={"Cinema": 2})
     g.no("end_phase", "setup_agents_owed", "ART-33")
     g.ok("place_agents", player="Ben", agents={"Library": 2})
