@@ -23,7 +23,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from referee.session import Session
@@ -111,7 +111,10 @@ def shown_everywhere(s: Session, data: st.DataObject) -> Shown:
 @pytest.mark.slow(20)
 @pytest.mark.parametrize("game", WALKS)
 @settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+          # (no shrinking: a long walk takes minutes to shrink, and the words found, with
+          # where they were shown, say what to fix; the failing example is printed whole)
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(data=st.data())
 def test_no_machine_words_on_the_box_the_page_the_log_or_in_refusals(
         game: str, data: st.DataObject) -> None:
@@ -205,7 +208,8 @@ def screen_text(app: Any) -> str:
 
 @pytest.mark.slow(15)
 @pytest.mark.parametrize("game", WALKS)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(data=st.data())
 def test_no_machine_words_on_the_console(game: str, data: st.DataObject) -> None:
     s = WALKS[game](data)

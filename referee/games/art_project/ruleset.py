@@ -154,7 +154,7 @@ class ArtProject(GameRuleset[ArtState, c.Command, ArtCatalog]):
         return "ART-36"
 
     def die_owner(self, die_id: str) -> str:
-        return f"ally die {die_id[4:]}" if words.is_ally_die(die_id) else die_id
+        return words.die_said(die_id)
 
     def kept_rule(self, purpose: str) -> str | None:
         return "ART-36"

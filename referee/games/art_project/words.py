@@ -90,6 +90,11 @@ def is_ally_die(die: str) -> bool:
     return die.startswith("ally") and die[4:].isdigit()
 
 
+def die_said(die: str) -> str:
+    """A battle die in words: a player's by name, an ally die as "ally die 2"."""
+    return f"ally die {die[4:]}" if is_ally_die(die) else die
+
+
 def dice_words(dice: Mapping[str, Any], plus: str = ", ") -> str:
     """A battle's dice for the table: each player's by name, the ally dice together (the
     team's, interchangeable: "Ann 1, Ben 4, ally dice 2 and 6"), never a die's id."""
