@@ -362,7 +362,8 @@ class BoxController:
             from referee.words import core_words
 
             for event in fixed:  # one notice each, in turn (the OLED font has no →)
-                self._say(core_words([event])[0].replace("→", "->"), queue=True)
+                self._say(core_words([event], self.session.ruleset)[0].replace("→", "->"),
+                          queue=True)
             if self.ui.overlay == CODE:  # the code would hide it: the game's screen, said
                 self.ui.overlay, self._code_until = None, None
         ack = self.ui.ack if self._mine else None
@@ -398,7 +399,8 @@ class BoxController:
         return outcome
 
     def _refused(self, refusal: Refusal) -> None:
-        head = " ".join(x for x in (refusal.rule, refusal.code.replace("_", " ")) if x)
+        # The rule it rests on and the refusal's words; its code is for programs (issue 39).
+        head = f"Not allowed ({refusal.rule})" if refusal.rule else "Not allowed"
         # The words as said (names as typed): the OLED wraps and transliterates them as it
         # draws (`device.render`); the console's box panel shows them whole.
         self._show_notice(f"{head}\n{refusal.message}")

@@ -122,7 +122,7 @@ def verify(log: GameLog) -> Verdict:
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         v.problems.append(f"the log cannot be replayed: {type(err).__name__}: {err}")
     _result(log, None if end is None else ruleset.result(end), v)
-    _corrections(log, v)
+    _corrections(log, v, ruleset)
     what = "re-derived from the seed" if seed else "in stream order (values not yet checkable)"
     v.notes.append(f"rolls: {tally.fresh} electronic roll(s) {what}, {tally.kept} kept "
                    f"roll(s) equal to their first roll, {tally.draws} box draw(s) match the "
@@ -130,10 +130,10 @@ def verify(log: GameLog) -> Verdict:
     return v
 
 
-def _corrections(log: GameLog, v: Verdict) -> None:
+def _corrections(log: GameLog, v: Verdict, ruleset: Any = None) -> None:
     """Every die corrected after its result, in the steps that stand (an undone step's
     correction was taken back with it), said in the notes and in the verdict."""
-    v.corrections = corrections(log.entries)
+    v.corrections = corrections(log.entries, ruleset)
     if v.corrections:
         v.notes.append(f"corrections: {v.corrected()}")
 

@@ -140,7 +140,8 @@ def refuse_physical_while_kept(kept: Sequence[KeptDie], rolled: Sequence[Rolled]
                 raise KeptDieWaiting(
                     f"{who} box draw from the {k.deck} deck was undone and its card, "
                     f"{k.card}, is still on the table. Let the box draw (it gives {k.card} "
-                    "again); a card named by hand cannot take its place.", code="card_kept")
+                    "again); a card named by hand cannot take its place.", code="card_kept",
+                    rule=ruleset.kept_rule(k.purpose))
             if r.deck is not None:
                 refuse_bound_draw(kept, r.player, r.purpose, r.deck, before, piles, ruleset)
         elif r.roll.source == "physical" and not r.roll.kept:
@@ -152,7 +153,8 @@ def refuse_physical_while_kept(kept: Sequence[KeptDie], rolled: Sequence[Rolled]
                     f"{who} {k.key} for the {ruleset.purpose_words(k.purpose)} is still on "
                     f"the table from an undone step: it shows {k.roll.value}{read}. Send the "
                     f"command without it: the box uses {k.roll.value} again; a "
-                    f"{r.roll.via or 'typed'} value cannot take its place.")
+                    f"{r.roll.via or 'typed'} value cannot take its place.",
+                    rule=ruleset.kept_rule(k.purpose))
 
 
 def binding(kept: Iterable[KeptDie], player: str | None, purpose: str, deck: str,

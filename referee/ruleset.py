@@ -271,6 +271,11 @@ class Ruleset(Protocol):
     def renew_rule(self) -> str | None:
         """The rule a ``kept_dropped`` event cites."""
 
+    def kept_rule(self, purpose: str) -> str | None:
+        """The rule a refusal cites when a typed or tray value, or a card named by hand, is
+        sent where a die or card an undo kept waits (``die_kept``, ``card_kept``): the
+        game's rule that undo never chooses a result, or the rule of that roll."""
+
     def bound_rule(self) -> str | None:
         """The rule a draw refused because a kept card of another pile binds it cites
         (``draw_bound``: the seen card's draw must be made from its pile)."""
@@ -287,6 +292,65 @@ class Ruleset(Protocol):
     def state_from_snapshot(self, data: dict[str, Any], catalog: Any) -> Any:
         """The state `snapshot_json` wrote, played with `catalog`; raises ValueError if
         `data` is not one."""
+
+
+# ---- house rules as the table reads them (issue 39) ---------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class HouseRule:
+    """One house-rule setting in the table's words: what it is about (`name`), each value in
+    a few words (`says`) and what the table does under it, in one line (`explain`). Every
+    front end that lets a table choose house rules, or shows the ones in force, words them
+    from here; `key` (the settings file's and ``new_game``'s name) and the values themselves
+    are for programs and are never shown."""
+
+    key: str
+    rule: str  # the rule it changes, e.g. "GAL-9"
+    name: str
+    says: Callable[[Any], str]
+    explain: Callable[[Any], str]
+    choices: tuple[object, ...] = ()  # the allowed values, the default first; () for a number
+
+    def line(self, value: object) -> str:
+        """The setting with `value`, in a line: "name: value — what it means (rule)"."""
+        return f"{self.name}: {self.says(value)} — {self.explain(value)} ({self.rule})"
+
+
+def worded(choices: Mapping[object, tuple[str, str]]) -> tuple[Callable[[Any], str],
+                                                               Callable[[Any], str]]:
+    """`says` and `explain` for a setting with a few values: {value: (words, explanation)}."""
+    def says(value: Any) -> str:
+        return choices[value][0] if value in choices else str(value)
+
+    def explain(value: Any) -> str:
+        return choices[value][1] if value in choices else ""
+
+    return says, explain
+
+
+def choice_rule(key: str, rule: str, name: str,
+                choices: Mapping[object, tuple[str, str]]) -> HouseRule:
+    """A `HouseRule` with a few values, each with its words and explanation."""
+    says, explain = worded(choices)
+    return HouseRule(key, rule, name, says, explain, tuple(choices))
+
+
+@runtime_checkable
+class DescribesHouseRules(Protocol):
+    """What a game adds so a front end that knows no game (the web page) shows the house
+    rules in force in the table's words."""
+
+    def house_rules(self, state: Any) -> list[tuple[HouseRule, object]]:
+        """Each setting (`HouseRule`) with its value in `state`, in the order to show them."""
+
+
+@runtime_checkable
+class NamesDice(Protocol):
+    """What a game adds so a die no player rolls is named in words, not by its id, wherever
+    the core words a die (a correction, the page's last roll): "ally die 1", "the table"."""
+
+    def die_owner(self, die_id: str) -> str:
+        """Whose the die `die_id` is, in words, for a die no player rolls."""
 
 
 # ---- the table as a front end shows it (optional: web page, issue 17) ---------------------

@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.dice import Roll
 from referee.kept import stays
-from referee.ruleset import DescribesSteps, Event
+from referee.ruleset import DescribesSteps, Event, NamesDice
 
 _SKIPPED = ("cmd", "player", "roll", "commitment", "rolls", "catalog", "rules")
 
@@ -39,31 +39,41 @@ def plain(command: Mapping[str, Any]) -> str:
     return head + (f" — {'; '.join(parts)}" if parts else "")
 
 
-def _die_name(event: Mapping[str, Any]) -> str:
-    who = event.get("player") or event.get("id") or "the table"
+def owner_words(ruleset: Any, player: str | None, die_id: object) -> str:
+    """Whose a die is, in words: its player, or for a die no player rolls the game's words
+    for it (`NamesDice`: "ally die 1"), never its id as such."""
+    if player:
+        return player
+    if die_id and isinstance(ruleset, NamesDice):
+        return ruleset.die_owner(str(die_id))
+    return str(die_id).replace("_", " ") if die_id else "the table"
+
+
+def _die_name(event: Mapping[str, Any], ruleset: Any = None) -> str:
+    who = owner_words(ruleset, event.get("player"), event.get("id"))
     return f"{who}'s {event.get('die') or 'die'}"
 
 
-def core_words(events: Sequence[Event]) -> list[str]:
+def core_words(events: Sequence[Event], ruleset: Any = None) -> list[str]:
     """The core's own events of a step, in words (none for most steps): a typed die given
     another value after an undo ("corrected: Ann's d6 4 → 6"), the seed revealed."""
     said = []
     fixed = [e for e in events if e.get("type") == "die_corrected"]
     if fixed:
-        said.append("corrected: " + ", ".join(f"{_die_name(e)} {e['was']} → {e['now']}"
-                                              for e in fixed))
+        said.append("corrected: " + ", ".join(
+            f"{_die_name(e, ruleset)} {e['was']} → {e['now']}" for e in fixed))
     for event in events:
         if event.get("type") == "seed_revealed":
             said.append("dice seed revealed: every roll can be checked")
     return said
 
 
-def corrections(entries: Iterable[Any]) -> list[str]:
+def corrections(entries: Iterable[Any], ruleset: Any = None) -> list[str]:
     """Every die corrected after its result in the steps that stand (`entries`: log entries
     with `seq`, `events` and `undone`; a correction in an undone step was taken back with it),
     each as "Ben's d6 4 → 6 (step 14)". `referee verify`, the page and the luck report say
     them alike: a correction is legal, and public."""
-    return [f"{_die_name(e)} {e.get('was')} → {e.get('now')} (step {entry.seq})"
+    return [f"{_die_name(e, ruleset)} {e.get('was')} → {e.get('now')} (step {entry.seq})"
             for entry in entries if not entry.undone
             for e in entry.events if e.get("type") == "die_corrected"]
 
@@ -138,4 +148,4 @@ def step_words(ruleset: Any, command: Mapping[str, Any], events: Sequence[Event]
     """One accepted step in words: the game's, then the core's."""
     own = (ruleset.step_words(command, events) if isinstance(ruleset, DescribesSteps)
            else plain(command))
-    return "; ".join([own, *core_words(events)])
+    return "; ".join([own, *core_words(events, ruleset)])

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from referee.errors import Refusal
 from referee.games.gallery_grippers.state import GameState
 from referee.retype import Retype
+from referee.ruleset import HouseRule
 from referee.session import Session
 from ui import format as fmt
 from ui.textual_fixes import DismissOnce
@@ -711,16 +712,17 @@ class RetypeConfirm(Dialog[bool]):
 
 
 class DescribesRules(Protocol):
-    """A game's house rules as its settings describe them."""
+    """A game's house rules in the table's words (`referee.ruleset.HouseRule`), with their
+    values."""
 
-    def describe(self) -> list[tuple[str, object, str]]: ...
+    def described(self) -> list[tuple[HouseRule, object]]: ...
 
 
 def house_rules_markdown(rules: DescribesRules) -> str:
-    """The house rules in force, one line each (name, value, what it decides): every game's
-    player aid ends with them."""
+    """The house rules in force, one line each (what it is about, its value, what the table
+    does under it, the rule), in the table's words: every game's player aid ends with them."""
     lines = ["## House rules in force"]
-    for name, value, text in rules.describe():
-        shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
-        lines.append(f"- `{name}` = **{shown}** — {text}")
+    for rule, value in rules.described():
+        lines.append(f"- **{rule.name}**: {rule.says(value)} — {rule.explain(value)} "
+                     f"({rule.rule})")
     return "\n".join(lines)

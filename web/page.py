@@ -236,6 +236,18 @@ def log(s: Mapping[str, Any]) -> str:
             f'{items or "<li class=muted>Nothing yet.</li>"}</ol></section>')
 
 
+def house_rules(s: Mapping[str, Any]) -> str:
+    """The house rules in force, each named and explained in the table's words (issue 39);
+    nothing before a game."""
+    rules = s.get("house_rules") or []
+    if not rules:
+        return ""
+    items = "".join(f"<li><strong>{e(r['name'])}</strong>: {e(r['value'])} — {e(r['explain'])}"
+                    f' <span class="muted">({e(r["rule"])})</span></li>' for r in rules)
+    return (f'<section id="house-rules"><details><summary>House rules in force</summary>'
+            f'<ul class="rules">{items}</ul></details></section>')
+
+
 def board(s: Mapping[str, Any]) -> str:
     """The game's board as its ruleset describes it (`referee.ruleset.DescribesBoard`):
     each panel a small table, whatever the game; nothing for a game without one."""
@@ -259,7 +271,7 @@ def board(s: Mapping[str, Any]) -> str:
 def body(s: Mapping[str, Any]) -> str:
     """The live part of the page (what each update replaces)."""
     return (status(s) + dice(s) + table(s) + board(s) + verdict(s) + proof(s) + luck(s)
-            + log(s))
+            + log(s) + house_rules(s))
 
 
 def document(s: Mapping[str, Any], *, events: str, version: int, drawn: str | None = None

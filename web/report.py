@@ -62,7 +62,7 @@ def load(db: str | None, which: str) -> tuple[LuckReport, str, list[str]]:
                 entries = from_store(reader, g).entries
                 reports.append(luck(entries, ruleset))
                 fixed += [f"game {g.id}: {c}" if which == "all" else c
-                          for c in corrections(entries)]
+                          for c in corrections(entries, ruleset)]
     except sqlite3.Error as err:
         raise StoreError(f"cannot read {reader.path}: {err}") from err
     finally:

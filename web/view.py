@@ -20,8 +20,8 @@ from typing import Any
 
 from referee.errors import RefereeError
 from referee.luck import LuckFold
-from referee.ruleset import DescribesBoard, DescribesTable, Figure, Seat
-from referee.words import corrections, plain, step_words
+from referee.ruleset import DescribesBoard, DescribesHouseRules, DescribesTable, Figure, Seat
+from referee.words import corrections, owner_words, plain, step_words
 
 LOG_LINES = 40  # the newest log lines the page lists
 VERDICTS = 12  # the newest verdicts the page lists
@@ -207,8 +207,8 @@ def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
             continue
         was = {(e.get("id"), e.get("player"), e.get("purpose")): e.get("was")
                for e in entry.events if e.get("type") == "die_corrected"}
-        # (a die no player rolls is named by its id, in words: "start player", "ally1")
-        dice = [{"player": r.player or r.id.replace("_", " "), "die": r.roll.die,
+        # (a die no player rolls is named in the game's words: "the table", "ally die 1")
+        dice = [{"player": owner_words(ruleset, r.player, r.id), "die": r.roll.die,
                  "value": r.roll.value,
                  "source": ("kept after undo" if r.roll.kept else r.roll.source)
                  if r.roll.source == "electronic" else f"physical, {r.roll.via or 'typed'}",
@@ -248,11 +248,20 @@ def last_draw(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
 class Corrections:
     """The dice corrected after their result (`referee.words.corrections`), a `StepFold`."""
 
-    def __init__(self) -> None:
-        self._fold = StepFold(lambda entry: corrections([entry]))
+    def __init__(self, ruleset: Any = None) -> None:
+        self._fold = StepFold(lambda entry: corrections([entry], ruleset))
 
     def update(self, log: Sequence[Any]) -> list[str]:
         return [text for _, text in self._fold.update(log)]
+
+
+def house_rules(ruleset: Any, state: Any, phase: str) -> list[dict[str, str]]:
+    """The house rules in force, each in the table's words (`DescribesHouseRules`): none
+    before a game, or for a game that does not word them."""
+    if phase == "no_game" or not isinstance(ruleset, DescribesHouseRules):
+        return []
+    return [{"name": rule.name, "value": rule.says(value), "explain": rule.explain(value),
+             "rule": rule.rule} for rule, value in ruleset.house_rules(state)]
 
 
 class Snapshots:
@@ -280,7 +289,7 @@ class Snapshots:
             self._game, self._log = game, log
             self._luck = LuckFold(ruleset)
             self._verdicts = Verdicts()
-            self._corrections = Corrections()
+            self._corrections = Corrections(ruleset)
         if proof.seed:
             if self._checked is None or self._checked[0] != proof.seed:
                 result, notes = check_rolls(session.store, proof.commitment)
@@ -305,6 +314,7 @@ class Snapshots:
             "draw": last_draw(ruleset, log),
             "turn": sj.get("turn_number"),
             "board": board(ruleset, state),
+            "house_rules": house_rules(ruleset, state, str(sj.get("phase", ""))),
             "log": [{"seq": e.seq, "text": logged_words(ruleset, e), "undone": e.undone}
                     for e in reversed(log[-LOG_LINES:])],
             "commands": len(log),

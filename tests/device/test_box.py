@@ -229,7 +229,7 @@ def test_a_refusal_shows_its_rule_for_a_few_seconds_and_nothing_is_lost(rig: Rig
     before = len(rig.box.session.log)
     rig.press("ROLL")
     v = rig.box.view()
-    assert v.notice is not None and v.notice.startswith("GG-6 decision pending")
+    assert v.notice is not None and v.notice.startswith("Not allowed (GG-6)")
     assert len(rig.box.session.log) == before
     assert v.screen == "obstacle" and v.lines[1] == picked  # the pick is still there
     rig.advance(4.1)

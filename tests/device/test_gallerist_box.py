@@ -107,7 +107,7 @@ def test_a_turn_a_kick_out_and_a_pass_by_the_buttons_alone(rig: Rig, tmp_path: P
     assert rig.box.view().lines[1] == "now: action, exec"
     rig.press("NEXT")  # end the turn too soon: the rule says no, nothing is lost
     view = rig.box.view()
-    assert view.notice is not None and view.notice.startswith("GAL-6 location action owed")
+    assert view.notice is not None and view.notice.startswith("Not allowed (GAL-6)")
     assert s.log[-1].command["cmd"] == "move"
     rig.press("ROLL")
     assert rig.box.view().menu[0] == "Location action"

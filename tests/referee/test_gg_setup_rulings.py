@@ -305,7 +305,8 @@ def test_a_tie_under_the_reroll_house_rule_in_full() -> None:
         {"type": "pending", "player": None, "decision": "tiebreak",
          "options": ["Ann", "Ben", "Cy"], "mode": "reroll", "how": "a re-roll"}]
     says(t, "tiebreak", "reroll_required", "GG-3",
-         "House rule: ties are re-rolled. Roll turn_order for Ann, Ben, Cy.", winner="Ann")
+         "House rule: ties are re-rolled. Roll the turn-order d6 again for Ann, Ben, Cy.",
+         winner="Ann")
     # a tie again among two of them: the first tie is resolved, a new one opened
     events = t.ok("turn_order", rolls={"Ann": 4, "Ben": 2, "Cy": 4})["events"]
     assert [e["player"] for e in events if e["type"] == "roll"] == ["Ann", "Ben", "Cy"]

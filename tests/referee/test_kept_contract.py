@@ -34,7 +34,7 @@ from referee.ruleset import Rolled, Ruleset
 
 
 class Rules:
-    """The three answers kept.py asks a ruleset for."""
+    """The four answers kept.py asks a ruleset for."""
 
     def __init__(self, holds: bool = True) -> None:
         self._holds = holds
@@ -47,6 +47,9 @@ class Rules:
 
     def bound_rule(self) -> str | None:
         return "GG-17"
+
+    def kept_rule(self, purpose: str) -> str | None:
+        return "GG-7"
 
 
 def rules(holds: bool = True) -> Ruleset:

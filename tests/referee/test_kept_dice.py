@@ -42,6 +42,7 @@ def test_a_physical_bypass_value_is_refused_while_the_undone_d100_waits(via: str
     other = 95 if first["value"] != 95 else 94
     refusal = t.no("bypass", "die_kept", player="Ann", roll=other, via=via)
     assert str(first["value"]) in refusal["error"]["message"]  # names the kept value
+    assert refusal["error"]["rule"] == "GG-7"  # the roll's rule (issue 39: a rule, in words)
     [again] = rolls(t.ok("bypass", player="Ann"))
     assert (again["value"], again["index"], again["kept"]) == (first["value"], first["index"],
                                                               True)

@@ -222,6 +222,9 @@ class TwoDice:
     def bound_rule(self) -> str | None:
         return None
 
+    def kept_rule(self, purpose: str) -> str | None:
+        return None
+
     def holds(self, state: ToyState, deck: str, card: str, from_discards: bool) -> bool:
         return True
 

@@ -213,10 +213,10 @@ async def test_f1_opens_the_art_player_aid_with_the_house_rules_in_force() -> No
         text = app.screen.query_one("#art-aid").source  # type: ignore[attr-defined]
         for phase in ("A — Mission", "B — Movement", "C — Battle", "D — End of round"):
             assert phase in text
-        for name, value, _ in s.state.rules.describe():
-            shown = f"{value:,}" if type(value) is int else value
-            assert f"`{name}` = **{shown}**" in text
-        assert "`deck_empty` = **reshuffle**" in text
+        for rule, value in s.state.rules.described():  # in the table's words (issue 39)
+            assert f"**{rule.name}**: {rule.says(value)} — {rule.explain(value)}" in text
+        assert "deck_empty" not in text and "reshuffles — The discards" in text
+        assert "**A draw from an empty deck**: reshuffles" in text
         await keys(pilot, "escape")
         assert isinstance(app.screen, ArtTableScreen)
 
@@ -235,9 +235,8 @@ async def test_f1_on_the_art_form_shows_the_art_aid_with_a_new_games_rules() -> 
         assert isinstance(app.screen, ArtHelpScreen)
         text = app.screen.query_one("#art-aid").source  # type: ignore[attr-defined]
         assert "a new game's, unless changed" in text
-        for name, value, _ in ArtRules().describe():
-            shown = f"{value:,}" if type(value) is int else value
-            assert f"`{name}` = **{shown}**" in text
+        for rule, value in ArtRules().described():
+            assert f"**{rule.name}**: {rule.says(value)} — {rule.explain(value)}" in text
         assert "reup_at_or_below" not in text  # (a Gallery Grippers rule)
 
 
@@ -261,7 +260,7 @@ async def test_f1_on_another_games_form_after_an_art_game_shows_that_games_aid()
         await keys(pilot, "f1")
         assert isinstance(app.screen, RulesScreen)
         text = app.screen.query_one("Markdown").source  # type: ignore[attr-defined]
-        assert "`reup_at_or_below` = **0**" in text and "deck_empty" not in text
+        assert "**Re-up limit**: no cards left" in text and "A draw from an empty" not in text
 
 
 async def test_the_form_says_the_solo_ally_in_its_own_words() -> None:

@@ -60,9 +60,9 @@ async def fill(app: Any, pilot: Any, rule: str, value: str) -> None:
 
 
 @pytest.mark.parametrize(("rule", "value", "said"), [
-    ("fence_bonus_per_extra_piece", "1,2,3", "Fence bonus $ (GG-13): '1,2,3' is ambiguous"),
+    ("fence_bonus_per_extra_piece", "1,2,3", "Sale bonus (GG-13): '1,2,3' is ambiguous"),
     ("win_money", "99,999,999,999,999,999,999",
-     "Win money $ (GG-14) must be a whole number, 1 or more (at most 1,000,000,000,000,000)"),
+     "Winning money (GG-14) must be a whole number, 1 or more (at most 1,000,000,000,000,000)"),
     ("bypass_target", "0", "Bypass target (GG-8) must be a whole number from 1 to 1000"),
 ])
 async def test_a_value_the_game_cannot_take_is_refused_in_the_form_s_words(

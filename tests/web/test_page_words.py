@@ -153,5 +153,5 @@ def test_a_die_no_player_rolled_is_named_in_words_on_the_page() -> None:
     assert answer["ok"], answer
     data = Snapshots().snapshot(s)
     [die] = data["dice"]["dice"]
-    assert die["player"] == "start player"
+    assert die["player"] == "the table"  # (nobody's draw, said as such; never its id)
     assert "start_player" not in page.document(data, events="/e", version=1).split("<script")[0]

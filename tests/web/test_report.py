@@ -18,7 +18,8 @@ from web import page
 from web.view import Snapshots
 
 STREAM = long_stream(200)
-IDS = {"live", "status", "dice", "table", "board", "verdict", "proof", "luck", "log"}
+IDS = {"live", "status", "dice", "table", "board", "verdict", "proof", "luck", "log",
+       "house-rules"}
 
 
 def test_report_for_a_game_and_for_the_file(tmp_path: Path) -> None:

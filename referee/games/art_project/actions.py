@@ -250,5 +250,6 @@ def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
             "weapon": "the weapon added", "concede": "the concession",
             "end_phase": "the end of the phase", "give_clue": "the clue card given",
             "choose": f"the choice of {command.get('choice')}", "new_game": "the new game",
-            }.get(cmd, cmd)
+            "place_agents": "the agents placed at the start", "undo": "the undo",
+            }.get(cmd, cmd.replace("_", " "))
     return f"Undo {what}" + (f" ({who})" if who else "") + "."

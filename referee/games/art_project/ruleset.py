@@ -33,6 +33,7 @@ from referee.ruleset import (
     Figure,
     GameFunctions,
     GameRuleset,
+    HouseRule,
     Panel,
     Result,
     Rolled,
@@ -146,7 +147,16 @@ class ArtProject(GameRuleset[ArtState, c.Command, ArtCatalog]):
     def renew_rule(self) -> str | None:
         return None
 
+    def house_rules(self, state: ArtState) -> list[tuple[HouseRule, object]]:
+        return state.rules.described()
+
     def bound_rule(self) -> str | None:
+        return "ART-36"
+
+    def die_owner(self, die_id: str) -> str:
+        return words.die_said(die_id)
+
+    def kept_rule(self, purpose: str) -> str | None:
         return "ART-36"
 
     def holds(self, state: ArtState, deck: str, card: str, from_discards: bool) -> bool:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from referee.games.art_project.actions import state_json
 from referee.games.art_project.state import ArtState, battle_dice
+from referee.games.art_project.words import dice_words
 from referee.ruleset import Event, Figure, Seat
 
 
@@ -49,7 +50,7 @@ def verdict(events: Sequence[Event]) -> tuple[str, list[Figure]] | None:
     if not found:
         return None
     e = found[-1]
-    dice = ", ".join(f"{k}: {v}" for k, v in battle_dice(e))
+    dice = dice_words(dict(battle_dice(e)))
     terms = [Figure("dice", f"{dice} = {e['dice_sum']}"),
              Figure(f"weapons ({e['weapons']} x 2)", f"+{e['weapon_bonus']}"),
              Figure("team strength", str(e["strength"])),

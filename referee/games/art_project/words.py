@@ -16,6 +16,13 @@ from referee.games.art_project.state import battle_dice
 from referee.ruleset import Event
 
 RESOURCES = ("fuel", "radio", "weapon")
+# why an artwork could not be uncovered (`uncover_blocked`'s reason)
+BLOCKED = {
+    "no_city": "no city of this board shows that symbol",
+    "lost": "every city with that symbol is lost",
+    "occupied": "every city with that symbol already holds an artwork",
+    "no_token": "no artwork token is left",
+}
 REASONS = {
     "track_full": "the last artwork reached the track",
     "health": "a player lost their last health token",
@@ -79,8 +86,30 @@ def _agents(e: Event) -> str:
     return f"{n} agent{'s' if n != 1 else ''} placed in {where}"
 
 
+def is_ally_die(die: str) -> bool:
+    """Whether a battle die's id is an ally die's (``ally1`` .. ``ally5``, ART-20)."""
+    return die.startswith("ally") and die[4:].isdigit()
+
+
+def die_said(die: str) -> str:
+    """A battle die in words: a player's by name, an ally die as "ally die 2"."""
+    return f"ally die {die[4:]}" if is_ally_die(die) else die
+
+
+def dice_words(dice: Mapping[str, Any], plus: str = ", ") -> str:
+    """A battle's dice for the table: each player's by name, the ally dice together (the
+    team's, interchangeable: "Ann 1, Ben 4, ally dice 2 and 6"), never a die's id."""
+    own = [f"{k} {v}" for k, v in dice.items() if not is_ally_die(str(k))]
+    ally = [str(v) for k, v in dice.items() if is_ally_die(str(k))]
+    if ally:
+        joined = ally[0] if len(ally) == 1 else (
+            " + ".join(ally) if plus == " + " else ", ".join(ally[:-1]) + " and " + ally[-1])
+        own.append(f"{'ally die' if len(ally) == 1 else 'ally dice'} {joined}")
+    return plus.join(own)
+
+
 def _battle(e: Event, how: str = "") -> str:
-    dice = ", ".join(f"{k} {v}" for k, v in battle_dice(e)) if e.get("dice") else "none"
+    dice = dice_words(dict(battle_dice(e))) if e.get("dice") else "none"
     weapons = e.get("weapons", 0)
     arms = f" + {weapons} weapon{'s' if weapons != 1 else ''} × 2" if weapons else ""
     verdict = "won" if e.get("won") else "not yet won"
@@ -144,7 +173,8 @@ _EVENTS: dict[str, Callable[[Event], str]] = {
     "clue_given": lambda e: f"{e['from']} gave clue card {e['card']} to {e['to']}",
     "uncovered": lambda e: f"{e['symbol']} artwork uncovered in {e['city']}",
     "uncover_blocked": lambda e: (f"the {e['symbol']} artwork could not be uncovered"
-                                  + (f" ({e['reason']})" if e.get("reason") else "")),
+                                  + (f" ({BLOCKED.get(str(e['reason']), 'see the rules')})"
+                                     if e.get("reason") else "")),
     "collected": lambda e: (f"artwork collected in {e['city']}: track space {e['space']} "
                             f"(threat {e['threat']}, next ally die {e['ally_cost']} radio)"),
     "city_lost": _city_lost,
@@ -201,7 +231,7 @@ def _head(command: Mapping[str, Any], events: Sequence[Event]) -> str:
         "move": f"{who} moves",
         "unlock_ally": "The team unlocks an ally die",
         "battle": f"Battle in {command.get('city')}, led by {command.get('leader')}",
-        "reroll": (f"Reroll of {', '.join(command.get('dice') or [])} with clue card "
+        "reroll": (f"Reroll of {_dice_named(command.get('dice') or [])} with clue card "
                    f"{command.get('card')}"),
         "weapon": f"{who} adds a weapon (+2)",
         "concede": "The team concedes the battle",
@@ -229,8 +259,17 @@ def _rerolled(events: Sequence[Event]) -> str:
     rolls = [e for e in events if e.get("type") == "roll"]
     if not rolls:
         return ""
-    dice = ", ".join(f"{e['id']} {e['value']}" for e in rolls)
+    dice = dice_words({str(e["id"]): e["value"] for e in rolls})
     return f"new dice {dice}{_how(events)}"
+
+
+def _dice_named(ids: Sequence[str]) -> str:
+    """Dice by whose they are, never by id: "Ann's die and 2 ally dice"."""
+    own = [f"{d}'s die" for d in ids if not is_ally_die(str(d))]
+    allies = sum(is_ally_die(str(d)) for d in ids)
+    if allies:
+        own.append("an ally die" if allies == 1 else f"{allies} ally dice")
+    return " and ".join(own) or "no die"
 
 
 # The events a step's words leave out: their news is in the head or in another event's words.

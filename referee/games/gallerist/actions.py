@@ -90,7 +90,7 @@ def _coming(s: State) -> str:
 def next_step(s: State) -> str:
     """One line: what the table does now, naming whom it waits on (GAL-5)."""
     if s.phase == "no_game":
-        return "Start a game: new_game with game \"gallerist\" and 1 to 4 players."
+        return "Start a game of The Gallerist, for 1 to 4 players."
     if s.over:
         r = s.result or {}
         return (f"The game is over: {_names(r.get('winners') or [])} "

@@ -29,6 +29,7 @@ from referee.ruleset import (
     Figure,
     GameFunctions,
     GameRuleset,
+    HouseRule,
     Panel,
     Result,
     Rolled,
@@ -178,7 +179,16 @@ class Gallerist(GameRuleset[State, c.Command, Catalog]):
     def renew_rule(self) -> str | None:
         return None
 
+    def house_rules(self, state: State) -> list[tuple[HouseRule, object]]:
+        return state.rules.described()
+
     def bound_rule(self) -> str | None:
+        return "GAL-26"
+
+    def die_owner(self, die_id: str) -> str:
+        return "the table"  # (the start-player draw is nobody's)
+
+    def kept_rule(self, purpose: str) -> str | None:
         return "GAL-26"
 
     def holds(self, state: State, deck: str, card: str, from_discards: bool) -> bool:

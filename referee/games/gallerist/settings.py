@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import SettingsError
+from referee.ruleset import HouseRule, choice_rule
 from referee.tomlfile import locate_line, read_text_file, toml_loads
 
 # name: (rule, allowed values)
@@ -29,6 +30,93 @@ CHOICES: dict[str, tuple[str, tuple[object, ...]]] = {
     "auction_fame_from": ("GAL-20", ("discovered", "all")),
     "renowned_counts_as_acquired": ("GAL-24", (True, False)),
 }
+
+
+# Each setting in the table's words (issue 39): its name, each value's words and what the
+# table does under it. The console's new-game form, its help and the page read them here.
+HOUSE_RULES: dict[str, HouseRule] = {r.key: r for r in (
+    choice_rule("solo_visitor_removal", "GAL-2", "Visitors taken out for a solo game", {
+        4: ("4 of each kind", "With one player, 4 visitors of each kind leave the bag before "
+            "setup, as in a two-player game."),
+        0: ("none", "With one player, every visitor stays in the bag."),
+    }),
+    choice_rule("start_player", "GAL-5", "Start player from round to round", {
+        "fixed": ("stays", "The same player starts every round."),
+        "rotating": ("passes left", "The start player token passes to the left after each "
+                     "round."),
+    }),
+    choice_rule("kickout_order", "GAL-8", "Order of several kicked-out actions", {
+        "seat_after_mover": ("from the mover's left", "When one move kicks out several "
+                             "players, they act in seat order from the player after the "
+                             "mover."),
+        "seat_from_start_player": ("from the start player", "When one move kicks out several "
+                                   "players, they act in seat order from the start player."),
+    }),
+    choice_rule("kickout_location", "GAL-8", "Kicked-out player's location action", {
+        "kicked_from": ("where they were", "A kicked-out player paying influence takes an "
+                        "action of the location they were kicked out of."),
+        "any": ("any location", "A kicked-out player paying influence takes an action of "
+                "any location."),
+    }),
+    choice_rule("previous_icon", "GAL-9", "Influence paid for a kicked-out action", {
+        "strictly_below": ("to the icon below", "The influence marker goes back to the fame "
+                           "icon below it, even when it stands on one."),
+        "at_or_below": ("stays on an icon", "A marker standing on a fame icon "
+                        "stays there; otherwise it goes back to the icon below."),
+    }),
+    choice_rule("intermediate_tiles", "GAL-14", "Goal tiles per intermediate scoring", {
+        "one_named": ("one, named by the table", "The table names one goal tile not "
+                      "scored yet, and only that one is scored."),
+        "all": ("all three", "All three goal tiles are scored every time."),
+    }),
+    choice_rule("intermediate_per_stack", "GAL-14", "Two ticket stacks emptied in one turn", {
+        True: ("a scoring for each", "Each emptied stack brings its own intermediate "
+               "scoring."),
+        False: ("one scoring", "The turn brings one intermediate scoring however many "
+                "stacks ran out."),
+    }),
+    choice_rule("intermediate_timing", "GAL-14", "Order of scoring and kicked-out actions", {
+        "before_kickout": ("scoring first", "At the end of the turn the intermediate scoring "
+                           "comes before the kicked-out actions."),
+        "after_kickout": ("kicked-out actions first", "The kicked-out actions are taken "
+                          "first, then the intermediate scoring."),
+    }),
+    choice_rule("majority_needs_one", "GAL-17", "Market majorities without an assistant", {
+        True: ("need an assistant", "Only players with at least one assistant in a market "
+               "column share its rewards."),
+        False: ("count everyone", "Players with no assistant in a column still take its "
+                "lower places' rewards."),
+    }),
+    choice_rule("market_majority_rows", "GAL-17", "Market rows counted for majorities", {
+        "reputation_rows": ("upper rows only", "Only assistants on a column's upper "
+                            "(reputation tile) rows count for its majority."),
+        "all_rows": ("every row", "Every assistant in a column counts, the lower rows "
+                     "included."),
+    }),
+    choice_rule("auction_tie", "GAL-20", "Equal spending in the auction", {
+        "seat_order": ("seat order", "Players who spent the same choose in seat order from "
+                       "the start player."),
+        "reverse_seat_order": ("reverse seat order", "Players who spent the same choose in "
+                               "reverse seat order."),
+    }),
+    choice_rule("auction_needs_spend", "GAL-20", "Auction without spending", {
+        True: ("must have spent", "A player who spent nothing in the market's lower rows "
+               "does not choose a renowned work."),
+        False: ("everyone chooses", "Every player may choose a renowned work, those who spent "
+                "nothing last."),
+    }),
+    choice_rule("auction_fame_from", "GAL-20", "Fame that prices a renowned work", {
+        "discovered": ("discovered artists", "A renowned work is worth the sale value of its "
+                       "art form's most famous discovered artist."),
+        "all": ("all artists", "Face-down artists count too, at their printed fame."),
+    }),
+    choice_rule("renowned_counts_as_acquired", "GAL-24", "Renowned work in the tie-break", {
+        True: ("counts", "A renowned work won in the auction counts as a work acquired when "
+               "breaking a tie."),
+        False: ("does not count", "Only works bought during play count as acquired when "
+                "breaking a tie."),
+    }),
+)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +156,15 @@ class GalleristRules:
 
     def to_json(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def described(self) -> list[tuple[HouseRule, object]]:
+        """Each setting in the table's words with its value here, in the spec's order."""
+        return [(HOUSE_RULES[f.name], getattr(self, f.name)) for f in fields(self)]
+
+
+if set(HOUSE_RULES) != set(CHOICES) or any(  # a programming error, caught at import
+        set(HOUSE_RULES[k].choices) != set(v) for k, (_, v) in CHOICES.items()):
+    raise RuntimeError("HOUSE_RULES must word every setting and every value of CHOICES")
 
 
 def _show(value: object) -> str:

@@ -134,8 +134,28 @@ def _command_words(c: Mapping[str, Any], events: Sequence[Event]) -> str:
         verb = "wins" if len(won) == 1 else "share the win"
         return f"Final scoring: {' and '.join(won)} {verb} ({totals})"
     if cmd == "undo":
-        return f"Undone: step {c.get('undoes')}" if c.get("undoes") else "Undone: a step"
+        undone = next((e for e in events if e.get("type") == "undone"), {})
+        what = _UNDONE.get(str(undone.get("cmd")), "a step")
+        # (as The A.R.T. Project says it: the step, and what it was)
+        return (f"Undone: step {c['undoes']} ({what})" if c.get("undoes")
+                else f"Undone: {what}")
     return str(cmd).replace("_", " ")
+
+
+# what an undo took back, by the command it undid (the `undone` event names only that)
+_UNDONE = {
+    "new_game": "the new game", "check": "a setup check", "place_start": "a starting place",
+    "move": "a move", "location_action": "a location action", "end_turn": "the end of a turn",
+    "executive": "an executive action", "kickout_action": "a kicked-out action",
+    "intermediate": "an intermediate scoring", "take_ticket": "a ticket taken",
+    "draw_visitor": "a visitor drawn from the bag", "visitor": "a visitor moved",
+    "hire": "an assistant hired", "market": "an assistant sent to the market",
+    "discover": "an artist discovered", "commission": "a commission", "fame": "a fame change",
+    "acquire": "a work acquired", "sell": "a work sold", "money": "a money change",
+    "influence": "an influence change", "score": "a score entered",
+    "auction_pick": "an auction pick", "final_scoring": "the final scoring",
+    "reveal": "the seed revealed",
+}
 
 
 def _follow_words(c: Mapping[str, Any], events: Sequence[Event]) -> list[str]:

@@ -60,7 +60,7 @@ def legal_actions(s: GameState, player: str | None) -> list[Request]:
 def next_step(s: GameState) -> str:
     """One line: what the table must do now, naming whom it waits on."""
     if s.phase is Phase.NO_GAME:
-        return "Start a game (new_game)."
+        return "Start a game."
     if s.phase is Phase.OVER:
         return f"The game is over: {s.winner} won." if s.winner else "The game is over: " \
             "nobody won."
@@ -70,7 +70,7 @@ def next_step(s: GameState) -> str:
         undealt = [p.name for p in s.players if not p.dealt]
         if undealt:
             return f"Deal the starting hands ({', '.join(undealt)})."
-        return "Everyone rolls a d6 for the turn order (turn_order)."
+        return "Everyone rolls a d6 for the turn order."
     cur = s.current_player
     if cur is None:
         return "Nobody is left to take a turn."

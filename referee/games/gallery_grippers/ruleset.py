@@ -26,6 +26,7 @@ from referee.ruleset import (
     Figure,
     GameFunctions,
     GameRuleset,
+    HouseRule,
     Result,
     Rolled,
     Seat,
@@ -41,6 +42,8 @@ PURPOSE_OF_COMMAND: dict[str, str] = {
 }
 _SAID = {"free": "free roll", "turn_order": "turn-order roll", "move": "move",
          "bypass": "bypass", "reup": "re-up", "draw": "draw"}
+_KEPT_RULES = {"turn_order": "GG-3", "move": "GG-4", "bypass": "GG-7", "reup": "GG-18",
+               "draw": "GG-17"}
 _SNAPSHOT = Codec(classes_of(_state, _catalog, _settings))
 _ROLL_FIELDS = ("die", "value", "source", "via", "index", "sides", "kept")
 
@@ -151,8 +154,16 @@ class GalleryGrippers(GameRuleset[GameState, c.Command, Catalog]):
     def renew_rule(self) -> str | None:
         return "GG-17"
 
+    def house_rules(self, state: GameState) -> list[tuple[HouseRule, object]]:
+        return state.rules.described()
+
     def bound_rule(self) -> str | None:
         return "GG-17"
+
+    def kept_rule(self, purpose: str) -> str | None:
+        # (the sheet's "never lets a dice result be chosen by undoing" has no number: the
+        # refusal cites the rule of the roll the kept die was made for)
+        return _KEPT_RULES.get(purpose)
 
     def holds(self, state: GameState, deck: str, card: str, from_discards: bool) -> bool:
         pile = state.piles.get(deck, {})

@@ -15,6 +15,7 @@ from typing import Any
 
 from referee.dice import die_range
 from referee.errors import SettingsError
+from referee.ruleset import HouseRule
 from referee.tomlfile import locate_line, read_text_file, toml_loads
 
 MAX_MONEY = 10**15  # dollars: a bound on money settings, far beyond any game
@@ -84,6 +85,44 @@ _SETTINGS: dict[str, _Setting] = {
         "roll a d6 and draw that many cards.",
     ),
 }
+
+
+def _explained(name: str) -> Callable[[Any], str]:
+    """A setting's explanation without its rule id in front (`HouseRule.line` adds it)."""
+    def explain(value: Any) -> str:
+        said = _SETTINGS[name].explain(value).split(": ", 1)[-1]
+        return said[:1].upper() + said[1:]
+    return explain
+
+
+def _number(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+# Each setting in the table's words (issue 39): its name, each value's words and what the
+# table does under it. The console's new-game form and help, and the page, read them here.
+HOUSE_RULES: dict[str, HouseRule] = {r.key: r for r in (
+    HouseRule("tiebreak", "GG-3", "Tie for first",
+              lambda v: {"rps": "rock-paper-scissors", "reroll": "roll again"}.get(v, str(v)),
+              _explained("tiebreak"), ("rps", "reroll")),
+    HouseRule("percentile", "GG-7", "Bypass roll",
+              lambda v: {"1-100": "1 to 100", "0-99": "0 to 99"}.get(v, str(v)),
+              _explained("percentile"), ("1-100", "0-99")),
+    HouseRule("bypass_target", "GG-8", "Bypass target", _number,
+              _explained("bypass_target")),
+    HouseRule("caught_keep_forces_exit", "GG-10", "Keeping art",
+              lambda v: "exit first" if v else "carry on",
+              _explained("caught_keep_forces_exit"), (False, True)),
+    HouseRule("fence_bonus_per_extra_piece", "GG-13", "Sale bonus",
+              lambda v: _dollars(v) if isinstance(v, int) else str(v),
+              _explained("fence_bonus_per_extra_piece")),
+    HouseRule("win_money", "GG-14", "Winning money",
+              lambda v: _dollars(v) if isinstance(v, int) else str(v),
+              _explained("win_money")),
+    HouseRule("reup_at_or_below", "GG-18", "Re-up limit",
+              lambda v: _card_count(v) if isinstance(v, int) else str(v),
+              _explained("reup_at_or_below")),
+)}
 
 
 def _show(value: object) -> str:
@@ -172,6 +211,10 @@ class HouseRules:
         """Every setting by name, in ``RULE_SETTINGS`` order."""
         return {name: getattr(self, name) for name in RULE_SETTINGS}
 
+    def described(self) -> list[tuple[HouseRule, object]]:
+        """Each setting in the table's words with its value here, in `RULE_SETTINGS` order."""
+        return [(HOUSE_RULES[name], getattr(self, name)) for name in RULE_SETTINGS]
+
     def describe(self) -> list[tuple[str, object, str]]:
         """``(name, value, explanation)`` per setting, for the in-app rules reference."""
         return [
@@ -181,8 +224,8 @@ class HouseRules:
 
 
 RULE_SETTINGS: tuple[str, ...] = tuple(f.name for f in fields(HouseRules))
-if set(RULE_SETTINGS) != set(_SETTINGS):  # a programming error, caught at import
-    raise RuntimeError("HouseRules and _SETTINGS must name the same settings")
+if set(RULE_SETTINGS) != set(_SETTINGS) or set(HOUSE_RULES) != set(_SETTINGS):
+    raise RuntimeError("HouseRules, _SETTINGS and HOUSE_RULES must name the same settings")
 
 def setting_problem(name: str, value: object) -> str | None:
     """What is wrong with ``value`` for the house rule ``name`` in a player's words (what it

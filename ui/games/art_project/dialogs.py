@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Input, SelectionList, Static
 
 from referee.games.art_project.state import battle_dice
+from referee.games.art_project.words import dice_words
 from referee.ruleset import NeedDice
 from ui import format as fmt
 from ui.base import (
@@ -276,13 +277,30 @@ class RequestForm(Dialog[None]):
     def fields(self) -> tuple[tuple[str, str, str, str], ...]:
         """The form's fields: the command's, and who fights when the house rule
         battle_participants = "declared" has the team name them (ART-19)."""
-        own = FIELDS[self.request["cmd"]]
+        own = tuple(self._example(*f) for f in FIELDS[self.request["cmd"]])
         rules = self.referee.session.state.rules
         if self.request["cmd"] == "battle" and rules.battle_participants == "declared":
             return (*own, ("participants", "Who fights beside the leader (blank: everyone "
                            "in the city)", "words", "Ben Cy"))
         return own
 
+
+    def _example(self, field: str, text: str, kind: str, example: str
+                  ) -> tuple[str, str, str, str]:
+        """A field with its example in this game's terms: places of the board in play (not
+        the test board's) and a player at this table (issue 39)."""
+        state = self.referee.session.state
+        mission = state.mission
+        places = [c for c in self._cities() if mission is None or c != mission.start]
+        names = [p.name for p in state.players]
+        if field == "agents" and len(places) >= 2:
+            example = (f"{places[0]}=1 {places[1]}=1" if self.request["cmd"] == "place_agents"
+                       else f"{places[0]}=2 {places[1]}=1")
+        elif field == "gain" and names:
+            text = text.replace("health=Ann:1", f"health={names[0]}:1")
+        elif field == "rolls" and names:
+            example = f"{names[0]}=4"
+        return field, text, kind, example
 
     def _cities(self) -> list[str]:
         mission = self.referee.session.state.mission
@@ -321,7 +339,7 @@ class ChooseDialog(PendingDialog):
 
 def verdict_text(v: dict[str, Any]) -> str:
     """The battle term by term: dice, weapons ×2 against agents + threat + HQ (ART-20..22)."""
-    dice = " + ".join(f"{fmt.escape(str(k))} {n}" for k, n in battle_dice(v)) or "–"
+    dice = fmt.escape(dice_words(dict(battle_dice(v)), plus=" + ")) or "–"
     return "\n".join([
         f"Dice      {dice} = {v['dice_sum']}",
         f"Weapons   {v['weapons']} × 2 = {v['weapon_bonus']}",

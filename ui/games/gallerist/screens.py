@@ -13,7 +13,7 @@ first, in the ruleset's words, `referee.words.step_words`): the ruleset's legal 
 score, an auction value, who qualifies for an intermediate scoring, money, a work bought,
 an artist's fame, a market placement...), each a dialog whose choices and bounds are the
 ruleset's; a record for any player (its first choice), the choices after it that player's.
-A protocol line can still be typed in the field below the list (Ctrl+T; F1 lists the
+A protocol line can still be typed in the field below the list (Ctrl+T; the docs list the
 commands): the expert's escape hatch.
 """
 
@@ -32,7 +32,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 
 from referee.errors import BadRequest, Refusal
-from referee.games.gallerist.commands import SCHEMA
+from referee.games.gallerist.settings import GalleristRules
 from referee.games.gallerist.table import REASON_WORDS
 from referee.ruleset import Reveal
 from referee.session import LogEntry, Session
@@ -267,7 +267,7 @@ def request_words(req: dict[str, Any]) -> str:
     if cmd == "auction_pick":
         return f"{who}: auction, the renowned {req['easel']} work, counted as {req['counts_as']}"
     if cmd == "final_scoring":
-        return "Total the scores and name the winner (final_scoring)"
+        return "Total the scores and name the winner"
     return json.dumps(req, ensure_ascii=False)
 
 
@@ -643,12 +643,15 @@ class HelpScreen(Dialog[None]):
                  "Ctrl+Z undoes (not after the end: the result stands); F2 (on the new-game "
                  "form) chooses the game.",
                  "",
-                 "Typed lines (JSON, as the headless protocol names them):"]
-        for cmd, fields in SCHEMA.items():
-            if cmd in ("new_game",):
-                continue
-            shown_fields = " ".join(k if req else f"[{k}]" for k, (_, req) in fields.items())
-            lines.append(f"  {cmd} {shown_fields}")
+                 "House rules in force:"]
+        rules = getattr(self.referee.session.state, "rules", None)
+        for rule, value in (rules.described() if isinstance(rules, GalleristRules) else []):
+            lines.append(f"  {rule.name}: {rule.says(value)} — {rule.explain(value)} "
+                         f"({rule.rule})")
+        # (the typed lines' commands are the protocol's, for programs and experts: the docs
+        # list them, docs/gallerist.md "Headless"; the table's help stays in its words)
+        lines += ["", "Typed lines are the headless protocol's: its commands and fields are "
+                  "in the Gallerist's documentation (docs/gallerist.md, \"Headless\")."]
         with Vertical(classes="dialog", id="gal-help"):
             yield Static("The Gallerist at the console", classes="dialog-title")
             with VerticalScroll():

@@ -19,7 +19,7 @@ from textual.widgets import Input, Label, Static
 from referee import games
 from referee.errors import Refusal
 from referee.games.gallerist.catalog import load_catalog
-from referee.games.gallerist.settings import CHOICES, GalleristRules
+from referee.games.gallerist.settings import CHOICES, HOUSE_RULES, GalleristRules
 from ui.base import BaseScreen, Cycle, KeyBar, TextButton
 
 SEATS = 4  # GAL-1: 1-4 players
@@ -27,12 +27,6 @@ GAME = "gallerist"
 RULES = tuple(CHOICES)  # the house rules in the spec's order; rule-<i> is RULES[i]
 DEFAULTS = GalleristRules().to_json()
 ANY_COLOUR = "any free"  # a seat with no colour chosen takes the first one no seat took
-
-
-def value_words(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value).replace("_", " ")
 
 
 def parse_bag(text: str) -> int | dict[str, int] | None:
@@ -113,11 +107,14 @@ class GalleristNewGameScreen(BaseScreen):
             yield Static("[b]House rules[/b] (Enter/→ changes one; Ctrl+R: all defaults)",
                          classes="panel-title")
             for i, name in enumerate(RULES):
-                rule, allowed = CHOICES[name]
+                # each rule named and its value explained in the table's words (issue 39)
+                said = HOUSE_RULES[name]
                 with Horizontal(classes="art-form-row"):
-                    yield Label(f"{value_words(name)} ({rule})", classes="gal-rule-label")
-                    yield Cycle([(value_words(v), v) for v in allowed], DEFAULTS[name],
+                    yield Label(f"{said.name} ({said.rule})", classes="gal-rule-label")
+                    yield Cycle([(said.says(v), v) for v in said.choices], DEFAULTS[name],
                                 id=f"rule-{i}", classes="gal-rule-cycle")
+                yield Static(said.explain(DEFAULTS[name]), classes="hint gal-rule-why",
+                             id=f"rule-{i}-why", markup=False)
         with Horizontal(id="newgame-bar"):
             yield TextButton("Start game \\[^S]", id="start", primary=True)
             yield self.error_line()
@@ -129,6 +126,14 @@ class GalleristNewGameScreen(BaseScreen):
             "them in “Visitors in bag” — a number, or one per colour (pink=5 white=4 …), "
             "once the visitors of each kind are out."),
     }
+
+    def on_cycle_changed(self, event: Cycle.Changed) -> None:
+        """A house rule's explanation follows its value."""
+        wid = event.cycle.id or ""
+        if wid.startswith("rule-"):
+            name = RULES[int(wid.removeprefix("rule-"))]
+            self.query_one(f"#{wid}-why", Static).update(
+                HOUSE_RULES[name].explain(event.cycle.value))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """The start-player choices name the players as they are typed."""
@@ -149,6 +154,8 @@ class GalleristNewGameScreen(BaseScreen):
     def action_defaults(self) -> None:
         for i, name in enumerate(RULES):
             self.query_one(f"#rule-{i}", Cycle).value = DEFAULTS[name]
+            self.query_one(f"#rule-{i}-why", Static).update(
+                HOUSE_RULES[name].explain(DEFAULTS[name]))
 
     def action_entered(self) -> None:
         field = self.field_entered("")

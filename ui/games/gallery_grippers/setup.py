@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -12,6 +13,7 @@ from textual.widgets import Button, Input, Label, Static
 from referee.games.gallery_grippers.commands import NewGame, PlayerSpec
 from referee.games.gallery_grippers.rules.setup import MAX_PLAYERS, PALETTE
 from referee.games.gallery_grippers.settings import (
+    HOUSE_RULES,
     RULE_SETTINGS,
     HouseRules,
     setting_problem,
@@ -25,13 +27,11 @@ from ui.games.gallery_grippers import format as fmt
 GAME = "gallery-grippers"  # the game this form starts
 __all__ = ["GameStartScreen", "NewGameScreen", "StartScreen"]
 
-RULE_LABELS = {
-    "tiebreak": "Tie for first (GG-3)", "percentile": "Percentile (GG-7)",
-    "bypass_target": "Bypass target (GG-8)", "caught_keep_forces_exit": "Kept art→exit (GG-10)",
-    "fence_bonus_per_extra_piece": "Fence bonus $ (GG-13)", "win_money": "Win money $ (GG-14)",
-    "reup_at_or_below": "Re-up hand ≤ (GG-18)",
-}
-RULE_CHOICES = {"tiebreak": ("rps", "reroll"), "percentile": ("1-100", "0-99")}
+# each house rule as the table reads it (its name, and its rule for what is said about it)
+RULE_LABELS = {key: rule.name for key, rule in HOUSE_RULES.items()}
+RULE_NAMED = {key: f"{rule.name} ({rule.rule})" for key, rule in HOUSE_RULES.items()}
+WHY_HINT = "Move to a rule to read what it does."
+HOUSE_RULES_DEFAULTS = HouseRules().to_json()
 
 
 def table_rules(session: Session) -> HouseRules:
@@ -126,6 +126,7 @@ class NewGameScreen(BaseScreen):
             with VerticalScroll(id="rules-form"):
                 source = "the table's" if self.referee.session.house_rules else "defaults"
                 yield Static(f"[b]House rules[/b] ({source} shown)", classes="panel-title")
+                yield Static(WHY_HINT, id="rule-why", classes="hint", markup=False)
                 yield Static(self._rules_text(), id="rules-text")
         with Horizontal(id="newgame-bar"):
             yield TextButton("Start game \\[^S]", id="start", primary=True)
@@ -146,32 +147,48 @@ class NewGameScreen(BaseScreen):
     def _rules_text(self) -> str:
         """The house rules as text, laid out like the form that replaces it."""
         lines = []
-        for name, value, _ in table_rules(self.referee.session).describe():
-            if isinstance(value, bool):
-                shown = f"‹ {'yes' if value else 'no'} ›"
-            elif isinstance(value, int):
-                shown = f"{value:,}"
-            else:
-                shown = f"‹ {value} ›"
-            lines.append(f"{fmt.escape(RULE_LABELS[name]):<22}{fmt.escape(shown)}\n")
+        for rule, value in table_rules(self.referee.session).described():
+            shown = f"‹ {rule.says(value)} ›" if rule.choices else f"{value:,}"
+            lines.append(f"{fmt.escape(rule.name):<14}{fmt.escape(shown)}\n")
         return "\n".join(lines)
 
     def _rule_rows(self) -> list[Horizontal]:
         rows = []  # ids: HouseRules' own field names (code, not game data)
-        for rule, value, _ in table_rules(self.referee.session).describe():
+        for said, value in table_rules(self.referee.session).described():
+            rule = said.key
             field: Cycle | Input
-            if rule in RULE_CHOICES:
-                field = Cycle([(c, c) for c in RULE_CHOICES[rule]], value, id=f"rule-{rule}",
-                              classes="rule-cycle")
-            elif isinstance(value, bool):
-                field = Cycle([("no", False), ("yes", True)], value, id=f"rule-{rule}",
-                              classes="rule-cycle")
+            if said.choices:
+                field = Cycle([(said.says(c), c) for c in said.choices], value,
+                              id=f"rule-{rule}", classes="rule-cycle")
             else:
                 field = Input(f"{value:,}", id=f"rule-{rule}", classes="rule-input",
                               compact=True)
-            rows.append(Horizontal(Label(RULE_LABELS[rule], classes="rule-label"), field,
+            rows.append(Horizontal(Label(said.name, classes="rule-label"), field,
                                    classes="rule-form"))
         return rows
+
+    def _why(self, widget: Any) -> None:
+        """The house rule at the cursor, its value explained (in place of the hint)."""
+        key = (getattr(widget, "id", None) or "").removeprefix("rule-")
+        if key not in HOUSE_RULES or not widget.has_focus:  # (not the fields' first values)
+            return
+        said = HOUSE_RULES[key]
+        value = (whole_number(widget.value) if isinstance(widget, Input)
+                 else getattr(widget, "value", None))
+        text = (f"{said.name} ({said.rule}): {said.explain(value)}" if
+                setting_problem(key, value) is None
+                else f"{said.name} ({said.rule}): {said.explain(HOUSE_RULES_DEFAULTS[key])} "
+                "(the default)")
+        self.query_one("#rule-why", Static).update(text)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._why(event.widget)
+
+    def on_cycle_changed(self, event: Cycle.Changed) -> None:
+        self._why(event.cycle)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._why(event.input)
 
     def on_mount(self) -> None:
         # The house rules' fields (a third of the screen's widgets) are mounted just after the
@@ -258,12 +275,12 @@ class NewGameScreen(BaseScreen):
             if isinstance(widget, Input):
                 value = whole_number(widget.value)
                 if isinstance(value, str):
-                    return f"{RULE_LABELS[name]}: {value}"
+                    return f"{RULE_NAMED[name]}: {value}"
             else:
                 value = getattr(widget, "value", None)
             problem = setting_problem(name, value)
             if problem is not None:
-                return f"{RULE_LABELS[name]} {problem}"
+                return f"{RULE_NAMED[name]} {problem}"
             out[name] = value
         return out
 
@@ -274,7 +291,7 @@ class NewGameScreen(BaseScreen):
         session = self.referee.session  # (the game being left may be another game's)
         catalog = session.catalog_for(games.find(GAME))
         found = setting_warnings(HouseRules(**rules), catalog)
-        return "; ".join(f"{RULE_LABELS[name]}: {text}" for name, text in found)
+        return "; ".join(f"{RULE_NAMED[name]}: {text}" for name, text in found)
 
     def action_start(self) -> None:
         self.after_typing(self._start)

@@ -28,6 +28,7 @@ from referee.games.art_project.rules.common import (
 )
 from referee.games.art_project.rules.phases import collect, enter
 from referee.games.art_project.state import ArtState, Battle
+from referee.games.art_project.words import die_said
 from referee.ruleset import DieRequest, Event, NeedDice
 
 
@@ -153,8 +154,9 @@ def reroll(s: ArtState, cmd: c.Reroll) -> list[Event] | NeedDice:
     ids = [d for d, _ in b.dice]
     for d in cmd.dice:
         if d not in ids:
-            raise refuse("not_in_battle", "ART-23", f"{d!r} is not a die of this battle "
-                         f"({', '.join(ids)}).")
+            said = [die_said(x) for x in ids]  # (the dice in words, never their ids)
+            raise refuse("not_in_battle", "ART-23", f"{die_said(d)!r} is not a die of this "
+                         f"battle ({', '.join(said)}).")
         if s.mission is not None and s.mission.board == "usa":
             own = owner(s, d) or b.leader
             if own != card.player:

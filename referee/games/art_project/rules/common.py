@@ -10,6 +10,7 @@ from referee.errors import GameOver, RuleViolation
 from referee.games.art_project.catalog import Mission
 from referee.games.art_project.evolve import evolve
 from referee.games.art_project.state import RESOURCES, ArtState, Player
+from referee.games.art_project.words import REASONS
 from referee.ruleset import Event
 
 # The rule each phase's commands rest on, for `wrong_phase` (ART-9).
@@ -63,7 +64,8 @@ def require_game(s: ArtState) -> None:
     if s.phase == "no_game":
         raise refuse("no_game", None, "No game is running: start one with new_game.")
     if s.over:
-        what = "won" if s.outcome == "won" else f"lost ({s.reason})"
+        why = REASONS.get(str(s.reason), "see the log")  # (in words, never its code)
+        what = "won" if s.outcome == "won" else f"lost ({why})"
         raise GameOver(f"The game is over: the team {what}. Nothing can change it now; "
                        "start a new game.", rule=s.over_rule)
 

@@ -19,6 +19,7 @@ from referee.games.art_project.rules.common import (
 )
 from referee.games.art_project.rules.phases import enter
 from referee.games.art_project.rules.setup import setup_owed
+from referee.games.art_project.settings import house_rule
 from referee.games.art_project.state import RESOURCES, ArtState, Clue, Player
 
 
@@ -66,11 +67,11 @@ def draw(s: ArtState, cmd: c.Draw) -> list[dict[str, object]]:
     p = known_player(steps.state, cmd.player)
     if not p.draws_owed:
         raise refuse("no_draw_due", "ART-10", f"{p.name} owes no draw this round; an extra "
-                     "card is extra_draw (paid).")
+                     "card is a paid extra draw.")
     if cmd.final:
         if steps.state.rules.final_card_detection != "table":
             raise refuse("bad_request", "ART-12", "The box counts the deck and says when the "
-                         "final card comes (final_card_detection = \"count\").")
+                         f"final card comes ({house_rule('final_card_detection', 'count')}).")
         if not steps.state.deck.final:
             raise refuse("final_card_gone", "ART-12", "The final card has already come.")
         at = steps.state.deck.above

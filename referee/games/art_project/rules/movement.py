@@ -18,6 +18,7 @@ from referee.games.art_project.rules.common import (
 )
 from referee.games.art_project.rules.mission import settle_clues
 from referee.games.art_project.rules.phases import enter
+from referee.games.art_project.settings import house_rule
 from referee.games.art_project.state import ALLY_DICE, WINDOWS, ArtState
 from referee.ruleset import Event
 
@@ -90,8 +91,8 @@ def unlock_ally(s: ArtState, cmd: c.UnlockAlly) -> list[Event]:
     if s.allies >= ALLY_DICE:
         raise refuse("no_ally_dice", "ART-18", f"All {ALLY_DICE} ally dice are unlocked.")
     if s.rules.unlocks_per_window == "one" and s.unlocked_here:
-        raise refuse("one_unlock_per_window", "ART-18", "One ally die per window "
-                     "(unlocks_per_window = \"one\").")
+        raise refuse("one_unlock_per_window", "ART-18", "One ally die between two phases "
+                     f"({house_rule('unlocks_per_window', 'one')}).")
     cost = s.ally_cost
     assert cost is not None  # a full track has won the game
     for name in cmd.health:

@@ -56,7 +56,7 @@ def advance(steps: Steps) -> None:
     if phase == "A":
         if any(p.setup_agents for p in st.players):
             raise refuse("setup_agents_owed", "ART-33", "First every player places their 2 "
-                         "agents in any district (place_agents).")
+                         "agents in any district.")
         owing = [p for p in st.players if p.draws_owed]
         if owing:
             raise refuse("draws_outstanding", "ART-10", "Draws still owed: " + ", ".join(
@@ -64,7 +64,7 @@ def advance(steps: Steps) -> None:
         unplayed = [p.name for p in st.players if p.hand and p.played < st.plays_due()]
         if unplayed:
             raise refuse("cards_unplayed", "ART-13", f"{' and '.join(unplayed)} still owe"
-                         f"{'s' if len(unplayed) == 1 else ''} a mission card (play_card).")
+                         f"{'s' if len(unplayed) == 1 else ''} a mission card.")
         steps.add({"type": "hands_discarded", "cards": sum(p.hand for p in st.players)})
         _phase(steps, "A/B")
     elif phase == "A/B":

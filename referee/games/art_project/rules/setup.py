@@ -12,7 +12,7 @@ from referee.games.art_project.rules.common import (
     refuse,
     require_free,
 )
-from referee.games.art_project.settings import ArtRules
+from referee.games.art_project.settings import ArtRules, house_rule
 from referee.games.art_project.state import (
     AGENT_TOKENS,
     DIFFICULTY_HEALTH,
@@ -96,7 +96,8 @@ def new_game(s: ArtState, cmd: c.NewGame) -> list[Event]:
     except SettingsError as err:
         raise RuleViolation(str(err), code="bad_rules") from err
     if rules.battle_die == "catalog" and cat.faces is None:
-        raise refuse("catalog_incomplete", "ART-20", "battle_die = \"catalog\" needs the "
+        said = house_rule("battle_die", "catalog")
+        raise refuse("catalog_incomplete", "ART-20", f"{said[:1].upper()}{said[1:]} needs the "
                      "catalog's [dice] faces, and this catalog has none.")
     players = _players(cmd, cat)
     solo = len(players) == 1
@@ -150,7 +151,7 @@ def place_agents(s: ArtState, cmd: c.PlaceAgents) -> list[Event]:
     if s.rules.rio_setup_agents == "one_district" and (len(placed) != 1
                                                         or total != p.setup_agents):
         raise refuse("one_district", "ART-33", f"Both of {p.name}'s agents go to one "
-                     "district (rio_setup_agents = \"one_district\").")
+                     f"district ({house_rule('rio_setup_agents', 'one_district')}).")
     return [{"type": "setup_agents_placed", "player": p.name, "agents": placed}]
 
 
@@ -158,5 +159,6 @@ def setup_owed(s: ArtState) -> None:
     """Nothing else happens on Rio until every player's setup agents are placed."""
     owing = [p.name for p in s.players if p.setup_agents]
     if owing:
-        raise refuse("setup_agents_owed", "ART-33", f"First {' and '.join(owing)} place "
-                     "their 2 agents in any district (place_agents).")
+        raise refuse("setup_agents_owed", "ART-33", f"First {' and '.join(owing)} "
+                     f"{'places' if len(owing) == 1 else 'place'} their 2 agents in any "
+                     "district.")

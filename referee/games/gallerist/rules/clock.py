@@ -23,6 +23,8 @@ from referee.games.gallerist.state import GALLERY, KICKED, Pending, Player, Stat
 from referee.ruleset import Event
 
 EXECUTIVE = ("tickets", "contract_bonus")
+EXECUTIVE_WORDS = {"tickets": "moved visitors with tickets", "contract_bonus": "used a "
+                   "contract's bonus"}
 KICKOUT_KINDS = ("location", "executive", "pass")
 
 
@@ -96,7 +98,8 @@ def executive(s: State, c: Command) -> list[Event]:
         raise BadRequest(f"'kind' must be one of {', '.join(EXECUTIVE)}, not {kind!r}",
                          rule="GAL-7")
     if s.turn.executive is not None:
-        refuse(f"{name} has taken this turn's executive action already ({s.turn.executive}).",
+        done = EXECUTIVE_WORDS.get(s.turn.executive, "one")
+        refuse(f"{name} has taken this turn's executive action already ({done}).",
                "one_executive_action", "GAL-7")
     return settle(s, [{"type": "executive", "player": name, "kind": kind}])
 

@@ -151,7 +151,7 @@ def tiebreak(s: GameState, c: Tiebreak) -> list[Event]:
         raise refuse("no_tiebreak", "GG-3", "There is no tie to settle.")
     if s.rules.tiebreak == "reroll":
         raise refuse("reroll_required", "GG-3", "House rule: ties are re-rolled. "
-                     f"Roll turn_order for {', '.join(tie.options)}.")
+                     f"Roll the turn-order d6 again for {', '.join(tie.options)}.")
     if c.winner not in tie.options:
         raise refuse("not_tied", "GG-3",
                      f"{c.winner} is not among the tied players ({', '.join(tie.options)}).")

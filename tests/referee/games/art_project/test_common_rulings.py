@@ -87,7 +87,8 @@ def test_a_lost_game_refuses_everything_naming_the_loss_its_reason_and_rule() ->
     }
     err = g.no("end_phase", "game_over", "ART-27")
     assert err.message == (
-        "The game is over: the team lost (health). Nothing can change it now; start a new game."
+        "The game is over: the team lost (a player lost their last health token). Nothing can "
+        "change it now; start a new game."
     )
 
 

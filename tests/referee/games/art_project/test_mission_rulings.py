@@ -131,14 +131,14 @@ def test_a_draw_belongs_to_phase_a_and_is_owed() -> None:
                            "movement phase (B).")
     g = drawn()
     err = g.no("draw", "no_draw_due", "ART-10", player="Ann")
-    assert err.message == "Ann owes no draw this round; an extra card is extra_draw (paid)."
+    assert err.message == "Ann owes no draw this round; an extra card is a paid extra draw."
 
 
 def test_the_table_reports_the_final_card_only_under_table_detection() -> None:
     g = Game(["Ann", "Ben"])
     err = g.no("draw", "bad_request", "ART-12", player="Ann", final=True)
     assert err.message == ("The box counts the deck and says when the final card comes "
-                           '(final_card_detection = "count").')
+                           '(the house rule "Who notices the final card: the box counts").')
     t = Game(["Ann", "Ben"], rules={"final_card_detection": "table"})
     above = t.state.deck.above
     events = t.ok("draw", player="Ann", final=True)

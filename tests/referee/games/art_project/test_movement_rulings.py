@@ -117,7 +117,8 @@ def test_unlock_ally_refusals_name_the_windows_and_the_event_the_cost() -> None:
     events = g.ok("unlock_ally")
     assert events[-1] == {"type": "ally_unlocked", "allies": 1, "cost": 1}
     err = g.no("unlock_ally", "one_unlock_per_window", "ART-18")
-    assert err.message == 'One ally die per window (unlocks_per_window = "one").'
+    assert err.message == ("One ally die between two phases (the house rule \"Ally dice "
+                           'unlocked at a time: one").')
 
 
 def test_a_clue_card_changes_hands_only_together_and_says_so() -> None:

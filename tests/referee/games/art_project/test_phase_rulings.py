@@ -35,8 +35,7 @@ def test_rio_phase_a_waits_for_the_setup_agents() -> None:
     (ART-33), and the refusal says so before it looks at draws or cards."""
     g = Game(["Ann", "Ben"], mission="test-rio", catalog=BOARDS)
     err = g.no("end_phase", "setup_agents_owed", "ART-33")
-    assert err.message == ("First every player places their 2 agents in any district "
-                           "(place_agents).")
+    assert err.message == "First every player places their 2 agents in any district."
     g.ok("place_agents", player="Ann", agents={"Cinema": 2})
     g.no("end_phase", "setup_agents_owed", "ART-33")
     g.ok("place_agents", player="Ben", agents={"Library": 2})
@@ -49,10 +48,10 @@ def test_phase_a_waits_for_every_draw_then_every_card_and_names_who_owes() -> No
     assert err.message == "Draws still owed: Ann 2, Ben 2."
     g.drawn()
     err = g.no("end_phase", "cards_unplayed", "ART-13")
-    assert err.message == "Ann and Ben still owe a mission card (play_card)."
+    assert err.message == "Ann and Ben still owe a mission card."
     g.ok("play_card", player="Ann")
     err = g.no("end_phase", "cards_unplayed", "ART-13")
-    assert err.message == "Ben still owes a mission card (play_card)."
+    assert err.message == "Ben still owes a mission card."
     g.ok("play_card", player="Ben")
     assert g.ok("end_phase")[-1] == {"type": "phase", "phase": "A/B"}
 

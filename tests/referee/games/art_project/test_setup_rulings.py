@@ -203,7 +203,8 @@ def test_new_game_refusals_in_words() -> None:
         'start with "catalog": its path.'
     )
     assert refused("catalog_incomplete", "ART-20", rules={"battle_die": "catalog"}) == (
-        'battle_die = "catalog" needs the catalog\'s [dice] faces, and this catalog has none.'
+        'The house rule "Battle dice faces: the catalog\'s faces" needs the catalog\'s [dice] '
+        "faces, and this catalog has none."
     )
     solo = (
         'Solo needs "ally": a player colour other than the player\'s (blue, green, '
@@ -243,13 +244,13 @@ def rio(**extra: Any) -> Game:
 def test_rio_s_setup_agents_in_words_and_in_full() -> None:
     g = rio()
     err = g.no("draw", "setup_agents_owed", "ART-33", player="Ann")
-    assert err.message == ("First Ann and Ben place their 2 agents in any district (place_agents).")
+    assert err.message == "First Ann and Ben place their 2 agents in any district."
     events = g.ok("place_agents", player="Ann", agents={"Cinema": 1, "Library": 1, "Central": 0})
     assert events == [
         {"type": "setup_agents_placed", "player": "Ann", "agents": {"Cinema": 1, "Library": 1}}
     ]
     err = g.no("draw", "setup_agents_owed", "ART-33", player="Ann")
-    assert err.message == "First Ben place their 2 agents in any district (place_agents)."
+    assert err.message == "First Ben places their 2 agents in any district."
     err = g.no("place_agents", "no_setup_agents", "ART-33", player="Ann", agents={"Cinema": 1})
     assert err.message == "Ann has placed their agents."
     err = g.no("place_agents", "wrong_count", "ART-33", player="Ben", agents={"Cinema": 3})
@@ -273,7 +274,8 @@ def test_rio_one_district_needs_both_agents_in_one_district() -> None:
     for agents in ({"Cinema": 1, "Library": 1}, {"Cinema": 1}):
         err = g.no("place_agents", "one_district", "ART-33", player="Ann", agents=agents)
         assert err.message == (
-            'Both of Ann\'s agents go to one district (rio_setup_agents = "one_district").'
+            "Both of Ann's agents go to one district (the house rule \"Starting agents in "
+            'Rio: both in one district").'
         )
     g.ok("place_agents", player="Ann", agents={"Cinema": 2})
 

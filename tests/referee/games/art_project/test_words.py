@@ -58,8 +58,10 @@ def test_a_battle_line_has_its_dice_and_verdict_and_what_it_won() -> None:
     battle = next(e for e in s.log if e.command["cmd"] == "battle")
     line = step_words(battle.command, battle.events)
     verdict = next(e for e in battle.events if e["type"] == "battle")
-    dice = ", ".join(f"{k} {v}" for k, v in verdict["dice"].items())
-    assert f"dice (typed) {dice} = {verdict['dice_sum']}" in line
+    # each player's die by name, the ally dice by what they are, never by id (issue 39)
+    [(ally, value)] = [(k, v) for k, v in verdict["dice"].items() if k.startswith("ally")]
+    assert ally not in line and f"ally die {value} = {verdict['dice_sum']}" in line
+    assert f"dice (typed) Ann {verdict['dice']['Ann']}, ally die" in line
     assert f"team {verdict['strength']} against" in line and ": won" in line
     assert f"artwork collected in {verdict['city']}: track space 1" in line
 

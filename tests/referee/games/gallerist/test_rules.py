@@ -182,7 +182,7 @@ def test_without_desks_or_icons_in_the_catalog_the_table_says() -> None:
          influence=10)
     events = g.ok("kickout_action", player="Ben", kind="location", influence=7)
     assert events[0]["source"] == "table" and g.player("Ben")["influence"] == 7
-    g.turn("Ben", "Fourth location")  # the built-in catalog's label
+    g.turn("Ben", "Sales Office")  # the built-in catalog's label
     g.ok("move", player="Ann", to="International Market")
     g.ok("location_action", player="Ann")
     g.ok("end_turn", player="Ann")
@@ -693,16 +693,16 @@ def test_two_assistants_of_one_player_kicked_out_in_the_final_round_get_two_next
     g = Game(["Ann", "Ben"], catalog=None, bag=30)
     g.place_all()
     g.given(end_triggered=0)
-    g.given_player("Ben", locations=("Fourth location", "Fourth location"), desks=0)
+    g.given_player("Ben", locations=("Sales Office", "Sales Office"), desks=0)
     assert g.state.current == "Ann"
-    g.ok("move", player="Ann", to="Fourth location")
+    g.ok("move", player="Ann", to="Sales Office")
     g.ok("location_action", player="Ann")
     g.ok("end_turn", player="Ann")
     first = g.next
     g.ok("kickout_action", player="Ben", kind="pass", desk=True)
     second = g.next
     assert "Ben's assistant, 1 of 2 still to go" in first and first != second
-    assert "Ben's assistant was kicked out of Fourth location" in second
+    assert "Ben's assistant was kicked out of Sales Office" in second
 
 
 def test_gal8_one_kicked_out_action_for_a_gallerist_and_an_assistant_kicked_out_together() -> None:

@@ -54,6 +54,7 @@ def test_a_fair_start_draw_box_draws_from_the_bag_store_resume_verify(tmp_path: 
     ok(session, cmd="undo")
     refused = session.handle({"cmd": "draw_visitor", "colour": "pink"})
     assert refused["error"]["code"] == "card_kept"  # the undone draw is still on the table
+    assert refused["error"]["rule"] == "GAL-26"  # (issue 39: every refusal names its rule)
     again = ok(session, cmd="draw_visitor")["events"]
     assert next(e for e in again if e["type"] == "visitor_drawn")["colour"] == first["colour"]
     assert next(e for e in again if e["type"] == "roll")["kept"] is True
