@@ -97,7 +97,9 @@ def build_parser(found: dict[str, CliCommand] | None = None,
     others are still listed): setting one up may import its front end, which the command
     being run does not need (`referee console` need not load the box's modules)."""
     parser = argparse.ArgumentParser(
-        prog="referee", description="Tableside Referee: referees Gallery Grippers.")
+        prog="referee", description="Tableside Referee: referees board games at the table "
+        "(Gallery Grippers, The A.R.T. Project, The Gallerist, and any game installed beside "
+        "them).")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, command in (found or commands()).items():
         p = sub.add_parser(name, help=command.help, description=command.help,

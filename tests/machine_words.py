@@ -26,6 +26,7 @@ SNAKE = re.compile(r"(?<![\w./\\-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/
 ABBREVIATIONS = re.compile(r"\brps\b|\bhq\b")
 
 DIE_ID = re.compile(r"(?<![\w-])ally\d\b")  # The A.R.T. Project's ally dice's ids
+CARD_ID = re.compile(r"(?<![\w-])c\d+\b")  # its mission cards' ids (the table reads "card 5")
 BARE_STEP = re.compile(r"\bUndone: step \d+(?=$|[;.,])")  # says nothing of what was undone
 PLAIN_NAMES = ("Fourth location",)  # the built-in catalog's stand-in for the Sales Office
 
@@ -33,7 +34,7 @@ PLAIN_NAMES = ("Fourth location",)  # the built-in catalog's stand-in for the Sa
 def machine_words(text: str) -> list[str]:
     """Every machine word in `text` (empty when it is all the table's words)."""
     found: list[str] = []
-    for pattern in (SNAKE, ABBREVIATIONS, DIE_ID, BARE_STEP):
+    for pattern in (SNAKE, ABBREVIATIONS, DIE_ID, CARD_ID, BARE_STEP):
         found += [m.group(0) for m in pattern.finditer(text)]
     found += [n for n in PLAIN_NAMES if n in text]
     return found

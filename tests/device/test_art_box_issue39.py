@@ -161,12 +161,12 @@ def test_every_reroll_a_card_allows_on_any_die_is_offered() -> None:
     # by the buttons: the card, then the dice, each named by whose it is
     choose(box, "Reroll with a clue card...")
     assert box.view().title == "Reroll: which card?"
-    choose(box, "card c1 (Ann, 2 clues)")
+    choose(box, "card 1 (Ann, 2 clues)")
     assert box.view().title == "Reroll: which dice?"
     assert "ally die 1 and Ben's die" in box.view().menu
     box.press("BACK")  # the card asked again
     assert box.view().title == "Reroll: which card?"
-    choose(box, "card c2 (Ben, 1 clue)")
+    choose(box, "card 2 (Ben, 1 clue)")
     choose(box, "ally die 1")
     done = s.log[-1].command
     assert (done["cmd"], done["card"], done["dice"]) == ("reroll", "c2", ["ally1"])

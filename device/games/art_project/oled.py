@@ -18,6 +18,7 @@ from device.view import BoxView, Cursor, Item, OledScreens, rows, short_hex
 from referee.dice import Roll
 from referee.errors import Refusal
 from referee.games.art_project.state import battle_dice as dice_in_order
+from referee.games.art_project.words import card_no, choice_said
 from referee.ruleset import NeedDice, Undo
 
 if TYPE_CHECKING:
@@ -165,7 +166,8 @@ def pick_label(ctrl: BoxController, field: str, value: Any) -> str:
         x = chain.get(value)
         if x is not None:
             clues = len(x["symbols"])
-            return f"card {value} ({x['player']}, {clues} clue{'s' if clues > 1 else ''})"
+            return (f"card {card_no(value)} ({x['player']}, {clues} "
+                    f"clue{'s' if clues > 1 else ''})")
     return label(field, value)
 
 
@@ -205,14 +207,15 @@ def items(mode: str, state: Any, ui: Cursor, menu: Sequence[Item] = (),
     if mode == "new":
         return new_items(ctrl)
     if mode == "choice":
-        return [(str(r["choice"]), r) for r in _legal(ctrl, "choose")]
+        return [(choice_said(r["choice"]), r) for r in _legal(ctrl, "choose")]
     if mode == "battle":
         out: list[Item] = []
         found = _legal(ctrl)
         again = [r for r in found if r["cmd"] == "reroll"]
         if len(again) == 1:  # one reroll: itself; more: chosen card, then dice
             r = again[0]
-            out.append((f"Reroll {r['card']}: {dice_words(ctrl, r['dice'])}", r))
+            out.append((f"Reroll with card {card_no(r['card'])}: "
+                        f"{dice_words(ctrl, r['dice'])}", r))
         elif again:
             out.append(("Reroll with a clue card...", {"cmd": "reroll", "pick": True}))
         for r in found:

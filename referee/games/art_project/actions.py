@@ -11,6 +11,7 @@ from referee.errors import Refusal
 from referee.games.art_project.commands import parse_command
 from referee.games.art_project.rules import decide
 from referee.games.art_project.state import RESOURCES, ArtState
+from referee.games.art_project.words import card_no
 from referee.ruleset import Event
 
 Request = dict[str, Any]
@@ -246,7 +247,7 @@ def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
             "play_card": "the mission card", "move": f"the move to {command.get('to')}",
             "unlock_ally": "the ally die unlocked", "battle": f"the battle in "
             f"{command.get('city')}",
-            "reroll": f"the reroll with {command.get('card')}",
+            "reroll": f"the reroll with card {card_no(command.get('card'))}",
             "weapon": "the weapon added", "concede": "the concession",
             "end_phase": "the end of the phase", "give_clue": "the clue card given",
             "choose": f"the choice of {command.get('choice')}", "new_game": "the new game",

@@ -6,6 +6,7 @@ alone: nothing here decides a rule."""
 from __future__ import annotations
 
 from referee.games.art_project.state import ArtState
+from referee.games.art_project.words import card_no
 from referee.ruleset import Panel
 
 
@@ -31,7 +32,8 @@ def board(s: ArtState) -> list[Panel]:
             ("artwork removed", str(s.artwork_gone)),
             ("round", f"{s.round}" + (" (final round)" if s.final_round else "")))
     chain: list[tuple[str, ...]] = [("clue", "symbols", "played by")]
-    chain += [(c.id, " + ".join(c.symbols) or "–", c.player) for c in s.chain]
+    chain += [(f"card {card_no(c.id)}", " + ".join(c.symbols) or "–", c.player)
+              for c in s.chain]
     d = s.deck
     deck = (("cards above the final card", str(d.above)),
             ("the final card", "still in the deck" if d.final else "drawn"),

@@ -86,6 +86,30 @@ def _agents(e: Event) -> str:
     return f"{n} agent{'s' if n != 1 else ''} placed in {where}"
 
 
+def card_no(card: object) -> str:
+    """A mission card as the table reads it: the box numbers the cards played in order
+    (``c5``, the protocol's id) and the table reads "card 5"."""
+    text = str(card)
+    return text[1:] if text[:1] == "c" and text[1:].isdigit() else text
+
+
+def set_said(option: str) -> str:
+    """A set of clue cards named by their ids ("c1+c3", a `clue_set` option) as the table
+    reads it: "cards 1 and 3"."""
+    nos = [card_no(x) for x in str(option).split("+")]
+    return f"card {nos[0]}" if len(nos) == 1 else f"cards {', '.join(nos[:-1])} and {nos[-1]}"
+
+
+def choice_said(choice: object) -> str:
+    """A pending decision's option as the table reads it: a clue card or a set of them by
+    number ("card 3", "cards 1 and 3"), any other option (a resource, a player) as it is."""
+    text = str(choice)
+    parts = text.split("+")
+    if all(p[:1] == "c" and p[1:].isdigit() for p in parts):
+        return set_said(text)
+    return text
+
+
 def is_ally_die(die: str) -> bool:
     """Whether a battle die's id is an ally die's (``ally1`` .. ``ally5``, ART-20)."""
     return die.startswith("ally") and die[4:].isdigit()
@@ -161,16 +185,17 @@ _EVENTS: dict[str, Callable[[Event], str]] = {
     "agents_placed": _agents,
     "setup_agents_placed": lambda e: f"{e['player']} placed setup agents: " + ", ".join(
         f"{n} in {c}" for c, n in dict(e["agents"]).items()),
-    "card_played": lambda e: f"{e['player']} played mission card {e['card']}",
-    "clue_added": lambda e: (f"clue card {e['card']} ({'+'.join(e['symbols'])}) joins the chain"
+    "card_played": lambda e: f"{e['player']} played mission card {card_no(e['card'])}",
+    "clue_added": lambda e: (f"clue card {card_no(e['card'])} ({'+'.join(e['symbols'])}) "
+                             "joins the chain"
                              if e.get("symbols") else
-                             f"card {e['card']} joins the chain with no clue"),
-    "card_discarded": lambda e: f"card {e['card']} discarded (no clue kept)",
-    "clues_discarded": lambda e: (f"clue cards {', '.join(e['cards'])} discarded for the "
-                                  f"{e['symbol']} set"),
-    "clue_spent": lambda e: f"clue card {e['card']} spent on the reroll",
-    "clue_lost": lambda e: f"clue card {e['card']} is lost",
-    "clue_given": lambda e: f"{e['from']} gave clue card {e['card']} to {e['to']}",
+                             f"card {card_no(e['card'])} joins the chain with no clue"),
+    "card_discarded": lambda e: f"card {card_no(e['card'])} discarded (no clue kept)",
+    "clues_discarded": lambda e: (f"clue cards {', '.join(map(card_no, e['cards']))} "
+                                  f"discarded for the {e['symbol']} set"),
+    "clue_spent": lambda e: f"clue card {card_no(e['card'])} spent on the reroll",
+    "clue_lost": lambda e: f"clue card {card_no(e['card'])} is lost",
+    "clue_given": lambda e: f"{e['from']} gave clue card {card_no(e['card'])} to {e['to']}",
     "uncovered": lambda e: f"{e['symbol']} artwork uncovered in {e['city']}",
     "uncover_blocked": lambda e: (f"the {e['symbol']} artwork could not be uncovered"
                                   + (f" ({BLOCKED.get(str(e['reason']), 'see the rules')})"
@@ -232,11 +257,11 @@ def _head(command: Mapping[str, Any], events: Sequence[Event]) -> str:
         "unlock_ally": "The team unlocks an ally die",
         "battle": f"Battle in {command.get('city')}, led by {command.get('leader')}",
         "reroll": (f"Reroll of {_dice_named(command.get('dice') or [])} with clue card "
-                   f"{command.get('card')}"),
+                   f"{card_no(command.get('card'))}"),
         "weapon": f"{who} adds a weapon (+2)",
         "concede": "The team concedes the battle",
         "end_phase": "End of the phase",
-        "choose": f"The team chooses {command.get('choice')}",
+        "choose": f"The team chooses {choice_said(command.get('choice'))}",
         "give_clue": "A clue card changes hands",
         "place_agents": f"{who} places setup agents",
     }
@@ -288,7 +313,7 @@ def step_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
         if kind in _QUIET:
             continue
         if kind == "card_played" and skip_first_card:
-            parts[0] = f"{e['player']} plays mission card {e['card']}"
+            parts[0] = f"{e['player']} plays mission card {card_no(e['card'])}"
             continue
         if kind == "drawn" and command.get("cmd") in ("draw", "extra_draw"):
             parts[0] = _drawn(e)

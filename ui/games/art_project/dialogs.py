@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Input, SelectionList, Static
 
 from referee.games.art_project.state import battle_dice
-from referee.games.art_project.words import dice_words
+from referee.games.art_project.words import card_no, choice_said, dice_words
 from referee.ruleset import NeedDice
 from ui import format as fmt
 from ui.base import (
@@ -323,7 +323,7 @@ class ChooseDialog(PendingDialog):
         with Vertical(classes="dialog"):
             yield Static(f"[b]{TITLES.get(self.decision, self.decision)}[/b]",
                          classes="dialog-title")
-            yield Choices(*[(str(r["choice"]), r) for r in choices], id="choices")
+            yield Choices(*[(choice_said(r["choice"]), r) for r in choices], id="choices")
             yield self.error_line()
         yield KeyBar()
 
@@ -450,7 +450,7 @@ class RerollForm(Dialog[None]):
         with Vertical(classes="dialog", id="reroll-form"):
             yield Static("[b]Reroll[/b] (a chain card pays: one die per symbol)",
                          classes="dialog-title")
-            yield CardChoices(*[(f"{c}: {'+'.join(chain[c]['symbols'])} "
+            yield CardChoices(*[(f"card {card_no(c)}: {'+'.join(chain[c]['symbols'])} "
                                  f"({chain[c]['player']})" if c in chain else c, c)
                                 for c in cards], id="reroll-card")
             yield Static("Dice to reroll (Space marks)", classes="form-label")

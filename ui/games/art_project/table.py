@@ -14,6 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from referee.games.art_project.words import card_no
 from referee.session import LogEntry
 from referee.words import step_words
 from ui import format as fmt
@@ -55,7 +56,8 @@ def team_text(s: dict[str, Any]) -> str:
     bar = "■" * art["track"] + "□" * (art["spaces"] - art["track"])
     lines.append(f"[b]Track[/b]   {bar} {art['track']}/{art['spaces']}  threat {threat}")
     lines.append(f"[b]Allies[/b]  {s['allies']}/5  next costs {cost} radio")
-    chain = "  ".join(f"{x['id']}:{'+'.join(x['symbols']) or '–'}({fmt.escape(x['player'])})"
+    chain = "  ".join(f"{card_no(x['id'])}:{'+'.join(x['symbols']) or '–'}"
+                      f"({fmt.escape(x['player'])})"
                       for x in s["chain"]) or "–"
     lines.append(f"[b]Chain[/b]   {chain}")
     d = s["deck"]

@@ -28,7 +28,7 @@ from referee.games.art_project.rules.common import (
 )
 from referee.games.art_project.rules.phases import collect, enter
 from referee.games.art_project.state import ArtState, Battle
-from referee.games.art_project.words import die_said
+from referee.games.art_project.words import card_no, die_said
 from referee.ruleset import DieRequest, Event, NeedDice
 
 
@@ -136,20 +136,29 @@ def _open(s: ArtState) -> Battle:
     return s.battle
 
 
+def _chain_said(s: ArtState) -> str:
+    """The clue chain's cards as the table reads them ("cards 1, 3"), or that it is empty."""
+    if not s.chain:
+        return "it is empty"
+    return ("card " if len(s.chain) == 1 else "cards ") + ", ".join(card_no(x.id)
+                                                                   for x in s.chain)
+
+
 def reroll(s: ArtState, cmd: c.Reroll) -> list[Event] | NeedDice:
     b = _open(s)
     card = next((x for x in s.chain if x.id == cmd.card), None)
     if card is None:
-        raise refuse("not_in_chain", "ART-23", f"{cmd.card} is not in the clue chain "
-                     f"({', '.join(x.id for x in s.chain) or 'empty'}).")
+        raise refuse("not_in_chain", "ART-23", f"Card {card_no(cmd.card)} is not in the clue chain "
+                     f"({_chain_said(s)}).")
     if not card.symbols:
-        raise refuse("no_clues_on_card", "ART-23", f"{card.id} shows no clue: it rerolls "
-                     "nothing.")
+        raise refuse("no_clues_on_card", "ART-23",
+                     f"Card {card_no(card.id)} shows no clue: it rerolls nothing.")
     if len(set(cmd.dice)) != len(cmd.dice):
         raise refuse("duplicate_die", "ART-23", "Each die is rerolled at most once per card.")
     if not cmd.dice or len(cmd.dice) > len(card.symbols):
-        raise refuse("too_many_dice", "ART-23", f"{card.id} shows {len(card.symbols)} clue"
-                     f"{'s' if len(card.symbols) > 1 else ''}: it rerolls 1 to "
+        raise refuse("too_many_dice", "ART-23",
+                     f"Card {card_no(card.id)} shows {len(card.symbols)} "
+                     f"clue{'s' if len(card.symbols) > 1 else ''}: it rerolls 1 to "
                      f"{len(card.symbols)} dice, not {len(cmd.dice)}.")
     ids = [d for d, _ in b.dice]
     for d in cmd.dice:

@@ -11,6 +11,7 @@ from referee.games.art_project.rules.common import DECISION_RULE, Steps, refuse
 from referee.games.art_project.rules.mission import place, settle_clues, uncover
 from referee.games.art_project.rules.phases import collect, finish_movement
 from referee.games.art_project.state import ArtState
+from referee.games.art_project.words import card_no, set_said
 from referee.ruleset import Event
 
 
@@ -53,7 +54,8 @@ def _clue_set(s: ArtState, options: tuple[str, ...], symbol: str, choice: str) -
     ids = {x.id: x for x in s.chain}
     n = sum(ids[x].symbols.count(symbol) for x in named if x in ids)
     unknown = [x for x in named if x not in ids]
-    why = (f"{', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} not in the chain"
+    why = (f"{'card' if len(unknown) == 1 else 'cards'} {', '.join(map(card_no, unknown))} "
+           f"{'is' if len(unknown) == 1 else 'are'} not in the chain"
            if unknown else f"those cards bear {symbol} {n} time{'s' if n != 1 else ''}")
     raise refuse("bad_choice", "ART-15", f"Name clue cards bearing {symbol} exactly 3 times "
-                 f"({' or '.join(options)}): {why}.")
+                 f"({' or '.join(set_said(o) for o in options)}): {why}.")

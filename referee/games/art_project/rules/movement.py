@@ -20,6 +20,7 @@ from referee.games.art_project.rules.mission import settle_clues
 from referee.games.art_project.rules.phases import enter
 from referee.games.art_project.settings import house_rule
 from referee.games.art_project.state import ALLY_DICE, WINDOWS, ArtState
+from referee.games.art_project.words import card_no
 from referee.ruleset import Event
 
 _OPPOSITE = {"north": "south", "south": "north", "level": "level"}
@@ -117,7 +118,8 @@ def give_clue(s: ArtState, cmd: c.GiveClue) -> list[Event]:
         raise refuse("same_player", "ART-30", "A clue card changes hands between two players.")
     card = next((x for x in s.chain if x.id == cmd.card), None)
     if card is None or card.player != giver.name:
-        raise refuse("not_in_chain", "ART-30", f"{cmd.card} is not in {giver.name}'s chain.")
+        raise refuse("not_in_chain", "ART-30", f"Card {card_no(cmd.card)} is not in {giver.name}'s "
+                     "chain.")
     if giver.city != taker.city or s.agents.get(giver.city, 0):
         raise refuse("not_together", "ART-30", "Clue cards change hands only between players "
                      "in the same city with no agent there.")

@@ -87,11 +87,11 @@ def _minimal_set_asked() -> Game:
 
 def test_a_wrong_clue_set_is_refused_saying_what_the_cards_bear() -> None:
     g = _minimal_set_asked()
-    head = "Name clue cards bearing film exactly 3 times (c1+c2 or c2+c3): "
+    head = "Name clue cards bearing film exactly 3 times (cards 1 and 2 or cards 2 and 3): "
     for choice, why in (("c1+c3", "those cards bear film 2 times."),
                         ("c3", "those cards bear film 1 time."),
-                        ("c1+c9", "c9 is not in the chain."),
-                        ("c8+c9", "c8, c9 are not in the chain.")):
+                        ("c1+c9", "card 9 is not in the chain."),
+                        ("c8+c9", "cards 8, 9 are not in the chain.")):
         err = g.no("choose", "bad_choice", "ART-15", choice=choice)
         assert err.message == head + why
 

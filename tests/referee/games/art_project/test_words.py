@@ -94,7 +94,7 @@ def test_a_lost_city_with_its_artwork_and_a_discarded_set_read_as_such() -> None
         {"type": "agents_placed", "city": "Film", "to": "hq", "count": 2, "cause": "c3"},
         {"type": "uncovered", "symbol": "book", "city": "Book"}])
     assert lost == ("End of the phase: Film is lost (5 agents go back to the reserve); its "
-                    "artwork is lost with it; clue cards c1, c2 discarded for the film set; "
+                    "artwork is lost with it; clue cards 1, 2 discarded for the film set; "
                     "2 agents placed in HQ (Film is lost); book artwork uncovered in Book")
 
 
