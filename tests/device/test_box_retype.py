@@ -108,6 +108,6 @@ def test_an_art_battle_retyped_through_the_tray_asks_then_shows_each_correction(
         assert box.view().screen == "verdict"
         said.append((box.view().notice or "").replace("\n", " "))
         box.press("NEXT")
-    assert said == ["corrected: Ann's d6 1 -> 6", "corrected: ally1's d6 1 -> 6",
+    assert said == ["corrected: Ann's d6 1 -> 6", "corrected: ally die 1's d6 1 -> 6",
                     "corrected: Ben's d6 1 -> 6"]
     box.close()

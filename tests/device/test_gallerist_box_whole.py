@@ -20,7 +20,7 @@ from tests.device.test_oled_text_whole import all_rows
 from tests.referee.games.gallerist import test_session as play
 
 LONG = ["Annabelle-Marie", "Benjamin Oswald", "Cyrille"]
-WORDS = [*LONG, "International Market", "Artists Colony", "Media Centre", "Fourth location"]
+WORDS = [*LONG, "International Market", "Artists Colony", "Media Centre", "Sales Office"]
 
 
 def flat(text: str) -> str:

@@ -37,7 +37,7 @@ def four_players(pink_left: int = 1) -> Session:
     ok(s, cmd="new_game", game="gallerist", players=LONG, start_player=LONG[0],
        bag={"pink": 8, "brown": 8, "white": 8})
     for name, where in zip(reversed(LONG), ("Artists Colony", "Media Centre",
-                                           "International Market", "Fourth location"),
+                                           "International Market", "Sales Office"),
                            strict=True):
         ok(s, cmd="place_start", player=name, location=where, tile=f"start {name[0]}")
     ok(s, cmd="move", player=LONG[0], to="Media Centre")
