@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import secrets
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,10 +194,10 @@ class Verdicts:
                 for seq, (title, terms) in reversed(self._found[-limit:])]
 
 
-def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
-    """The dice of the newest step that stands and rolled any (a turn-order roll: each
-    player's), as the ruleset reports them (`Ruleset.rolled`): {seq, dice: [{player, die,
-    value, source, purpose}]}."""
+def _newest_rolled(ruleset: Any, log: Sequence[Any]) -> Iterator[tuple[Any, Sequence[Any]]]:
+    """The steps that stand, newest first (of the last 200), each with what it rolled and
+    drew as the ruleset reports it (`Ruleset.rolled`); a step it cannot read is passed over
+    (the page never fails on one step)."""
     for entry in reversed(log[-200:]):
         if entry.undone:
             continue
@@ -205,6 +205,14 @@ def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
             rolled = ruleset.rolled(entry.command, entry.events)
         except Exception:
             continue
+        yield entry, rolled
+
+
+def last_dice(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
+    """The dice of the newest step that stands and rolled any (a turn-order roll: each
+    player's), as the ruleset reports them (`Ruleset.rolled`): {seq, dice: [{player, die,
+    value, source, purpose}]}."""
+    for entry, rolled in _newest_rolled(ruleset, log):
         was = {(e.get("id"), e.get("player"), e.get("purpose")): e.get("was")
                for e in entry.events if e.get("type") == "die_corrected"}
         # (a die no player rolls is named in the game's words: "the table", "ally die 1")
@@ -227,13 +235,7 @@ def last_draw(ruleset: Any, log: Sequence[Any]) -> dict[str, Any] | None:
     source}]}. Shown beside the last roll: a game that draws and rolls nothing said "No
     dice rolled yet" beside its draws (issue 39). A card a player draws (Gallery
     Grippers') is that player's step, in the log."""
-    for entry in reversed(log[-200:]):
-        if entry.undone:
-            continue
-        try:
-            rolled = ruleset.rolled(entry.command, entry.events)
-        except Exception:
-            continue
+    for entry, rolled in _newest_rolled(ruleset, log):
         draws = [{"player": r.player, "card": r.card,
                   "purpose": ruleset.purpose_words(r.purpose),
                   "source": "the box's draw, kept after undo" if r.roll.kept
