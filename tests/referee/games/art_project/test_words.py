@@ -117,3 +117,16 @@ def test_agents_leaving_a_city_are_counted_in_words(count: int, said: str) -> No
     lost = step_words({"cmd": "end_phase"},
                       [{"type": "city_lost", "city": "Kyoto", "agents": count}])
     assert f"({count} agent{'s go' if count != 1 else ' goes'} back to the reserve)" in lost
+
+
+def test_mission_cards_read_by_number_never_by_id() -> None:
+    """The box numbers the cards played (`c5` in the protocol); the table reads "card 5",
+    a set as "cards 1 and 3", and any other option as it is (issue 39)."""
+    from referee.games.art_project.words import card_no, choice_said, set_said
+
+    assert card_no("c5") == "5" and card_no("x9") == "x9" and card_no("c") == "c"
+    assert set_said("c1+c3") == "cards 1 and 3" and set_said("c2") == "card 2"
+    assert set_said("c1+c2+c4") == "cards 1, 2 and 4"
+    assert choice_said("c1+c3") == "cards 1 and 3" and choice_said("c7") == "card 7"
+    assert choice_said("fuel") == "fuel" and choice_said("Ann") == "Ann"
+    assert choice_said("cash+c1") == "cash+c1"
