@@ -14,7 +14,15 @@ TICKED, UNTICKED = "✓", " "
 
 
 class TickList(SelectionList[Any]):
-    """`SelectionList` with ✓ in the box of each ticked entry (and nothing in the others)."""
+    """`SelectionList` with ✓ in the box of each ticked entry (and nothing in the others),
+    and Space ticks the entry it was pressed on. (Textual's list ticks the entry under the
+    cursor when the key's message is read: "Space ↓ Space" typed fast ticked the second
+    entry twice, that is not at all; found in The A.R.T. Project's reroll form.)"""
+
+    def _on_option_list_option_selected(self, event: SelectionList.OptionSelected) -> None:
+        event.stop()
+        event.prevent_default()  # (not the base class's toggle of the highlighted one)
+        self.toggle(self.get_option_at_index(event.option_index).value)
 
     def render_line(self, y: int) -> Strip:
         line = super().render_line(y)

@@ -31,6 +31,7 @@ from ui.base import (
     either_case,
 )
 from ui.games.art_project.common import legal, pending_of, shown
+from ui.screens.ticks import TickList
 
 TITLES = {
     "uncover_order": "Which clue set is uncovered first? (ART-15)",
@@ -405,15 +406,8 @@ class BattleDialog(PendingDialog):
         self.send_request({"cmd": "concede"})
 
 
-class MarkList(SelectionList[str]):
-    """The reroll form's dice: Space marks the die it was pressed on. (Textual's list marks
-    the die under the cursor when the key's message is read: "Space ↓ Space" typed fast
-    marked the second die twice, that is not at all.)"""
-
-    def _on_option_list_option_selected(self, event: SelectionList.OptionSelected) -> None:
-        event.stop()
-        event.prevent_default()  # (not the base class's toggle of the highlighted one)
-        self.toggle(self.get_option_at_index(event.option_index).value)
+class MarkList(TickList):
+    """The reroll form's dice: Space marks the die it was pressed on (`TickList`)."""
 
 
 class CardChoices(Choices):
