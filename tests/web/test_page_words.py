@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from referee.games.art_project import RULESET as ART
 from referee.games.art_project.board import board as art_board
+from referee.games.art_project.words import card_no
 from referee.ruleset import DescribesBoard, Panel
 from referee.session import Session
 from tests.referee.conftest import SEED
@@ -62,7 +63,7 @@ def test_the_art_project_board_follows_the_state(n: int) -> None:
         assert set(filter(None, row[3].replace("–", "").split(", "))) == set(s.pawns_in(name))
         assert (row[4] == "LOST") == (name in s.lost)
     if s.chain:
-        assert [r[0] for r in panels[2].rows[1:]] == [c.id for c in s.chain]
+        assert [r[0] for r in panels[2].rows[1:]] == [f"card {card_no(c.id)}" for c in s.chain]
     deck = dict(panels[3].rows)
     assert deck["cards above the final card"] == str(s.deck.above)
     # and the page draws the panels, whatever the game

@@ -11,7 +11,7 @@ from referee.errors import Refusal
 from referee.games.art_project.commands import parse_command
 from referee.games.art_project.rules import decide
 from referee.games.art_project.state import RESOURCES, ArtState
-from referee.games.art_project.words import card_no
+from referee.games.art_project.words import card_no, choice_said
 from referee.ruleset import Event
 
 Request = dict[str, Any]
@@ -45,7 +45,7 @@ def next_step(s: ArtState) -> str:
                 "effect_health": "who pays the health",
                 "clue_set": f"which clue cards make the {p.symbol} set"}.get(
                     p.decision, p.decision.replace("_", " "))
-        return f"The team chooses {what}: {' or '.join(p.options)}."
+        return f"The team chooses {what}: {' or '.join(choice_said(o) for o in p.options)}."
     b = s.battle
     if b is not None:
         return (f"Battle in {b.city}: {b.strength} against {b.agents_strength}. "

@@ -162,7 +162,7 @@ def _pending(e: Event) -> str:
     if not decisions:
         return ""
     return "; ".join(f"the team chooses {DECISIONS.get(d['decision'], d['decision'])}: "
-                     + " or ".join(str(o) for o in d.get("options", []))
+                     + " or ".join(choice_said(o) for o in d.get("options", []))
                      for d in decisions)
 
 

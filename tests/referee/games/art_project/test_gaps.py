@@ -188,8 +188,8 @@ def test_art_33_a_pawn_carries_a_single_artwork() -> None:
 
 def test_the_next_line_names_each_decision() -> None:
     g = _minimal(_chain(("film",), ("film", "sculpture")), ("film", "film"))
-    assert g.json["next"] == ("The team chooses which clue cards make the film set: c1+c3 or "
-                              "c2+c3.")
+    assert g.json["next"] == ("The team chooses which clue cards make the film set: cards 1 and 3 "
+                              "or cards 2 and 3.")
     r = _rio_open()
     r.ok("end_phase")
     assert r.json["next"] == ("The team chooses which artwork to collect first: Cinema or "
