@@ -67,13 +67,13 @@ async def test_scandinavia_is_entered_with_threads_and_effects_and_labelled_at_o
     app = make_app(s)
     async with app.run_test(size=SMALL) as pilot:
         await choose_art(pilot, app)
-        assert label_of(app, "scandinavia") == "scandinavia (board to enter)"
+        assert label_of(app, "scandinavia") == "Scandinavia (board to enter)"
         await enter(pilot, app, "scandinavia", NORDIC, "oslo",
                     "Oslo-Bergen:red, oslo-MALMO:beige, Oslo-Turku, Oslo-Narvik, Malmo-Lund",
                     "Bergen=lose_resources, malmo=agents, Turku=lose_clue, Narvik=gain_radio",
                     spaces="5 1|6 1|7 2|8 2|9 3")
         assert isinstance(app.screen, ArtNewGameScreen), app.screen
-        assert label_of(app, "scandinavia") == "scandinavia"  # at once, not after a restart
+        assert label_of(app, "scandinavia") == "Scandinavia"  # at once, not after a restart
         kept = board_file("scandinavia")
         assert kept is not None and kept.parent == boards
         m = load_catalog(kept).missions["scandinavia"]

@@ -22,6 +22,14 @@ SEATS = 6  # ART-1: 1-6 players
 GAME = "art-project"
 
 
+
+BOARD_WORDS = {"usa": "USA", "rio": "Rio de Janeiro"}  # the rest: the id as a word
+
+
+def board_words(mission: str) -> str:
+    """A mission's board as the table names it ("Japan", "USA"), never its id ("japan")."""
+    return BOARD_WORDS.get(mission) or mission.replace("-", " ").capitalize()
+
 class ArtNewGameScreen(BaseScreen):
     """Names (blank seats are empty), colours, mission, difficulty; Ctrl+S starts."""
 
@@ -70,8 +78,8 @@ class ArtNewGameScreen(BaseScreen):
         missing = m.missing()
         kept = board_file(m.id, self.referee.session)
         if missing and kept is None:
-            return f"{m.id} (board to enter)"
-        return str(m.id)
+            return f"{board_words(m.id)} (board to enter)"
+        return board_words(m.id)
 
     unsure = False  # a refusal was said: the next start first says what it would start
 
@@ -102,11 +110,12 @@ class ArtNewGameScreen(BaseScreen):
         m = catalog.missions.get(mission)
         kept = board_file(mission, self.referee.session)
         note = ""
+        said = board_words(mission)
         if m is not None and m.missing() and kept is None:
-            note = (f"The catalog has no board for {mission} (missing: "
+            note = (f"The catalog has no board for {said} (missing: "
                     f"{', '.join(m.missing())}): Ctrl+B enters it from the printed board.")
         elif kept is not None:
-            note = f"The board entered for {mission} is used ({kept})."
+            note = f"The board entered for {said} is used ({kept})."
         self.query_one("#board-note", Static).update(note)
 
     def action_step(self, field: str) -> None:
