@@ -3,14 +3,20 @@ their own packages and are imported only when their subcommand runs."""
 
 from __future__ import annotations
 
-import argparse
-import gc
-import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from referee import dataclass_code
 
-from referee.errors import ConfigError, StoreError
-from referee.plugins import entry_points
+# Before any dataclass is made (the rules' types, Textual's): their methods' code from the
+# table of code compiled at install, not compiled again at every start (docs/performance.md).
+dataclass_code.install()
+
+import argparse  # noqa: E402
+import gc  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+
+from referee.errors import ConfigError, StoreError  # noqa: E402
+from referee.plugins import entry_points  # noqa: E402
 
 
 def cmd_headless(args: argparse.Namespace) -> int:
@@ -133,3 +139,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if quick:
             gc.enable()
+        dataclass_code.save()  # what this start compiled, if Python may write bytecode here

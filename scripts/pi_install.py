@@ -427,6 +427,10 @@ class Installer:
                     "lists first (sudo apt install -y git python3-venv python3-pil "
                     "python3-lgpio i2c-tools), check the network, and run this again "
                     f"(docs/install-pi.md, {OPT}/docs/install-pi.md)") from exc
+        # pip wrote every module's bytecode; this writes the dataclasses' compiled methods
+        # beside it, which every start would otherwise compile again (docs/performance.md).
+        # (-P: the installed package, not a checkout in the current directory)
+        self.target.run([str(venv / "bin" / "python"), "-P", "-m", "referee.dataclass_code"])
         stamp_path.write_text(stamp)
 
     # -- the live system -----------------------------------------------------------------

@@ -411,6 +411,13 @@ def test_default_venv_has_the_dependencies(source: Path, tmp_path: Path) -> None
         [str(venv / "bin/python"), "-c", "import textual, gpiozero, luma.oled, serial, PIL"],
         check=True, cwd=root,
     )
+    # The dataclasses' compiled methods are written beside pip's bytecode, with all that
+    # the console and the box make as they start (docs/performance.md, issue 41).
+    probe = ("from referee import dataclass_code as d; t = d.install(); "
+             "import ui.app, device.box, device.run; print(t.compiled, len(t.stored))")
+    out = subprocess.run([str(venv / "bin/python"), "-c", probe], check=True, cwd=root,
+                         capture_output=True, text=True).stdout.split()
+    assert out[0] == "0" and int(out[1]) > 300, out
 
 
 # ---- the page for phones (--web, issue 17) --------------------------------------------------

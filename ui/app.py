@@ -172,17 +172,24 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
 
         self.session.when_proven(proven)
         if self.box is not None:
-            def changed(*_: Any) -> None:
-                self.post_message(BoxChanged())
-
-            undo = self.box.subscribe(changed)
-            if callable(undo):
-                self._unsubscribe.append(undo)
+            self.attach_box(self.box)
         # The base screen is already up (see get_default_screen); what the session holds open
         # (a game to resume, a decision) is opened on top of it once start-up is over: a
         # screen pushed here would be laid out and drawn inside Textual's start-up batch,
         # where that frame is thrown away, and then drawn again.
         self.call_later(self._first_screen)
+
+    def attach_box(self, box: Box) -> None:
+        """Show `box` on the panel (key O) and follow its picture: a box made with the app,
+        on mounting, or one set up once the first screen is drawn (`referee run`)."""
+        self.box = box
+
+        def changed(*_: Any) -> None:
+            self.post_message(BoxChanged())
+
+        undo = box.subscribe(changed)
+        if callable(undo):
+            self._unsubscribe.append(undo)
 
     def get_default_screen(self) -> Screen[Any]:
         """The bottom screen is the one the session's state calls for (the new-game form, the

@@ -67,27 +67,69 @@ class BoxOnScreen:
 
 
 class ConsoleAndBox(RefereeApp):
-    """The console with the box running beside it on the same session."""
+    """The console with the box running beside it on the same session.
 
-    def __init__(self, session: Session, rig: BoxRig, watchdog: Watchdog,
-                 web: WebServer | None = None) -> None:
-        super().__init__(session, box=BoxOnScreen(rig))
+    The box is given ready made (`rig`: tests) or set up by `build` once the console's first
+    screen is drawn (`referee run`): gpiozero, luma and Pillow and the box's own first frame
+    cost about a third of a bare Textual app's start, which the console's first frame need
+    not wait for (issue 41, docs/performance.md). The first screen is the same either way:
+    what the box says as it starts (the hardware found, the pins file, the tray) joins the
+    start-up notice shown once the first screen is up. A box that cannot be set up ends the
+    app at once: `box_failure` holds why, and `referee run` says it and exits 3 as before."""
+
+    def __init__(self, session: Session, rig: BoxRig | None, watchdog: Watchdog,
+                 web: WebServer | None = None, *,
+                 build: Callable[[], BoxRig] | None = None) -> None:
+        super().__init__(session, box=None if rig is None else BoxOnScreen(rig))
         self.rig = rig
+        self._build = build
         self.watchdog = watchdog
         self.web = web
+        self.box_failure: BaseException | None = None
+        self._box_notices: list[str] = []  # for the OLED, said before the box was up
         self._timer: Timer | None = None
         if web is not None:
             self.bind("f6", "web_code", description="Phone code")
+        # First of the first screen's callbacks: the box's start-up lines then join the
+        # notice `say_later` shows, and it is set up while the collector is still paused.
+        self.when_first_screen_drawn(self._start_box)
 
-    def on_mount(self) -> None:
-        # Textual also runs RefereeApp.on_mount (handlers are dispatched along the MRO):
-        # calling super() here would open the start screen twice.
-        self.rig.start()
-        self.rig.box.subscribe(lambda view: self._arm())  # a change may bring a deadline
+    def _start_box(self) -> None:
+        if self.stopped_by is not None:  # a stop signal came first: nothing to start
+            return
+        if self.rig is None:
+            if self._build is None:
+                return
+            try:
+                self.rig = self._build()
+            except Exception as err:  # (said by `referee run` once the console closes)
+                self.box_failure = err
+                self.exit(return_code=3 if isinstance(err, BoxSetupError) else 2)
+                return
+            self.attach_box(BoxOnScreen(self.rig))
+        rig = self.rig
+        rig.start()
+        rig.box.subscribe(lambda view: self._arm())  # a change may bring a deadline
+        for text in self._box_notices:
+            rig.box.notify(text)
+        self._box_notices.clear()
         if self.web is not None:
             self.run_worker(self._start_web(), name="web", exit_on_error=False)
         self.watchdog.ready("console and box up")
         self._tick()
+
+    def box_notify(self, text: str) -> None:
+        """A notice on the OLED (the club's state): kept until the box is up, if it is not."""
+        if self.rig is None:
+            self._box_notices.append(text)
+        else:
+            self.rig.box.notify(text)
+
+    def action_box(self) -> None:
+        if self.box is None and self.box_failure is None and self._build is not None:
+            self.notify("The box is still starting: press O again in a moment.")
+            return
+        super().action_box()
 
     async def _start_web(self) -> None:
         """The page for phones, served on this loop (web/; docs/web.md)."""
@@ -115,7 +157,8 @@ class ConsoleAndBox(RefereeApp):
             url = self.web.url()
             log.info("web page for phones: %s", url)
             self.notify(f"Phones: {url} (F6 shows the code)", timeout=15)
-            self.rig.box.set_code(oled_matrix(self.web.code_url()), url)
+            if self.rig is not None:
+                self.rig.box.set_code(oled_matrix(self.web.code_url()), url)
 
     def action_web_code(self) -> None:
         if self.web is not None and self.web.live is not None:
@@ -130,6 +173,8 @@ class ConsoleAndBox(RefereeApp):
             await self.web.stop()
 
     def _tick(self) -> None:
+        if self.rig is None:
+            return
         self.watchdog.beat()
         self.watchdog.tick()
         self.rig.tick()
@@ -140,6 +185,8 @@ class ConsoleAndBox(RefereeApp):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        if self.rig is None:  # (not set up yet: its start arms it)
+            return
         due = self.rig.next_due(self.watchdog)
         if due is not None:
             # A deadline already past (a loop that ran late, a clock moved on) is due at once;
@@ -176,12 +223,17 @@ def cmd_run(args: argparse.Namespace) -> int:
         if holder:
             holder[0].post_to_loop(fn)
 
+    shown: list[bool] = []  # the start-up notice is up: later lines are notices of their own
+
     def say(text: str) -> None:
         """The console owns the screen: a message is a notification there (and a journal
-        line under systemd); all of them are printed again when the console closes."""
+        line under systemd); all of them are printed again when the console closes. What is
+        said before the first screen is up, and by the box as it starts after it, is one
+        notice (`say_later`)."""
         said.append(text)
         log.info("%s", text)
-        post(lambda: holder[0].notify(text, timeout=8))
+        if shown:
+            post(lambda: holder[0].notify(text, timeout=8))
 
     from referee.errors import RefereeError
     from web import PageUnavailable, server_class
@@ -195,32 +247,38 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     def club_state(text: str) -> None:  # (from the club's thread) the console and the OLED
         say(text)
-        post(lambda: holder[0].rig.box.notify(text))
+        post(lambda: holder[0].box_notify(text))
 
     apps: list[RefereeApp] = []
 
     def console_and_box(stopped: list[str]) -> int:
         session = session_from_args(args, notify=say, status=club_state)
-        try:
-            rig = build_box(args, session, post=post, say=say,  # presses: rig.pressed, posted
-                            display_thread=True)  # the OLED's bus is written off the loop
-        except BoxSetupError as err:
-            print(f"referee run: ERROR: {err}", file=sys.stderr)
-            session.close()
-            return 3
         wd = Watchdog()
+        app: ConsoleAndBox | None = None
         try:
             web = None if page is None or listen is None else page(session, *listen)
-            app = ConsoleAndBox(session, rig, wd, web=web)
+            # The box is set up once the console's first screen is drawn (ConsoleAndBox).
+            app = ConsoleAndBox(session, None, wd, web=web, build=lambda: build_box(
+                args, session, post=post, say=say,  # presses: rig.pressed, posted
+                display_thread=True))  # the OLED's bus is written off the loop
             apps.append(app)
-            app.stopped_by = next(iter(stopped), None)  # (a stop while the box was set up)
-            app.say_later(list(said))  # said before the console was up: shown once it is
+            app.stopped_by = next(iter(stopped), None)  # (a stop while the file opened)
+            app.say_later(said)  # said before the console was up, and by the box as it
+            app.when_first_screen_drawn(lambda: shown.append(True))  # starts: one notice
             holder.append(app)
-            return run_app(app)
+            code = run_app(app)
+            failure = app.box_failure
+            if isinstance(failure, BoxSetupError):
+                print(f"referee run: ERROR: {failure}", file=sys.stderr)
+                return 3
+            if failure is not None:
+                raise failure  # (a settings file's error: `referee` says it, exit 2)
+            return code
         finally:
             wd.stopping()
             wd.close()
-            rig.close()
+            if app is not None and app.rig is not None:
+                app.rig.close()
             session.close()
 
     try:

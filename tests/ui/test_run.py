@@ -119,3 +119,140 @@ async def test_the_console_and_box_tell_systemd_they_are_up_and_alive(tmp_path: 
     finally:
         rig.close()
         listener.close()
+
+
+def late_app(s: Any, tmp_path: Path, said: list[str], build: Any = None
+             ) -> tuple[ConsoleAndBox, list[str], list[str]]:
+    """A ConsoleAndBox as `referee run` makes it: the box built by `build` (by default the
+    real one, simulated) once the first screen is drawn, its lines said with the session's.
+    Also gives what the screen showed when the box was built and every frame's text."""
+    args = build_parser().parse_args(["run", "--hardware", "sim", "--memory",
+                                      "--oled-png", str(tmp_path / "frames")])
+    holder: list[ConsoleAndBox] = []
+    frames: list[str] = []
+    seen_at_build: list[str] = []
+
+    def real_build() -> Any:
+        seen_at_build.append(frames[-1] if frames else "")
+        return build_box(args, s, post=lambda fn: holder[0].post_to_loop(fn),
+                         say=said.append, display_thread=True)
+
+    app = ConsoleAndBox(s, None, Watchdog(env={}), build=build or real_build)
+    holder.append(app)
+    shown = app._display
+
+    def display(screen: Any, update: Any) -> None:
+        from textual._compositor import CompositorUpdate
+
+        if isinstance(update, CompositorUpdate):
+            frames.append(update.render_segments(app.console))
+        shown(screen, update)
+
+    app._display = display  # type: ignore[method-assign]
+    app.say_later(said)
+    return app, seen_at_build, frames
+
+
+async def test_referee_run_sets_the_box_up_once_the_first_screen_is_drawn(
+        tmp_path: Path) -> None:
+    """The console's first frame does not wait for gpiozero, luma and Pillow (issue 41): the
+    box is built after it, and what it says as it starts joins the start-up notice (one
+    notice, as when the box was set up first); then the panel, the OLED and the buttons work
+    as before."""
+    from referee.session import Session
+
+    s = Session()
+    said = ["opened the game file"]  # (what the session said before the console was up)
+    app, seen_at_build, _ = late_app(s, tmp_path, said)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert len(seen_at_build) == 1  # built once, after a frame of the whole form
+            assert "Start game" in seen_at_build[0] and "Players" in seen_at_build[0]
+            assert app.rig is not None and app.box is not None and app.box_failure is None
+            notices = [n.message for n in app._notifications]
+            assert len(notices) == 1, notices  # one notice: the session's and the box's lines
+            assert "opened the game file" in notices[0]
+            assert "hardware: simulated buttons and OLED" in notices[0]
+            app.action_box()  # (O, from a screen where O is not typed into a field)
+            await pilot.pause()
+            assert isinstance(app.screen, BoxScreen)
+            assert app.rig.oled.flush(30)
+            assert any((tmp_path / "frames").glob("*.png"))  # the OLED's first frame
+    finally:
+        if app.rig is not None:
+            app.rig.close()
+
+
+async def test_a_box_that_cannot_start_ends_the_console_with_exit_status_3(
+        tmp_path: Path) -> None:
+    from device.run import BoxSetupError
+    from referee.session import Session
+
+    def broken() -> Any:
+        raise BoxSetupError("I2C is off (/dev/i2c-1 is missing)")
+
+    app, _, _ = late_app(Session(), tmp_path, [], build=broken)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+    assert app.return_code == 3
+    assert isinstance(app.box_failure, BoxSetupError) and app.rig is None
+
+
+async def test_before_the_box_is_up_o_says_so_and_the_club_s_news_waits_for_the_oled(
+        tmp_path: Path) -> None:
+    """Between the first frame and the box's set-up (a few hundredths of a second), O says
+    the box is starting (not that there is none) and what the club said reaches the OLED
+    once it is up."""
+    from referee.session import Session
+
+    s = Session()
+    gate: list[Any] = []
+    app, _, _ = late_app(s, tmp_path, [])
+    real = app._build
+    assert real is not None
+
+    def held() -> Any:  # the box is built when the test says so
+        gate.append(True)
+        return real()
+
+    app._build = None  # not yet
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app._build = held  # (as if still starting)
+            app.action_box()
+            await pilot.pause()
+            assert not isinstance(app.screen, BoxScreen)
+            assert any("still starting" in str(n.message) for n in app._notifications)
+            app.box_notify("club: connected to the club's board")
+            app._start_box()
+            assert gate and app.rig is not None
+            assert any("club: connected" in line for line in app.rig.box.view().text().split("\n"))
+    finally:
+        if app.rig is not None:
+            app.rig.close()
+
+
+def test_referee_run_whose_box_cannot_start_gives_the_terminal_back_and_exits_3() -> None:
+    """`--hardware pi` here (no GPIO): the console's first screen comes and goes, the
+    terminal is given back, the error is said and the exit status is 3, as before the box
+    was set up after the first frame."""
+    import time
+
+    from tests.device.test_box_terminal import read_until
+    from tests.ui.test_stop_signals import LEAVE_ALT, on_pty
+
+    proc, master = on_pty("run", "--memory", "--hardware", "pi")
+    try:
+        shown = read_until(master, lambda t: "ERROR" in t and t.endswith("\n"),
+                           time.monotonic() + 90)
+        code = proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    assert code == 3, shown[-2000:]
+    assert "referee run: ERROR:" in shown and "--hardware sim" in shown
+    assert LEAVE_ALT in shown and shown.rindex("referee run: ERROR:") > shown.rindex(LEAVE_ALT)
