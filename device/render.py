@@ -17,6 +17,7 @@ call: a failure draws a "display error" frame instead, logged once, and the game
 from __future__ import annotations
 
 import functools
+import io
 import logging
 from collections.abc import Callable
 from typing import cast
@@ -45,12 +46,30 @@ RIGHT_X = 62  # the column beside a big number
 WHITE, BLACK = 1, 0
 
 
+class BoxFont(ImageFont.ImageFont):
+    from_pillows_png = False  # (tests/device/test_font.py: which way it was loaded)
+
+
 @functools.cache
-def font() -> ImageFont.ImageFont:
-    """Pillow's built-in bitmap font: `load_default_imagefont` from Pillow 10.1; before it
-    (Raspberry Pi OS bookworm's python3-pil is 9.4) `load_default` gives the same font."""
-    load = getattr(ImageFont, "load_default_imagefont", None)
-    return cast(ImageFont.ImageFont, load() if load is not None else ImageFont.load_default())
+def font() -> BoxFont:
+    """Pillow's built-in bitmap font (`load_default_imagefont` from Pillow 10.1; before it,
+    as on Raspberry Pi OS bookworm's python3-pil 9.4, `load_default`), from the same bytes
+    kept in device/fontdata.py: Pillow keeps it as a PNG, and opening that loads every
+    image-file plugin Pillow has (about 6 ms of the box's start; issue 41). A Pillow whose
+    loader has changed gets the font from Pillow itself, as before."""
+    from device import fontdata
+
+    f = BoxFont()
+    try:
+        f._load_pilfont_data(io.BytesIO(fontdata.METRICS),
+                             Image.frombytes(fontdata.MODE, fontdata.SIZE, fontdata.GLYPHS))
+    except Exception:  # (a Pillow without that loader: its own way, with the PNG)
+        log.warning("the box's font is loaded from Pillow's PNG", exc_info=True)
+        load = getattr(ImageFont, "load_default_imagefont", None)
+        pillows = load() if load is not None else ImageFont.load_default()
+        f.__dict__.update(cast(ImageFont.ImageFont, pillows).__dict__)
+        f.from_pillows_png = True
+    return f
 
 
 @functools.cache

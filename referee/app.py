@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -204,18 +205,109 @@ def session_from_args(args: argparse.Namespace, notify: Notify = _stderr,
     """The session the arguments ask for, with every add-on they ask for attached (stopped
     when the session closes); `status` is where the add-ons say their state (default:
     `notify`)."""
-    db = args.db
+    return _with_addons(_open_from_args(args, notify), args, status or notify)
+
+
+def _db_from_args(args: argparse.Namespace) -> Path | str | None:
+    db: Path | str | None = args.db
     if db is None and durable_by_default(args):
         db = default_db_path()
         db.parent.mkdir(parents=True, exist_ok=True)
-    session = open_session(db=db, catalog=args.catalog, seed=args.seed,
-                           rules=getattr(args, "rules", None), notify=notify)
+    return db
+
+
+def _open_from_args(args: argparse.Namespace, notify: Notify,
+                    db: Path | str | None = None) -> Session:
+    return open_session(db=db if db is not None else _db_from_args(args),
+                        catalog=args.catalog, seed=args.seed,
+                        rules=getattr(args, "rules", None), notify=notify)
+
+
+def _with_addons(session: Session, args: argparse.Namespace, status: Notify) -> Session:
     try:
         for addon in session_addons():
-            stop = addon.attach(session, args, status or notify)
+            stop = addon.attach(session, args, status)
             if stop is not None:
                 session.on_close(stop)
     except BaseException:
         session.close()
         raise
     return session
+
+
+class Relay:
+    """Where a session being opened says things (`SessionOpening`'s `notify`) before the
+    front end that will show them is up: kept until `pass_on` names where they go from
+    then on, which gets the lines kept so far (each line goes one way or the other)."""
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+        self._to: Notify | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, text: str) -> None:
+        with self._lock:
+            to = self._to
+            if to is None:
+                self.kept.append(text)
+                return
+        to(text)
+
+    def pass_on(self, to: Notify) -> list[str]:
+        with self._lock:
+            self._to = to
+            return list(self.kept)
+
+
+class SessionOpening:
+    """`session_from_args` begun on a thread of its own, so that opening a game file (the
+    lock, the schema of a new file, the resumed game; mostly waiting on the disk, eleven
+    syncs for a new file) overlaps a front end importing its user interface (Textual, about
+    150 ms of Python here, longer on a Pi) instead of following it (issue 41). `session()`
+    waits for it and attaches the add-ons there, as `session_from_args` would; an error
+    opening the file is raised there, as it would have been. In memory there is nothing to
+    wait for: the session is made by `session()` itself.
+
+    What opening a file imports (the stores, the game's rules and catalog, every session
+    add-on) is imported before the thread starts, so the two threads never import the same
+    modules at once; a resumed game of another kind imports its rules on the thread (the
+    console imports those only later, for its screens)."""
+
+    def __init__(self, args: argparse.Namespace, notify: Notify = _stderr) -> None:
+        self.args = args
+        self._notify = notify
+        self._db = _db_from_args(args)
+        self._session: Session | None = None
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        if self._db is not None:
+            games.default()  # (the default game's rules and catalog module, imported here)
+            session_addons()
+            self._thread = threading.Thread(target=self._open, name="session-open",
+                                            daemon=True)
+            self._thread.start()
+
+    def _open(self) -> None:
+        try:
+            self._session = _open_from_args(self.args, self._notify, self._db)
+        except BaseException as err:  # (raised again by session(), on the caller's thread)
+            self._error = err
+
+    def session(self, status: Notify | None = None) -> Session:
+        """The opened session with its add-ons (waiting for the file if need be)."""
+        if self._thread is None:
+            return session_from_args(self.args, self._notify, status)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._session is not None
+        session, self._session = self._session, None
+        return _with_addons(session, self.args, status or self._notify)
+
+    def close(self) -> None:
+        """Give up on it (the front end could not start): the file is let go."""
+        if self._thread is not None:
+            self._thread.join()
+        if self._session is not None:
+            self._session.close()
+            self._session = None

@@ -36,7 +36,7 @@ __all__ = ["CodeTable", "install", "installed", "save", "warm"]
 # What a table must match to be used: the interpreter's bytecode (its magic number) and the
 # optimisation level (compile's output depends on it); a table from anything else is ignored.
 _MAGIC = __import__("importlib.util").util.MAGIC_NUMBER
-HEADER = b"TSR-DC1\n" + _MAGIC + bytes([sys.flags.optimize])
+HEADER = b"TSR-DC3\n" + _MAGIC + bytes([sys.flags.optimize])
 MAX_ENTRIES = 5000  # beyond this, a save keeps only what this process used
 
 
@@ -46,48 +46,75 @@ def default_path() -> Path:
 
 
 class CodeTable:
-    """Source text → code object, for the `exec` calls of `dataclasses`."""
+    """Source text → code object, for the `exec` calls of `dataclasses`, kept per module (the
+    module the class is made in: the globals `exec` is given), so that a start unmarshals the
+    code of the modules it imports and no other."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = default_path() if path is None else path
-        # The table as read: each code object still marshalled, loaded when first asked for
-        # (a start uses about half of them: unmarshalling all would cost it ~1 ms more).
-        self.stored: dict[str, bytes] = {}
-        self.code: dict[str, CodeType] = {}  # loaded or compiled by this process
+        # module → its {source: code}, still marshalled (a slice of the file as read)
+        self.stored: dict[str, bytes | memoryview] = {}
+        self.code: dict[str, dict[str, CodeType]] = {}  # module → {source: code}, in use
         self.compiled = 0  # texts this process compiled (not in the table)
+        self._changed: set[str] = set()  # modules with code compiled by this process
         self.load()
 
+    def __len__(self) -> int:
+        """The methods in the table and compiled since (each module's read as it is used)."""
+        return sum(len(self._module(m)) for m in set(self.stored) | set(self.code))
+
     def load(self) -> None:
+        """Read the file's index: which modules it has code for, and where (each module's
+        code is unmarshalled when the module makes its first dataclass, from the file's
+        bytes as read, without copying the others')."""
         try:
             blob = self.path.read_bytes()
         except OSError:
             return
-        if not blob.startswith(HEADER):
+        if not blob.startswith(HEADER) or len(blob) < len(HEADER) + 4:
             return
+        view = memoryview(blob)
+        size = int.from_bytes(view[len(HEADER):len(HEADER) + 4], "little")
+        body = len(HEADER) + 4 + size
         try:
-            table = marshal.loads(blob[len(HEADER):])
+            index = marshal.loads(view[len(HEADER) + 4:body])
         except (ValueError, EOFError, TypeError):
             return
-        if isinstance(table, dict):
-            self.stored = {k: v for k, v in table.items() if type(k) is str and type(v) is bytes}
+        if not isinstance(index, dict):
+            return
+        for module, where in index.items():
+            if (type(module) is str and type(where) is tuple and len(where) == 2
+                    and all(type(n) is int and n >= 0 for n in where)
+                    and body + where[0] + where[1] <= len(blob)):
+                self.stored[module] = view[body + where[0]:body + where[0] + where[1]]
 
-    def lookup(self, source: str) -> CodeType:
+    def _module(self, module: str) -> dict[str, CodeType]:
+        found = self.code.get(module)
+        if found is None:
+            found = {}
+            raw = self.stored.get(module)
+            if raw is not None:
+                try:
+                    table = marshal.loads(raw)
+                except (ValueError, EOFError, TypeError):
+                    table = None
+                if isinstance(table, dict):
+                    found = {k: v for k, v in table.items()
+                             if type(k) is str and type(v) is CodeType}
+            self.code[module] = found
+        return found
+
+    def lookup(self, source: str, module: str = "") -> CodeType:
         """The code of `source` as `exec` would compile it: from the table, or compiled."""
-        code = self.code.get(source)
-        if code is not None:
-            return code
-        raw = self.stored.get(source)
-        if raw is not None:
-            try:
-                code = marshal.loads(raw)
-            except (ValueError, EOFError, TypeError):
-                code = None
-        if type(code) is not CodeType:
+        known = self._module(module)
+        code = known.get(source)
+        if code is None:
             # As the builtin exec compiles a string for dataclasses.py (which imports nothing
             # from __future__): no flags inherited from this module.
             code = compile(source, "<string>", "exec", dont_inherit=True)
+            known[source] = code
+            self._changed.add(module)
             self.compiled += 1
-        self.code[source] = code
         return code
 
     def exec(self, source: Any, globals: dict[str, Any] | None = None,
@@ -97,24 +124,41 @@ class CodeTable:
             globals = caller.f_globals
             if locals is None:
                 locals = caller.f_locals
-        builtins.exec(self.lookup(source) if type(source) is str else source, globals, locals)
+        if type(source) is str:
+            name = globals.get("__name__")
+            source = self.lookup(source, name if type(name) is str else "")
+        builtins.exec(source, globals, locals)
 
     def save(self) -> bool:
         """Write the table (atomically) if this process compiled anything; False if there
-        was nothing new or it cannot be written. Past MAX_ENTRIES (code edited many times
-        over), only what this process used is kept."""
+        was nothing new or it cannot be written. Past MAX_ENTRIES methods (code edited many
+        times over), only the modules this process used are kept."""
         if not self.compiled:
             return False
-        table = dict(self.stored) if len(self.stored) + len(self.code) <= MAX_ENTRIES else {}
-        table.update((k, marshal.dumps(v)) for k, v in self.code.items())
+        table = dict(self.stored)
+        table.update((m, marshal.dumps(self.code[m])) for m in self._changed)
+        if len(self) > MAX_ENTRIES:
+            table = {m: v for m, v in table.items() if m in self.code}
+        index: dict[str, tuple[int, int]] = {}
+        blobs: list[bytes | memoryview] = []
+        at = 0
+        for module, raw in table.items():
+            index[module] = (at, len(raw))
+            blobs.append(raw)
+            at += len(raw)
+        head = marshal.dumps(index)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(HEADER + marshal.dumps(table))
+            with tmp.open("wb") as out:
+                out.write(HEADER + len(head).to_bytes(4, "little") + head)
+                for raw in blobs:
+                    out.write(raw)
             os.replace(tmp, self.path)
         except OSError:
             return False
         self.stored, self.compiled = table, 0
+        self._changed.clear()
         return True
 
 
@@ -169,6 +213,7 @@ def warm(packages: list[str] | None = None) -> CodeTable:
             except Exception:  # (an extra that is not installed)
                 continue
     table.compiled = max(table.compiled, 1)  # written even when nothing was new
+    table._changed.update(table.code)
     table.save()
     return table
 
@@ -177,4 +222,4 @@ if __name__ == "__main__":
     from referee import dataclass_code  # (this file as a module, not as __main__: one table)
 
     done = dataclass_code.warm()
-    print(f"dataclass code: {len(done.stored)} methods in {done.path}")
+    print(f"dataclass code: {len(done)} methods of {len(done.stored)} modules in {done.path}")

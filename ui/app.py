@@ -36,6 +36,8 @@ from ui.trouble import DrawingFailure, Failures, PlainLogScreen, TroubleScreen, 
 if TYPE_CHECKING:
     import argparse
 
+    from referee.app import SessionOpening
+
 log = logging.getLogger(__name__)
 
 # The table and its dialogs (and the rules' Markdown, and Pillow for the box) are imported
@@ -690,15 +692,18 @@ def run_app(app: RefereeApp, **run_kwargs: Any) -> int:
     return 1 if code is None else code
 
 
-def cmd_console(args: argparse.Namespace) -> int:
-    """`referee console`: the console on a session built from the shared options."""
-    from referee.app import session_from_args
+def cmd_console(args: argparse.Namespace, *, opening: SessionOpening | None = None,
+                said: list[str] | None = None) -> int:
+    """`referee console`: the console on a session built from the shared options (or
+    `opening`'s, begun while this module was imported; it says what it found in `said`)."""
+    from referee.app import SessionOpening
 
-    said: list[str] = []
+    said = [] if said is None else said
+    opening = opening or SessionOpening(args, notify=said.append)
     apps: list[RefereeApp] = []
     try:
         with stop_signals(apps, said.append) as stopped:
-            session = session_from_args(args, notify=said.append)
+            session = opening.session()
             try:
                 app = make_app(session)
                 apps.append(app)
@@ -708,5 +713,6 @@ def cmd_console(args: argparse.Namespace) -> int:
             finally:
                 session.close()
     finally:
+        opening.close()  # (a session never taken: its file let go)
         for line in said:  # (the last: how a stop signal ended it, if one did)
             print(f"referee console: {line}", file=sys.stderr)

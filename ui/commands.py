@@ -14,9 +14,17 @@ def _console_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _console(args: argparse.Namespace) -> int:
-    from ui.app import cmd_console
+    from referee.app import SessionOpening
 
-    return cmd_console(args)
+    said: list[str] = []
+    # The game file opens while the console's modules are imported (referee.app).
+    opening = SessionOpening(args, notify=said.append)
+    try:
+        from ui.app import cmd_console
+    except BaseException:
+        opening.close()
+        raise
+    return cmd_console(args, opening=opening, said=said)
 
 
 console = CliCommand("the Textual console: play a whole game from the keyboard",
@@ -35,9 +43,16 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ui.run import cmd_run
+    from referee.app import Relay, SessionOpening
 
-    return cmd_run(args)
+    early = Relay()  # what the file says as it opens: shown once `referee run` is set up
+    opening = SessionOpening(args, notify=early)  # (while the console's modules import)
+    try:
+        from ui.run import cmd_run
+    except BaseException:
+        opening.close()
+        raise
+    return cmd_run(args, opening=opening, early=early)
 
 
 run = CliCommand("the console and the box together on one session (what scripts/run starts)",

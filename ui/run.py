@@ -29,6 +29,8 @@ from ui.app import RefereeApp, run_app, stop_signals
 from ui.webcode import WebCodeScreen
 
 if TYPE_CHECKING:
+    from referee.app import Relay, SessionOpening
+
     # The page's server (aiohttp, the `web` extra) is imported only when the page is asked
     # for (`web.server_class`): a fresh install has no aiohttp, and the box starts without it.
     from web.server import WebServer
@@ -209,8 +211,11 @@ class ConsoleAndBox(RefereeApp):
 
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from referee.app import session_from_args
+def cmd_run(args: argparse.Namespace, *, opening: SessionOpening | None = None,
+            early: Relay | None = None) -> int:
+    """`referee run`: the console and the box on the session the arguments ask for (or
+    `opening`'s, begun while this module was imported, which said its lines to `early`)."""
+    from referee.app import SessionOpening
 
     said: list[str] = []
     holder: list[ConsoleAndBox] = []
@@ -235,6 +240,20 @@ def cmd_run(args: argparse.Namespace) -> int:
         if shown:
             post(lambda: holder[0].notify(text, timeout=8))
 
+    for line in early.pass_on(say) if early is not None else ():
+        said.append(line)  # (said while the file opened, before `say` was)
+        log.info("%s", line)
+    opening = opening or SessionOpening(args, notify=say)
+    try:
+        return _run(args, opening, said, say, holder, post, shown)
+    finally:
+        opening.close()  # (a session never taken: its file let go)
+
+
+def _run(args: argparse.Namespace, opening: SessionOpening, said: list[str],
+         say: Callable[[str], None], holder: list[ConsoleAndBox],
+         post: Callable[[Callable[[], None]], None], shown: list[bool]) -> int:
+    journal = not sys.stdout.isatty()
     from referee.errors import RefereeError
     from web import PageUnavailable, server_class
     from web.listen import ListenError, listen_from
@@ -252,7 +271,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     apps: list[RefereeApp] = []
 
     def console_and_box(stopped: list[str]) -> int:
-        session = session_from_args(args, notify=say, status=club_state)
+        session = opening.session(status=club_state)
         wd = Watchdog()
         app: ConsoleAndBox | None = None
         try:
