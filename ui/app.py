@@ -103,13 +103,18 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
 
     def __init__(self, session: Session, *, box: Box | None = None,
                  game: str | None = None) -> None:
-        super().__init__()
-        self.session = session
-        self.box = box
         # The game a new game is of (its form is the base screen while one is being set up):
         # the one asked for, else the session's (before any game: its own).
-        self.new_of = game or session.ruleset.id
-        screens_for(self.new_of)  # a game without screens is a clear error at once
+        new_of = game or session.ruleset.id
+        first = screens_for(new_of)  # a game without screens is a clear error at once
+        if phase_of(session.state) != "no_game":
+            first = screens_for(session.ruleset.id)
+        # The first screen's own stylesheets with the console's: Textual loads a screen's
+        # CSS_PATH when it is pushed, but not the first screen's (GameScreens.stylesheets).
+        super().__init__(css_path=[self.CSS_PATH, *first.stylesheets])
+        self.session = session
+        self.box = box
+        self.new_of = new_of
         self._announce: list[Callable[[], Screen[Any]]] = []
         self._announced: Screen[Any] | None = None  # the announcement open, if one is
         self._sending: int | None = None  # the thread applying a console command, meanwhile

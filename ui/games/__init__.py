@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
+from textual._path import CSSPathType
 from textual.screen import Screen
 
 from referee.plugins import entry_points
@@ -17,6 +19,17 @@ from referee.session import LogEntry
 
 GROUP = "tableside_referee.screens"
 DEFAULT_GAME = "gallery-grippers"
+
+
+OTHER_GAMES_CSS = str(Path(__file__).with_name("art_gallerist.tcss"))
+
+
+class OtherGameStyles:
+    """The first base of every screen of The A.R.T. Project and The Gallerist: their rules
+    are in a stylesheet of their own, which Textual adds the first time one of these screens
+    is shown, not parsed and matched at every start of the console (issue 41)."""
+
+    CSS_PATH: ClassVar[CSSPathType | None] = OTHER_GAMES_CSS
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,11 @@ class GameScreens:
     describe: Callable[[LogEntry], str] | None = None
     """One step of the log in words (the log shown when a screen cannot be drawn); None: the
     command as sent."""
+    stylesheets: tuple[str, ...] = ()
+    """Stylesheets of the game's screens beyond the console's own (the screens name them in
+    their `CSS_PATH`). Textual adds a screen's stylesheet when the screen is pushed, but not
+    for the first screen of all: the console names these at start when that first screen is
+    this game's (`ui.app.RefereeApp`)."""
 
 
 def phase_of(state: Any) -> str:

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from referee.errors import CatalogError
 from referee.inputs import name_problem, nfc, same_name
 from referee.tomlfile import locate_line, read_text_file, toml_loads
+
+# The catalog shipped with the package, beside this module (read as a file: the package is
+# always installed as files, and importlib.resources would cost every start ~3 ms).
+SHIPPED = Path(__file__).with_name("data") / "catalog.toml"
 
 MAX_NAME = 40
 MAX_COUNT = 10_000  # visitors in a bag, desks, positions: far beyond any edition
@@ -256,7 +259,7 @@ def _bag(r: _Reader, value: object, colours: tuple[str, ...]) -> int | dict[str,
 def load_catalog(path: str | Path | None = None) -> Catalog:
     """The catalog at `path`, or the built-in one (``data/catalog.toml``)."""
     if path is None:
-        shipped = resources.files("referee.games.gallerist") / "data" / "catalog.toml"
+        shipped = SHIPPED
         return parse_catalog(shipped.read_text(encoding="utf-8"), "<built-in gallerist>")
     return parse_catalog(read_text_file(path, "catalog", CatalogError), str(path))
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from referee.errors import CatalogError
 from referee.inputs import name_problem, nfc, same_name
 from referee.tomlfile import locate_line, read_text_file, toml_loads
+
+# The catalog shipped with the package, beside this module (read as a file: the package is
+# always installed as files, and importlib.resources would cost every start ~3 ms).
+SHIPPED = Path(__file__).with_name("data") / "catalog.toml"
 
 __all__ = [  # locate_line and toml_loads live in referee.tomlfile (named here for old imports)
     "ATTRIBUTE", "SPECIALIST", "Art", "Card", "Catalog", "catalog_from_json", "default_catalog",
@@ -279,7 +282,7 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         CatalogError: the file cannot be read or is not a valid catalog.
     """
     if path is None:
-        shipped = resources.files("referee.games.gallery_grippers") / "data" / "catalog.toml"
+        shipped = SHIPPED
         return parse_catalog(shipped.read_text(encoding="utf-8"), "<default>")
     source = str(path)
     return parse_catalog(read_text_file(path, "catalog", CatalogError), source)

@@ -31,6 +31,7 @@ from referee.games.art_project.catalog import (
 )
 from ui import format as fmt
 from ui.base import Dialog, KeyBar
+from ui.games import OtherGameStyles
 
 
 def boards_dir(session: Any = None) -> Path:
@@ -202,7 +203,7 @@ def board_toml(base: ArtCatalog, mission: Mission, cities: list[dict[str, str]],
     return "\n".join(lines) + "\n"
 
 
-class BoardEntryScreen(Dialog[None]):
+class BoardEntryScreen(OtherGameStyles, Dialog[None]):
     """The printed board: cities and start, then the track space by space; Ctrl+S keeps it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -30,6 +30,7 @@ from ui.base import (
     RulesetUndoConfirm,
     either_case,
 )
+from ui.games import OtherGameStyles
 from ui.games.art_project.common import legal, pending_of, shown
 from ui.screens.ticks import TickList
 
@@ -184,7 +185,7 @@ def _last_move(session: Any) -> tuple[str, bool] | None:
     return None
 
 
-class ActionsDialog(Dialog[dict[str, Any]]):
+class ActionsDialog(OtherGameStyles, Dialog[dict[str, Any]]):
     """Every legal action now (of one command, if named): ↑↓ and Enter."""
 
     def __init__(self, cmd: str | None) -> None:
@@ -213,7 +214,7 @@ class ActionsDialog(Dialog[dict[str, Any]]):
         self.dismiss(self.query_one("#actions", Choices).value_at(event.option_index))
 
 
-class RequestForm(Dialog[None]):
+class RequestForm(OtherGameStyles, Dialog[None]):
     """A legal action's details the table reads off the card or the board; Ctrl+S sends."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -312,7 +313,7 @@ class RequestForm(Dialog[None]):
                 *(c.name for c in mission.cities)]  # (a city's own spelling wins)
 
 
-class ChooseDialog(PendingDialog):
+class ChooseDialog(OtherGameStyles, PendingDialog):
     """A decision the team makes (`choose`): the options the ruleset offers."""
 
     def __init__(self, player: str, decision: str) -> None:
@@ -351,7 +352,7 @@ def verdict_text(v: dict[str, Any]) -> str:
     ])
 
 
-class BattleDialog(PendingDialog):
+class BattleDialog(OtherGameStyles, PendingDialog):
     """The open battle: the live sums, and reroll, weapon or concede."""
 
     decision = "battle"
@@ -422,7 +423,7 @@ class CardChoices(Choices):
             form.card_chosen(self.value_at(highlighted))
 
 
-class RerollForm(Dialog[None]):
+class RerollForm(OtherGameStyles, Dialog[None]):
     """Reroll: the clue card paid, the dice rerolled, and values on the table if any. The
     cards and each card's dice are the ruleset's legal rerolls as it lists them (ART-23,
     ART-30): the form lists, for the card highlighted, the dice some legal reroll of it
@@ -528,7 +529,7 @@ class RerollForm(Dialog[None]):
             self.dismiss(None)
 
 
-class WeaponForm(Dialog[None]):
+class WeaponForm(OtherGameStyles, Dialog[None]):
     """A weapon for the battle (+2): the ruleset's legal weapons (a participant each, with the
     health paid when the van has none); Enter adds the one highlighted."""
 
@@ -552,7 +553,7 @@ class WeaponForm(Dialog[None]):
             self.dismiss(None)
 
 
-class VerdictScreen(Dialog[None]):
+class VerdictScreen(OtherGameStyles, Dialog[None]):
     """A battle that ended: its verdict term by term."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -584,7 +585,7 @@ class ArtUndoConfirm(RulesetUndoConfirm):
     HINT = None  # what happens to the step's dice: the core's words (referee.words), ART-36
 
 
-class ArtGameOverScreen(Dialog[None]):
+class ArtGameOverScreen(OtherGameStyles, Dialog[None]):
     """The result, why, the Hall of Fame and the revealed seed."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

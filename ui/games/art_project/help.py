@@ -13,6 +13,7 @@ from textual.widgets import Markdown
 
 from referee.games.art_project.settings import ArtRules
 from ui.base import Dialog, KeyBar, either_case, house_rules_markdown
+from ui.games import OtherGameStyles
 
 GAME = "art-project"
 
@@ -71,7 +72,7 @@ KEYS = """\
 """
 
 
-class ArtHelpScreen(Dialog[None]):
+class ArtHelpScreen(OtherGameStyles, Dialog[None]):
     """The A.R.T. Project's player aid, the house rules in force and every key."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -14,7 +14,7 @@ from typing import Any
 from textual.screen import Screen
 
 from referee.session import LogEntry
-from ui.games import GameScreens, in_progress
+from ui.games import OTHER_GAMES_CSS, GameScreens, in_progress
 
 GAME = "art-project"
 # The decisions the rules may hold open (state_json's `pending`), each answered in a dialog.
@@ -90,6 +90,7 @@ def _undo() -> Screen[Any]:
 
 
 SCREENS = GameScreens(
+    stylesheets=(OTHER_GAMES_CSS,),
     base=_base,
     dialogs={d: _dialog(d) for d in DECISIONS},
     announce=_announce,

@@ -16,6 +16,7 @@ from referee.games.art_project.rules.setup import MAX_NAME
 from referee.games.art_project.state import DIFFICULTY_HEALTH
 from ui import format as fmt
 from ui.base import BaseScreen, Cycle, Dialog, KeyBar, TextButton, either_case
+from ui.games import OtherGameStyles
 from ui.games.art_project.boards import board_file, catalog_with_boards
 
 SEATS = 6  # ART-1: 1-6 players
@@ -30,7 +31,7 @@ def board_words(mission: str) -> str:
     """A mission's board as the table names it ("Japan", "USA"), never its id ("japan")."""
     return BOARD_WORDS.get(mission) or mission.replace("-", " ").capitalize()
 
-class ArtNewGameScreen(BaseScreen):
+class ArtNewGameScreen(OtherGameStyles, BaseScreen):
     """Names (blank seats are empty), colours, mission, difficulty; Ctrl+S starts."""
 
     AUTO_FOCUS = "#name-0"
@@ -211,7 +212,7 @@ def what_starts(request: dict[str, Any]) -> str:
             f"{players}{solo}.")
 
 
-class StartConfirm(Dialog[bool]):
+class StartConfirm(OtherGameStyles, Dialog[bool]):
     """After a refusal, the form's next start says what it would start and asks first: keys
     typed after the refusal may have gone to another field than the one meant."""
 

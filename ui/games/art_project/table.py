@@ -19,6 +19,7 @@ from referee.session import LogEntry
 from referee.words import step_words
 from ui import format as fmt
 from ui.base import BaseScreen, KeyBar, either_case
+from ui.games import OtherGameStyles
 from ui.games.art_project.common import legal, shown
 
 PHASES = ("A", "A/B", "B", "B/C", "C", "C/D", "D/A")
@@ -116,7 +117,7 @@ class ArtLog(Static):
         return text or Text("Nothing has happened yet.", style="dim")
 
 
-class ArtTableScreen(BaseScreen):
+class ArtTableScreen(OtherGameStyles, BaseScreen):
     """Where the team stands, what it must do next, and a key for each kind of action."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -50,7 +50,7 @@ from ui.base import (
     TextButton,
     either_case,
 )
-from ui.games import GameScreens
+from ui.games import OTHER_GAMES_CSS, GameScreens, OtherGameStyles
 
 CATEGORIES = ("market", "reputation", "exhibited", "auction", "curator", "dealer",
               "influence")
@@ -320,7 +320,7 @@ class PlainCycle(Cycle):
         return Text(f"‹ {self.choices[self.index][0]} ›")
 
 
-class StateDialog(Dialog[None]):
+class StateDialog(OtherGameStyles, Dialog[None]):
     """A typed ``{"cmd": "state"}``: the protocol's state, as the headless protocol gives it."""
 
     def compose(self) -> ComposeResult:
@@ -333,7 +333,7 @@ class StateDialog(Dialog[None]):
         yield KeyBar()
 
 
-class ScoresScreen(BaseScreen):
+class ScoresScreen(OtherGameStyles, BaseScreen):
     """The table of scores, what is on the table, the `next` line, what may be done now
     beside the log, and a typed line."""
 
@@ -435,7 +435,7 @@ class ScoresScreen(BaseScreen):
             self.query_one("#gal-actions", Choices).focus()  # back to the list
 
 
-class EntryDialog(Dialog[bool]):
+class EntryDialog(OtherGameStyles, Dialog[bool]):
     """Asks for what an `Entry` needs, then sends it (a refusal is said inline, in the
     dialog's words, and the dialog stays open). Field ids are field-<n> (and
     field-<n>-<seat>), never game data."""
@@ -627,7 +627,7 @@ class EntryDialog(Dialog[bool]):
 UndoDialog = RulesetUndoConfirm  # (the ruleset's words are all The Gallerist's prompt says)
 
 
-class HelpScreen(Dialog[None]):
+class HelpScreen(OtherGameStyles, Dialog[None]):
     """F1: the keys, and the commands the typed line takes (from the protocol's schema)."""
 
     def compose(self) -> ComposeResult:
@@ -659,7 +659,7 @@ class HelpScreen(Dialog[None]):
         yield KeyBar()
 
 
-class GameOverDialog(Dialog[None]):
+class GameOverDialog(OtherGameStyles, Dialog[None]):
     """The result in words and the totals (the ruleset's)."""
 
     def compose(self) -> ComposeResult:
@@ -679,7 +679,7 @@ def _base(_state: Any) -> type[Screen[Any]]:
     return ScoresScreen
 
 
-class StartDrawnDialog(Dialog[None]):
+class StartDrawnDialog(OtherGameStyles, Dialog[None]):
     """The box drew the start player (GAL-1): said once, as the game starts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "cancel", "OK")]
@@ -724,5 +724,6 @@ def _open_decisions(_state: Any) -> set[tuple[str, str]]:
 
 
 SCREENS = GameScreens(base=_base, dialogs={}, announce=_announce, game_over=_game_over,
+                      stylesheets=(OTHER_GAMES_CSS,),
                       name="The Gallerist", new_game=_new_game,
                       open_decisions=_open_decisions, help=HelpScreen, undo=UndoDialog)

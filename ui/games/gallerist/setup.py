@@ -21,6 +21,7 @@ from referee.errors import Refusal
 from referee.games.gallerist.catalog import load_catalog
 from referee.games.gallerist.settings import CHOICES, HOUSE_RULES, GalleristRules
 from ui.base import BaseScreen, Cycle, KeyBar, TextButton
+from ui.games import OtherGameStyles
 
 SEATS = 4  # GAL-1: 1-4 players
 GAME = "gallerist"
@@ -63,7 +64,7 @@ def _seat_words(seat: int, name: str) -> str:
     return f"{name} (seat {seat + 1})" if name else f"seat {seat + 1} (no name yet)"
 
 
-class GalleristNewGameScreen(BaseScreen):
+class GalleristNewGameScreen(OtherGameStyles, BaseScreen):
     """Names (blank seats are empty), the start player, house rules, catalog and bag;
     Ctrl+S starts."""
 
