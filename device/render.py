@@ -1,8 +1,9 @@
 """Drawing a ``BoxView`` on the 128x64 one-bit OLED: a pure function, view in, image out.
 
-It uses only Pillow's built-in bitmap font (``ImageFont.load_default_imagefont``: 6 px wide,
-about 10 px a line), so a render is the same on every machine and Pillow build; the large
-numbers are that font's glyphs scaled up pixel for pixel. Reference images live in
+It uses only Pillow's built-in bitmap font (``ImageFont.load_default_imagefont``, kept as
+bytes in ``device/fontdata.py``: 6 px wide, about 10 px a line), so a render is the same on
+every machine and Pillow build; the large numbers are that font's glyphs scaled up pixel for
+pixel. Reference images live in
 ``tests/device/reference``.
 
 That font covers Latin-1 only. Every text drawn here goes through ``device.view.drawable``

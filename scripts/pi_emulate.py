@@ -286,6 +286,17 @@ def install(root: Path, figures: Figures) -> None:
                                   if not ours and n.lower() in wanted})
     if not any(p.lower().startswith("pillow==") for p in figures.from_the_os):
         raise Failed(f"Pillow should come from the OS (python3-pil): {dists}")
+    # The dataclasses' compiled methods, written at install (referee.dataclass_code): a start
+    # of the console or the box compiles none of them on the Pi.
+    table = run_in(root, f"{VENV_BIN}/python", "-P", "-c", (
+        "from referee import dataclass_code as d; t = d.install(); "
+        "import ui.app, device.box, device.run; print(t.compiled, len(t))"))
+    found = table.stdout.split()
+    if table.returncode != 0 or len(found) != 2 or found[0] != "0" or int(found[1]) < 300:
+        raise Failed(f"the dataclasses' table is missing or incomplete ({found}):\n"
+                     f"{tail(table.stdout)}\n{tail(table.stderr)}")
+    figures.checks.append(f"the dataclasses' methods compiled at install ({found[1]}): a start "
+                          "compiles none")
     figures.machine = run_in(root, "uname", "-m").stdout.strip()
     if figures.machine != MACHINE[figures.arch]:
         raise Failed(f"the root runs as {figures.machine!r}, not {MACHINE[figures.arch]}")
