@@ -7,11 +7,12 @@ answered it in 2. The long walks press thousands of keys: most of their time was
 
 `settled` waits for the same thing by asking the event loop instead: the console runs on the
 test's one event loop, with no thread of its own, so it has nothing left to do when nothing is
-ready to run — every task waits for a message, a timer or input. It yields until that is so
-(it does not sleep). The screen's frame, drawn by a timer 1/60 s later, is then drawn at once
-by `pause` (`Screen._on_timer_update`, as Textual's own `pause` ends), twice: the callbacks
-the first frame releases (`call_after_refresh`) run and are drawn too. So every key ends as it
-did, its messages handled and its frame drawn, without waiting on the clock.
+ready to run and no timer is due — every task waits for a message, a later timer or input. It
+yields until that is so (it does not sleep). The screen's frame, drawn by a timer 1/60 s
+later, is then drawn at once by `pause` (`Screen._on_timer_update`, as Textual's own `pause`
+ends), twice: the callbacks the first frame releases (`call_after_refresh`) run and are drawn
+too. So every key ends as it did, its messages handled and its frame drawn, without waiting on
+the clock.
 
 A module asks for it with `pytestmark = pytest.mark.usefixtures("quick_keys")`
 (tests/conftest.py; docs/testing.md).
@@ -39,10 +40,13 @@ async def settled(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:
     if ready is None:
         await wait_for_idle(min_sleep, max_sleep)
         return
+    timers = getattr(loop, "_scheduled", [])  # (a heap: the first is the next one due)
     end = loop.time() + max_sleep
     while True:
         await asyncio.sleep(0)
-        if not ready or loop.time() >= end:
+        now = loop.time()
+        due = bool(timers) and timers[0].when() <= now  # (ready at the loop's next turn)
+        if (not ready and not due) or now >= end:
             return
 
 
