@@ -4,6 +4,7 @@ pytest-xdist (scripts/test) the slowest tests start first."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,16 @@ def _private_game_file(tmp_path_factory: pytest.TempPathFactory,
     path = tmp_path_factory.mktemp("games") / "games.sqlite"
     monkeypatch.setenv("REFEREE_DB", str(path))
     return path
+
+
+@pytest.fixture
+def quick_keys() -> Iterator[None]:
+    """The console's keys settle when it has nothing left to do, not by the clock
+    (tests/settle.py): the long walks ask for it."""
+    from tests.settle import quick_keys as settling
+
+    with settling():
+        yield
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

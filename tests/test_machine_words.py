@@ -46,6 +46,8 @@ from tests.ui.reachable import reachable_session
 from tests.ui.test_art_reachable import play
 from tests.ui.test_gallerist_reachable import play_to
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 
 def gg(data: st.DataObject) -> Session:
     return reachable_session(data)
@@ -206,7 +208,7 @@ def screen_text(app: Any) -> str:
     return "\n".join(out)
 
 
-@pytest.mark.slow(15)
+@pytest.mark.slow(10)
 @pytest.mark.parametrize("game", WALKS)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])

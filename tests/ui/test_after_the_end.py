@@ -17,6 +17,8 @@ from tests.ui.test_said_not_silent import WIN
 from ui.app import make_app
 from ui.base import AFTER_THE_END, KeyBar
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SMALL = (80, 24)
 
 

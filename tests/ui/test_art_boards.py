@@ -29,6 +29,8 @@ from ui.games.art_project.boards import (
 from ui.games.art_project.setup import ArtNewGameScreen
 from ui.games.art_project.table import ArtTableScreen
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SEED = bytes(range(32))
 SMALL = (80, 24)
 NORDIC = "Oslo, Bergen=film, Malmo=music, Turku=book, Narvik=painting, Lund=sculpture"
@@ -60,7 +62,6 @@ async def enter(pilot: Any, app: Any, mission: str, *fields: str, spaces: str) -
     await keys(pilot, "ctrl+s")
 
 
-@pytest.mark.slow(20)
 async def test_scandinavia_is_entered_with_threads_and_effects_and_labelled_at_once(
         boards: Path) -> None:
     s = Session(seed=SEED)

@@ -27,6 +27,8 @@ from ui.games.art_project.table import ArtTableScreen
 from ui.games.gallery_grippers.setup import NewGameScreen
 from ui.screens.common import GameChooser, InProgressScreen
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SEED = bytes(range(32))
 SMALL = (80, 24)
 START = {"cmd": "new_game", "game": "art-project", "mission": "test-board",

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from referee.session import Session
 from tests.ui.conftest import keys
 from ui.app import make_app
 from ui.base import Choices
 from ui.games.art_project.dialogs import ActionsDialog
 from ui.games.art_project.table import ArtTableScreen
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 SEED = bytes(range(32))
 SMALL = (80, 24)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from referee.session import Session
 from tests.ui.conftest import keys
 from tests.ui.test_art_table_words import drawn
@@ -16,6 +18,8 @@ from ui.app import make_app
 from ui.games.art_project.dialogs import BattleDialog, VerdictScreen
 from ui.games.art_project.table import ArtTableScreen
 from ui.screens.common import BoxScreen
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 SMALL = (80, 24)
 

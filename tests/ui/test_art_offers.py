@@ -41,6 +41,8 @@ from ui.games.art_project.dialogs import (
 from ui.games.art_project.table import ArtTableScreen
 from ui.screens.common import InProgressScreen
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SEED = bytes(range(32))
 SMALL = (80, 24)
 NAMES = ["Ann", "Ben", "Cy"]
@@ -240,7 +242,7 @@ async def drive(s: Session, data: st.DataObject) -> None:
         assert not app.trouble.found, [f.details for f in app.trouble.found]
 
 
-@pytest.mark.slow(30)
+@pytest.mark.slow(10)
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())

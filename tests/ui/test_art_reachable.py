@@ -48,6 +48,8 @@ from ui.games.art_project.screens import CHOICES
 from ui.games.art_project.table import ArtTableScreen
 from ui.screens.common import InProgressScreen
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SEED = bytes(range(32))
 BOARDS = str(Path(__file__).parents[1] / "referee" / "games" / "art_project" / "boards.toml")
 SMALL = (80, 24)
@@ -212,7 +214,7 @@ async def drive(s: Session, data: st.DataObject) -> None:
         check_screens(app)
 
 
-@pytest.mark.slow(35)
+@pytest.mark.slow(9)
 @settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from referee.running import LogEntry
 from referee.session import Session
 from referee.words import step_words
@@ -16,6 +18,8 @@ from ui.app import make_app
 from ui.games.art_project.dialogs import BattleDialog, RequestForm, RerollForm, VerdictScreen
 from ui.games.art_project.screens import _announce
 from ui.games.art_project.table import ArtLog, ArtTableScreen, map_text
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 SEED = bytes(range(32))
 SMALL = (80, 24)

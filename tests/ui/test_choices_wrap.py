@@ -10,6 +10,8 @@ from textual.app import App, ComposeResult
 
 from ui.base import Choices
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 WIDTH = 30
 
 

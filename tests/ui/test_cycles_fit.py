@@ -14,6 +14,8 @@ from ui.app import make_app
 from ui.base import Cycle
 from ui.screens.common import GameChooser
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SMALL = (80, 24)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import Static
 
 from referee.games.gallery_grippers.state import Phase
@@ -16,6 +17,8 @@ from ui.games.gallery_grippers.pending import DIALOGS, DrawDialog, ReupDialog, V
 from ui.games.gallery_grippers.table import TableScreen
 from ui.games.gallery_grippers.turn import TileDialog, TradeDialog
 from ui.games.gallery_grippers.widgets import EventLog, TurnBanner
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 SMALL = (80, 24)
 TRADING = 2  # position in the tile list from outside

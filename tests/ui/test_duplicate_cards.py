@@ -6,12 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from referee.app import open_session
 from referee.session import Session
 from tests.ui.conftest import SEED, keys, typed
 from ui.app import make_app
 from ui.base import Choices
 from ui.games.gallery_grippers.pending import ObstacleDialog, VerdictScreen
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 SMALL = (80, 24)
 ANN = {"specialists": ["Lookout", "Lookout", "Hacker"],

@@ -6,10 +6,14 @@ Ctrl+S is a priority key: its start waits for every field to take the keys typed
 
 from __future__ import annotations
 
+import pytest
+
 from tests.ui.conftest import SIZE, keys, played
 from ui.app import make_app
 from ui.games.gallery_grippers.setup import NewGameScreen
 from ui.games.gallery_grippers.table import TableScreen
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 
 async def test_a_start_due_after_the_form_closed_is_dropped_without_an_error() -> None:

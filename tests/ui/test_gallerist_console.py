@@ -32,6 +32,8 @@ from ui.games.gallerist.setup import RULES, GalleristNewGameScreen, parse_bag
 from ui.games.gallery_grippers.setup import NewGameScreen
 from ui.screens.common import GameChooser
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SMALL = (80, 24)
 
 
@@ -108,7 +110,7 @@ async def pick(pilot: Any, app: Any, req: dict[str, Any]) -> bool:
     return True
 
 
-@pytest.mark.slow(60)
+@pytest.mark.slow(10)
 async def test_a_whole_game_from_the_form_to_the_final_scoring_by_keys() -> None:
     script = make_games.game()
     start = script[0]

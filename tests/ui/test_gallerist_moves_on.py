@@ -14,6 +14,8 @@ from ui.app import make_app
 from ui.games.gallerist.screens import StartDrawnDialog
 from ui.screens.common import BoxScreen
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SMALL = (80, 24)
 
 

@@ -46,6 +46,8 @@ from ui.games.gallerist.screens import (
 )
 from ui.screens.common import InProgressScreen
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SMALL = (80, 24)
 NAMES = ["Ann", "Ben", "[b]Cy", "Dee-Longname Smith"]
 
@@ -235,7 +237,7 @@ def _by_keys(s: Session, data: st.DataObject) -> dict[str, Any] | None:
     return data.draw(st.sampled_from(pool), label="by keys") if pool else None
 
 
-@pytest.mark.slow(160)
+@pytest.mark.slow(30)
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_reachable_state_draws_and_every_entry_opens(data: st.DataObject) -> None:
@@ -243,7 +245,7 @@ def test_every_reachable_state_draws_and_every_entry_opens(data: st.DataObject) 
     asyncio.run(drive(restarted(s), data))
 
 
-@pytest.mark.slow(55)
+@pytest.mark.slow(12)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_scripted_game_s_states_draw_and_every_entry_opens(data: st.DataObject) -> None:

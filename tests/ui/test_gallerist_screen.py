@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual.app import App
@@ -19,6 +20,8 @@ from tests.referee.games.gallerist import test_session as play
 from ui.games import screens_for
 from ui.games.gallerist import screens as gal
 from ui.games.gallerist.screens import ENTERED, OWED, ScoresScreen, UndoDialog, score_rows
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 
 class Table(App[None]):

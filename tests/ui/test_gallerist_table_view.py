@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from referee.games.gallerist.rules.common import end_conditions
 from referee.session import Session
 from tests.ui.conftest import SEED, keys, typed
@@ -20,6 +22,8 @@ from ui.games.gallerist.screens import (
     ScoresScreen,
     log_lines,
 )
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 SMALL = (80, 24)
 LONG = ["Annabelle-Marie", "Benjamin Oswald", "Cyrille Duponte", "Dorothea Klein"]

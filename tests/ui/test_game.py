@@ -13,6 +13,8 @@ from ui.games.gallery_grippers.pending import ChoiceDialog, ObstacleDialog, Verd
 from ui.games.gallery_grippers.table import TableScreen
 from ui.games.gallery_grippers.turn import SellDialog, TileDialog
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 # Tile positions in the move dialog's list.
 OUT = {"airport": 0, "recruitment": 1, "trading": 2, "black_market": 3, "security": 4,
        "alarm": 5, "art": 6, "plain": 7}
@@ -20,7 +22,7 @@ IN = {"security": 0, "alarm": 1, "art": 2, "exit": 3, "plain": 4}
 LOUVRE, MET = 0, 1
 
 
-@pytest.mark.slow(25)
+@pytest.mark.slow(6)
 async def test_two_player_game_to_a_win_with_keys_only() -> None:
     s = session()
     app = make_app(s)

@@ -19,6 +19,8 @@ from tests.ui.test_duplicate_cards import SMALL
 from ui.app import make_app
 from ui.games.gallery_grippers.setup import whole_number
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 
 @pytest.mark.parametrize(("text", "read"), [
     ("123", 123), ("1,000,000", 1_000_000), ("$200,000,000", 200_000_000), ("1_000", 1000),

@@ -22,6 +22,8 @@ from ui.games.art_project.setup import ArtNewGameScreen
 from ui.games.gallerist.setup import GalleristNewGameScreen
 from ui.screens.common import LeaveGameConfirm
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SMALL = (80, 24)
 
 

@@ -8,6 +8,7 @@ import importlib
 import inspect
 import pkgutil
 
+import pytest
 from textual.binding import Binding
 from textual.dom import DOMNode
 
@@ -16,6 +17,8 @@ from tests.ui.conftest import SIZE, keys, played
 from ui.app import make_app
 from ui.games.gallery_grippers.table import TableScreen
 from ui.games.gallery_grippers.turn import MoveDialog
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 
 def _letter_keys() -> dict[str, set[str]]:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from textual.app import App
 
 from tests.ui.conftest import SIZE, keys, move, played
 from ui.app import make_app
 from ui.games.gallery_grippers.table import TableScreen
 from ui.games.gallery_grippers.widgets import EventLog, PlayerRow
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 
 def same_picture(a: str, b: str) -> bool:

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.ui.conftest import keys, session
 from tests.ui.test_key_order import burst
 from ui.app import make_app
 from ui.games.art_project.dialogs import ActionsDialog, RequestForm
 from ui.games.art_project.table import ArtTableScreen
 from ui.screens.common import GameChooser
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 SMALL = (80, 24)
 START = {"cmd": "new_game", "game": "art-project", "mission": "test-board",

@@ -52,6 +52,8 @@ from ui.games.gallery_grippers.turn import (
 )
 from ui.screens.common import BoxScreen
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 SMALL = (80, 24)
 BASE = {Phase.NO_GAME: NewGameScreen, Phase.PLAYING: TableScreen, Phase.OVER: TableScreen}
 
@@ -282,9 +284,9 @@ async def visit(s: Session, data: st.DataObject) -> None:
     assert app.return_code in (0, None)
 
 
-# 30 examples: about a minute here. No shrinking: every step of an example runs the app, so
+# 30 examples: about 40 s here. No shrinking: every step of an example runs the app, so
 # shrinking a failure took over five minutes; the failing example's draws are printed as is.
-@pytest.mark.slow(95)
+@pytest.mark.slow(40)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase_.explicit, Phase_.reuse, Phase_.generate])
 @given(st.data())

@@ -4,6 +4,7 @@ nothing and leaves the typed value in its field; Y records it, and the log names
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Static
 
 from tests.referee.test_retype import at_the_alarm
@@ -11,6 +12,8 @@ from tests.ui.conftest import keys, typed
 from ui.app import make_app
 from ui.base import RetypeConfirm
 from ui.games.gallery_grippers.pending import ObstacleDialog
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 
 async def test_a_retyped_bypass_asks_first_and_no_keeps_the_typed_value() -> None:

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.ui.conftest import keys, played, typed
 from tests.ui.test_duplicate_cards import SMALL
 from ui.app import make_app
 from ui.base import AFTER_THE_END, KeyBar
 from ui.games.gallery_grippers.table import TableScreen
 from ui.games.gallery_grippers.turn import MoveDialog
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 
 def error(app: object) -> str:

@@ -3,6 +3,7 @@ art and hand whole, whichever seat it is."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,8 @@ from tests.ui.conftest import SEED, keys
 from ui.app import make_app
 from ui.games.gallery_grippers.hands import balanced_hands
 from ui.games.gallery_grippers.widgets import PlayerRow, Scoreboard
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 SMALL = (80, 24)
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Input
@@ -13,6 +14,8 @@ from referee.app import open_session
 from tests.ui.conftest import SIZE, keys, typed
 from ui.app import make_app
 from ui.base import Cycle
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 SEED = bytes(range(32))
 

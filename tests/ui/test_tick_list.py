@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.app import App, ComposeResult
 
 from tests.ui.test_key_order import burst
 from ui.screens.ticks import TickList
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 
 class Ticks(App[None]):

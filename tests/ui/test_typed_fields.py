@@ -3,11 +3,15 @@ field says what it wants and shows, before Enter, what Enter will do."""
 
 from __future__ import annotations
 
+import pytest
+
 from referee.session import Session
 from tests.ui.conftest import SEED, keys, typed
 from tests.ui.test_duplicate_cards import SMALL, to_the_obstacle
 from ui.app import make_app
 from ui.games.gallery_grippers.pending import ObstacleDialog
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 
 async def test_keys_typed_ahead_at_the_obstacle_reach_the_d100_field() -> None:

@@ -4,6 +4,7 @@ correction; the old "dice stay on the table: undo never rerolls" claim is gone."
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Static
 
 from referee.session import Session
@@ -13,6 +14,8 @@ from tests.ui.conftest import keys
 from ui.app import make_app
 from ui.games.art_project.dialogs import ArtUndoConfirm
 from ui.games.gallery_grippers.info import UndoConfirm
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 
 async def test_the_art_prompt_after_a_typed_battle_says_a_change_is_a_correction() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
@@ -17,6 +18,8 @@ from textual.geometry import Region
 from textual.widgets import Static
 
 import ui.textual_fixes  # noqa: F401  (the fix, as the console loads it)
+
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
 
 WIDE = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)  # CJK: two cells each
 NAMES = st.text(WIDE | st.sampled_from("ŁukaszAnn"), min_size=1, max_size=6).filter(

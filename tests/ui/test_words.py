@@ -14,6 +14,8 @@ from ui.app import make_app
 from ui.games.gallery_grippers import format as fmt
 from ui.games.gallery_grippers.pending import VerdictScreen
 
+pytestmark = pytest.mark.usefixtures("quick_keys")  # (tests/settle.py)
+
 TOKEN = re.compile(r"\b[a-z]+_[a-z_]+\b|\breenter\b")
 
 
