@@ -10,7 +10,6 @@ undo does not rewrite history): it is checked against the undo entries, which ar
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,11 +27,15 @@ def canonical(value: Any) -> str:
 
 def fingerprint(value: Any) -> str:
     """The hex SHA-256 of a value's canonical JSON (UTF-8)."""
+    import hashlib  # (imported when first used: OpenSSL's _hashlib costs a start ~2.5 ms)
+
     return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
 
 
 def link(prev: str, body: str) -> str:
     """The hash of an entry whose canonical body is ``body``, after the entry hashed ``prev``."""
+    import hashlib  # (as in fingerprint)
+
     return hashlib.sha256((prev + body).encode("utf-8")).hexdigest()
 
 

@@ -13,11 +13,12 @@ No clock, no OS randomness and no ``random`` module here: the seed is always han
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import hmac
 
 SEED_BYTES = 32
 DIE_SIDES: dict[str, int] = {"d6": 6, "d10": 10, "d100": 100}
@@ -94,6 +95,8 @@ def _check_percentile(percentile: str) -> None:
 def commitment(seed: bytes) -> str:
     """The hex SHA-256 of the 32 seed bytes: shown at game start, checked at the end."""
     _check_seed(seed)
+    import hashlib  # (imported when first used: OpenSSL's _hashlib costs a start ~2.5 ms)
+
     return hashlib.sha256(bytes(seed)).hexdigest()
 
 
@@ -106,6 +109,9 @@ def stream_bytes(seed: bytes, index: int) -> Iterator[int]:
 def _keyed(seed: bytes) -> hmac.HMAC:
     """HMAC-SHA256 keyed with the seed, before any message (copied for each block)."""
     _check_seed(seed)
+    import hashlib  # (as in commitment)
+    import hmac
+
     return hmac.new(bytes(seed), digestmod=hashlib.sha256)
 
 

@@ -99,6 +99,9 @@ def test_the_box_start_loads_nothing_it_did_not_ask_for() -> None:
     modules = loaded_at_first_frame(BOX, "box", "--hardware", "sim", "--memory")
     assert "device.games.gallery_grippers" in modules
     assert heavy(modules) == []
+    # Nothing is hashed before a game in memory is drawn: hashlib (OpenSSL's _hashlib, ~2.5
+    # ms) and Pillow's image plugins (its bitmap font is kept as bytes) come when used.
+    assert {"hashlib", "_hashlib", "hmac", "PIL.PngImagePlugin"} & modules == set()
 
 
 def test_the_resumed_game_loads_its_own_screens_only(tmp_path: Path) -> None:
