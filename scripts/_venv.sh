@@ -36,7 +36,8 @@ if [ -n "$why" ]; then
     if ! { [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"; } >"$log" 2>&1 \
         || ! { "$VENV/bin/python" -m pip install -q --upgrade pip \
                && "$VENV/bin/python" -m pip install -q -e "$ROOT$EXTRAS" \
-               && "$VENV/bin/python" -m referee.dataclass_code; } >>"$log" 2>&1; then
+               && "$VENV/bin/python" -m referee.dataclass_code \
+               && "$VENV/bin/python" -m ui.css_cache; } >>"$log" 2>&1; then
         cat "$log" >&2; rm -f "$log"; echo "Setting up $VENV failed (see above)." >&2; exit 1
     fi
     rm -f "$log"

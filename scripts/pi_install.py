@@ -431,6 +431,12 @@ class Installer:
         # beside it, which every start would otherwise compile again (docs/performance.md).
         # (-P: the installed package, not a checkout in the current directory)
         self.target.run([str(venv / "bin" / "python"), "-P", "-m", "referee.dataclass_code"])
+        # And Textual's parsed stylesheets, by drawing each game's first screen headless (a
+        # start without them parses them, as before: a failure here only says so).
+        if self.target.run([str(venv / "bin" / "python"), "-P", "-m", "ui.css_cache"],
+                           check=False):
+            log("Textual's stylesheets were not prepared (see above): the console parses "
+                "them at each start instead, a little slower")
         stamp_path.write_text(stamp)
 
     # -- the live system -----------------------------------------------------------------

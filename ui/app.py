@@ -28,7 +28,7 @@ from textual.screen import ModalScreen, Screen
 from referee import games
 from referee.errors import Refusal
 from referee.session import Outcome, Session
-from ui import textual_fixes  # (applies the fixes it holds)
+from ui import css_cache, textual_fixes  # (textual_fixes applies the fixes it holds)
 from ui.base import PendingDialog, SessionView
 from ui.games import DEFAULT_GAME, GameScreens, in_progress, phase_of, screens_for
 from ui.trouble import DrawingFailure, Failures, PlainLogScreen, TroubleScreen, failed_screen
@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from referee.app import SessionOpening
 
 log = logging.getLogger(__name__)
+
+# Textual's stylesheets parsed once, not at every start (ui/css_cache.py).
+css_cache.install()
 
 # The table and its dialogs (and the rules' Markdown, and Pillow for the box) are imported
 # when first needed: the console's first screen comes up sooner (see scripts/bench.py).
@@ -140,6 +143,7 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         callbacks, self._when_drawn = self._when_drawn, []
         for callback in callbacks:
             callback()
+        css_cache.save()  # what the first screen parsed, if Python may write bytecode here
 
     # ---- life cycle ------------------------------------------------------------------------
     def stop_by_signal(self, name: str) -> None:
