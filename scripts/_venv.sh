@@ -37,7 +37,7 @@ if [ -n "$why" ]; then
         || ! { "$VENV/bin/python" -m pip install -q --upgrade pip \
                && "$VENV/bin/python" -m pip install -q -e "$ROOT$EXTRAS" \
                && "$VENV/bin/python" -m referee.dataclass_code \
-               && "$VENV/bin/python" -m ui.css_cache; } >>"$log" 2>&1; then
+               && "$VENV/bin/python" -m ui.css_warm; } >>"$log" 2>&1; then
         cat "$log" >&2; rm -f "$log"; echo "Setting up $VENV failed (see above)." >&2; exit 1
     fi
     rm -f "$log"

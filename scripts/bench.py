@@ -688,7 +688,7 @@ def _cold_start(with_run: bool) -> None:
     # And, as scripts/install-pi does after pip, the dataclasses' compiled methods.
     subprocess.run([sys.executable, "-m", "referee.dataclass_code"], check=True,
                    capture_output=True)
-    subprocess.run([sys.executable, "-m", "ui.css_cache"], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "ui.css_warm"], check=True, capture_output=True)
     # Taken in turns, so that a busy moment on the machine falls on both alike.
     repeats = 9
     minimal: list[float] = []

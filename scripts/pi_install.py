@@ -433,7 +433,7 @@ class Installer:
         self.target.run([str(venv / "bin" / "python"), "-P", "-m", "referee.dataclass_code"])
         # And Textual's parsed stylesheets, by drawing each game's first screen headless (a
         # start without them parses them, as before: a failure here only says so).
-        if self.target.run([str(venv / "bin" / "python"), "-P", "-m", "ui.css_cache"],
+        if self.target.run([str(venv / "bin" / "python"), "-P", "-m", "ui.css_warm"],
                            check=False):
             log("Textual's stylesheets were not prepared (see above): the console parses "
                 "them at each start instead, a little slower")

@@ -9,7 +9,7 @@ its tie-breaker and scope, and the stylesheet's variables (the theme's colours);
 the table is parsed as before. Each call unpickles its own copy, as a parse makes its own.
 
 The table lives beside the console's bytecode (`ui/__pycache__/textual-css.<python>.pickle`,
-for this Textual version only), written by `python -m ui.css_cache` (scripts/install-pi,
+for this Textual version only), written by `python -m ui.css_warm` (scripts/install-pi,
 scripts/_venv.sh and the bench run it, as pip writes the `.pyc` files: it draws each game's
 first screen headless) and by a console whose first screen parsed something new, where Python
 itself would write bytecode. A table of another Textual or Python, or a damaged one, is
@@ -140,31 +140,3 @@ def save() -> bool:
     if _installed is None or sys.dont_write_bytecode:
         return False
     return _installed.save()
-
-
-def warm() -> ParsedStyles:
-    """Draw each installed game's first screen (its new-game form) headless, and write the
-    table whatever PYTHONDONTWRITEBYTECODE says, as `compileall` writes bytecode."""
-    from referee.session import Session
-    from ui.app import make_app
-    from ui.games import games_with_screens
-
-    table = install()
-    for game, _ in games_with_screens():
-        app = make_app(Session(), game=game)
-        # Run as `referee console` runs it (headless), to a frame after its first: the
-        # screen's toast rack and tooltip bring their rules in then.
-        def close(app: Any = app) -> None:
-            app.call_after_refresh(lambda: app.call_after_refresh(app.exit))
-
-        app.when_first_screen_drawn(close)
-        app.run(headless=True, size=(80, 24))
-    table.save()
-    return table
-
-
-if __name__ == "__main__":
-    from ui import css_cache  # (this file as a module, not as __main__: one table)
-
-    done = css_cache.warm()
-    print(f"textual css: {len(done.stored)} stylesheets in {done.path}")

@@ -106,7 +106,7 @@ def test_nothing_is_written_under_pythondontwritebytecode(
 
 
 def test_after_the_warm_up_every_games_first_screen_parses_nothing(tmp_path: Path) -> None:
-    """`python -m ui.css_cache` (install-pi, scripts/_venv.sh, the bench) keeps every
+    """`python -m ui.css_warm` (install-pi, scripts/_venv.sh, the bench) keeps every
     stylesheet each game's first screen parses: a console started then parses none."""
     path = tmp_path / "t.pickle"
     run = textwrap.dedent(f"""
@@ -115,7 +115,8 @@ def test_after_the_warm_up_every_games_first_screen_parses_nothing(tmp_path: Pat
         from ui import css_cache
         table = css_cache.install(Path({str(path)!r}))
         if sys.argv[1] == "warm":
-            css_cache.warm()
+            from ui.css_warm import warm
+            warm()
         else:
             from referee.session import Session
             from ui.app import make_app
