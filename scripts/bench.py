@@ -660,7 +660,7 @@ def _first_paint(script: str, *args: str) -> float:
 
 def bench_console() -> None:
 
-    print("== console: cold start and key latency (textual, headless) ==")
+    print("== console: cold start to the first screen and key latency (textual, headless) ==")
     _cold_start(with_run=False)
     _key_latencies()
 
@@ -716,34 +716,41 @@ def _cold_start(with_run: bool) -> None:
             box_minimal.append(_first_paint(MINIMAL_BOX))
             box.append(_first_paint(BOX_FIRST_FRAME))
     shutil.rmtree(kept.parent, ignore_errors=True)
-    base = statistics.median(minimal)
 
-    def figure(times: list[float], baseline: list[float]) -> str:
+    def figure(times: list[float], baseline: list[float], goal: bool = True) -> str:
         med, p90 = statistics.median(times), _percentile(times, 0.9)
         b_med, b_p90 = statistics.median(baseline), _percentile(baseline, 0.9)
+        verdict = ""
+        if goal:
+            met = med <= 1.5 * b_med and p90 <= 1.5 * b_p90
+            verdict = "  goal met" if met else "  goal NOT met"
         return (f"median {med:.3f} s ({med / b_med:.2f}x), p90 {p90:.3f} s "
-                f"({p90 / b_p90:.2f}x)")
+                f"({p90 / b_p90:.2f}x){verdict}")
 
-    print(f"cold start to first screen: console median {statistics.median(console):.3f} s, "
-          f"minimal Textual app {base:.3f} s, ratio {statistics.median(console) / base:.2f}x "
-          f"(target <= 1.5x; {repeats} runs each, taken in turns, separate processes)")
-    print(f"  through `referee console --db NEW` (adds the CLI and a new game file): median "
-          f"{statistics.median(command):.3f} s, {statistics.median(command) / base:.2f}x")
+    print(f"against a minimal Textual app (median {statistics.median(minimal):.3f} s, p90 "
+          f"{_percentile(minimal, 0.9):.3f} s; goal: median and p90 <= 1.5x; {repeats} starts "
+          f"each, taken in turns, separate processes; p90 of 9 is the slowest start):")
+    print(f"  referee console --db NEW (a new game file): {figure(command, minimal)}")
+    if with_run:
+        print(f"  referee console --db on a game file made before (every later start): "
+              f"{figure(existing, minimal)}")
+        print(f"  referee run --memory --hardware sim (the console and the box): "
+              f"{figure(run_lazy, minimal)}")
+        print(f"against a minimal script (gpiozero, luma, one mock button, one frame on the "
+              f"same simulated display: median {statistics.median(box_minimal):.3f} s):")
+        print(f"  referee box --hardware sim to its first OLED frame: "
+              f"{figure(box, box_minimal)}")
+    # For comparison, not goals: the app made in a script of its own (no `referee` command:
+    # nothing installs the dataclasses' compiled methods, docs/performance.md), and `referee
+    # run` with the page's server imported as before issue 22.
+    print("for comparison (no goal):")
+    print(f"  the console's app in a script of its own (make_app, run_app; no CLI): "
+          f"{figure(console, minimal, goal=False)}")
     if with_run:
         lazy, eager = statistics.median(run_lazy), statistics.median(run_eager)
-        print(f"  through `referee run --memory --hardware sim` (the console and the box): "
-              f"median {lazy:.3f} s, {lazy / base:.2f}x")
-        print(f"    with the page's server imported first (aiohttp, segno; as before issue 22): "
-              f"median {eager:.3f} s, {eager / base:.2f}x (+{(eager - lazy) * 1000:.0f} ms)")
-        print("  against the minimal Textual app (goal: median and p90 <= 1.5x):")
-        print(f"    referee console: {figure(command, minimal)}")
-        print(f"      on a game file made before (every later start): "
-              f"{figure(existing, minimal)}")
-        print(f"    referee run --memory --hardware sim: {figure(run_lazy, minimal)}")
-        print(f"  referee box --hardware sim to its first OLED frame: {figure(box, box_minimal)}"
-              f" against a minimal script (gpiozero, luma, one mock button, one frame on the "
-              f"same simulated display: median {statistics.median(box_minimal):.3f} s; goal "
-              f"<= 1.5x)")
+        print(f"  referee run with the page's server imported first (aiohttp, segno; as "
+              f"before issue 22): {figure(run_eager, minimal, goal=False)} "
+              f"(+{(eager - lazy) * 1000:.0f} ms)")
 
 
 def _key_latencies() -> None:
