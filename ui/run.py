@@ -140,7 +140,8 @@ class ConsoleAndBox(RefereeApp):
         try:
             await self.web.start()
         except OSError as err:
-            self.notify(f"The web page could not start: {err}", severity="error", timeout=20)
+            self.notify(f"The web page could not start: {err}", severity="error", timeout=20,
+                        markup=False)
             log.error("web page: %s", err)
             self.web = None
             return
@@ -158,7 +159,7 @@ class ConsoleAndBox(RefereeApp):
 
             url = self.web.url()
             log.info("web page for phones: %s", url)
-            self.notify(f"Phones: {url} (F6 shows the code)", timeout=15)
+            self.notify(f"Phones: {url} (F6 shows the code)", timeout=15, markup=False)
             if self.rig is not None:
                 self.rig.box.set_code(oled_matrix(self.web.code_url()), url)
 
@@ -238,7 +239,7 @@ def cmd_run(args: argparse.Namespace, *, opening: SessionOpening | None = None,
         said.append(text)
         log.info("%s", text)
         if shown:
-            post(lambda: holder[0].notify(text, timeout=8))
+            post(lambda: holder[0].notify(text, timeout=8, markup=False))
 
     for line in early.pass_on(say) if early is not None else ():
         said.append(line)  # (said while the file opened, before `say` was)

@@ -55,6 +55,11 @@ class Table(App[None]):
                                           if hasattr(sc, "redraw")])
 
 
+def _row(table: DataTable[Any], index: int) -> list[str]:
+    """A row's cells as the text they show."""
+    return [str(cell) for cell in table.get_row_at(index)]
+
+
 def _session() -> Session:
     """The scripted game's first lines (make_games.py): set up, round 1 about to begin."""
     session = Session(seed=play.SEED)
@@ -112,11 +117,11 @@ async def test_the_setup_checklist_is_walked_through() -> None:
     async with app.run_test() as pilot:
         await pilot.pause()
         table = app.screen.query_one("#gal-scores", DataTable)
-        assert table.row_count == 5 and table.get_row_at(0)[:2] == ["bag", ""]
+        assert table.row_count == 5 and _row(table, 0)[:2] == ["bag", ""]
         app.screen.query_one("#gal-command").focus()
         await pilot.press(*'{"cmd": "check", "item": "bag"}', "enter")
         await pilot.pause()
-        assert table.get_row_at(0)[:2] == ["bag", "yes"]
+        assert _row(table, 0)[:2] == ["bag", "yes"]
 
 
 async def test_the_scores_fill_in_live_as_the_table_types() -> None:
@@ -142,7 +147,7 @@ async def test_the_scores_fill_in_live_as_the_table_types() -> None:
         assert session.state.player("Ben").money == 14
         # an accepted typed line: the focus is back on the list (a refused one stays)
         assert screen.focused is screen.query_one("#gal-actions")
-        assert table.get_row_at(1)[2] == "14"
+        assert _row(table, 1)[2] == "14"
         # final scoring: the table switches to the categories, owed ones as gaps
         # (sent from elsewhere, as the box or a script would: the screen follows the session)
         for req in make_games.game()[6:]:
@@ -151,12 +156,12 @@ async def test_the_scores_fill_in_live_as_the_table_types() -> None:
             play.ok(session, **req)
         await pilot.pause()
         assert "Final scoring" in str(screen.query_one("#gal-heading", Static).render())
-        assert table.get_row_at(1)[2] == "28"  # Ben's 24 and the 4 typed above
+        assert _row(table, 1)[2] == "28"  # Ben's 24 and the 4 typed above
         command.focus()
         await pilot.press(*'{"cmd": "score", "player": "Ann", "category": "curator", '
                            '"money": 3}', "enter")
         await pilot.pause()
-        row = table.get_row_at(0)
+        row = _row(table, 0)
         assert row[0] == "Ann" and row[3 + gal.CATEGORIES.index("curator")] == "3" + ENTERED
         assert row[3 + gal.CATEGORIES.index("reputation")] == OWED and row[1] == OWED
         await pilot.press("ctrl+z")  # asks first (the ruleset's words), Y undoes
@@ -164,7 +169,7 @@ async def test_the_scores_fill_in_live_as_the_table_types() -> None:
         assert "curator card" in str(app.screen.query_one("#undo-what", Static).render())
         await pilot.press("y")
         await pilot.pause()
-        assert table.get_row_at(0)[3 + gal.CATEGORIES.index("curator")] == OWED
+        assert _row(table, 0)[3 + gal.CATEGORIES.index("curator")] == OWED
         assert not app.failed
 
 
@@ -200,6 +205,62 @@ async def test_the_players_colours_are_in_the_score_table_at_80x24() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         table = app.screen.query_one("#gal-scores", DataTable)
-        assert [table.get_row_at(i)[1] for i in range(4)] == [
+        assert [_row(table, i)[1] for i in range(4)] == [
             "yellow", "green", "orange", "purple"]
         assert table.virtual_size.width <= table.region.width <= 80
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.text(st.sampled_from("ab [/]\\李明é\u0301😀-"), min_size=1, max_size=30))
+def test_a_name_is_cut_to_its_cell_s_width(name: str) -> None:
+    """A name whole if it fits `NAME_CELL` cells (a wide character takes two), else the
+    longest start of it that leaves a cell for the …."""
+    from rich.cells import cell_len
+
+    cut = gal.short(name)
+    assert cell_len(cut) <= gal.NAME_CELL
+    if cell_len(name) <= gal.NAME_CELL:
+        assert cut == name
+        return
+    assert cut.endswith("…") and name.startswith(cut[:-1])
+    assert cell_len(name[:len(cut)]) > gal.NAME_CELL - 1  # (one more character: too wide)
+
+
+TRICKY = ["[b]Cy[/b] x", "Dee-Longname Smith", "李明李明李明李明李明", "[/]"]
+
+
+def _lines(table: DataTable[Any]) -> list[str]:
+    """The table as it is drawn now, line by line (Textual's own rendering of the widget)."""
+    from textual.geometry import Region
+
+    strips = table.render_lines(Region(0, 0, table.size.width, table.size.height))
+    return [strip.text for strip in strips]
+
+
+async def test_the_score_table_shows_each_name_as_typed_in_every_frame() -> None:
+    """Names with markup's brackets and wide characters are shown as typed (cut to the name
+    cell), never read as markup; and from the first frame after the table is filled, not only
+    once Textual has measured its columns (a table drawn before that, as when a dialog over
+    it closed, showed each name cut to the heading's width: "Dee-Lo")."""
+    session = Session(seed=play.SEED)
+    play.ok(session, **{**play.START, "players": TRICKY})
+    for item in [i["item"] for i in session.ruleset.state_json(session.state)["setup"]
+                 ["checklist"]]:
+        play.ok(session, cmd="check", item=item)
+    while session.state.phase == "setup":
+        due = session.ruleset.state_json(session.state)["pending"][0]["player"]
+        play.ok(session, cmd="place_start", player=due,
+                location=play.PLACES[session.state.names.index(due)])
+    app = Table(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ScoresScreen)
+        table = screen.query_one("#gal-scores", DataTable)
+        shown = [gal.short(name) for name in TRICKY]
+        assert [_row(table, i)[0] for i in range(4)] == shown
+        for lines in (_lines(table), (screen.show(), _lines(table))[1]):  # (drawn at once)
+            for name, line in zip(shown, lines[1:5], strict=True):
+                assert line.startswith(f" {name}"), (name, line)
+        assert table.virtual_size.width <= table.region.width <= 80
+        assert not app.failed

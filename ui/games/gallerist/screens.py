@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -103,8 +104,31 @@ NAME_CELL = 14
 
 
 def short(name: str) -> str:
-    """A name in a table cell: whole up to `NAME_CELL` characters, else cut with …."""
-    return name if len(name) <= NAME_CELL else name[: NAME_CELL - 1] + "…"
+    """A name in a table cell: whole up to `NAME_CELL` cells wide (a wide character takes
+    two), else cut with … to that width."""
+    if cell_len(name) <= NAME_CELL:
+        return name
+    cut = ""
+    for char in name:
+        if cell_len(cut + char) > NAME_CELL - 1:
+            break
+        cut += char
+    return cut + "…"
+
+
+def fill_table(table: DataTable[Any], head: tuple[str, ...],
+               rows: list[tuple[str, ...]]) -> None:
+    """`table` holds `head` and `rows`, each cell the text as it is (a name like ``[b]Cy``
+    is shown so, never read as markup) and each column as wide as its widest cell from the
+    start. (Textual measures a column's cells only when its widget next has nothing to do;
+    a table drawn before that, as when a dialog over it closes, showed every cell cut to its
+    heading's width, and cached so until the next change.)"""
+    table.clear(columns=True)
+    for i, title in enumerate(head):
+        width = max([cell_len(title), *(cell_len(row[i]) for row in rows)])
+        table.add_column(Text(title), width=width)
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
 
 
 def heading(state: dict[str, Any]) -> str:
@@ -367,11 +391,7 @@ class ScoresScreen(OtherGameStyles, BaseScreen):
         self.query_one("#gal-next", Static).update(f"next: {state.get('next') or ''}")
         self.query_one("#gal-info", Static).update("\n".join(info_lines(state)))
         table = self.query_one("#gal-scores", DataTable)
-        head, rows = score_rows(state)
-        table.clear(columns=True)
-        table.add_columns(*head)
-        for row in rows:
-            table.add_row(*row)
+        fill_table(table, *score_rows(state))
         log = Text()
         for undone, line in log_lines(session):
             if log:

@@ -104,14 +104,16 @@ class TableScreen(BaseScreen):
         """Ctrl+Z when nothing can be undone (the key is not offered then) says why."""
         if event.key == "ctrl+z" and self.referee.session.undo_target() is None:
             event.stop()
-            self.notify(AFTER_THE_END if self.state.over else "Nothing to undo yet.")
+            self.notify(AFTER_THE_END if self.state.over else "Nothing to undo yet.",
+                        markup=False)
 
     # ---- the turn's steps ------------------------------------------------------------------
     def _player(self) -> str | None:
         p = self.state.current_player
         if p is None or self.state.over:
             self.refused(None)
-            self.notify("The game is over." if self.state.over else "No turn is running.")
+            self.notify("The game is over." if self.state.over else "No turn is running.",
+                        markup=False)
             return None
         return p.name
 
