@@ -455,3 +455,32 @@ async def test_a_kicked_out_player_s_location_action_is_recorded_out_of_turn_by_
     assert (cy["money"], cy["influence"], cy["sold"], cy["auction_spent"]) == (
         16, 8, ["Red 1"], 2)
     assert cy["assistants"]["market"] == [{"column": 3, "row": "lower", "cost": 2}]
+
+
+async def test_a_notice_never_covers_an_entry_dialog_s_fields() -> None:
+    """An entry dialog sits at the bottom, its values at the right: a notice that comes
+    while it is open (here Ctrl+C's) shows at the top right, clear of every field, Send and
+    the dialog's lines."""
+    from textual.widgets._toast import Toast
+
+    s = Session(seed=play.SEED)
+    for req in make_games.game()[:6]:
+        play.ok(s, **req)
+    app = make_app(s)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        await keys(pilot, "r")
+        lst = app.screen.query_one("#gal-actions", Choices)
+        lst.focus()
+        lst.highlighted = next(i for i, v in enumerate(lst.values)
+                               if isinstance(v, Entry) and v.request["cmd"] == "money")
+        await keys(pilot, "enter", "ctrl+c")
+        dialog = app.screen
+        assert isinstance(dialog, EntryDialog)
+        await pilot.pause()
+        toasts = list(dialog.query(Toast))
+        assert toasts and "Ctrl+Q" in str(toasts[0].render())
+        box = dialog.query_one("#gal-entry")
+        for toast in toasts:
+            assert toast.region.width > 0
+            assert not toast.region.overlaps(box.region), (toast.region, box.region)
