@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -1267,6 +1268,14 @@ SECTIONS: dict[str, Callable[[], None]] = {
 }
 
 
+def _stop_cleanly_on_sigterm() -> None:
+    """Stopped from outside (`kill`, a CI's timeout), the bench ends as Ctrl+C ends it: its
+    `finally` blocks stop the programs it started. (A program it runs on a pty of its own, in
+    a session of its own, is never hung up when the bench dies; the minimal Textual app of the
+    pty figures then read its closed terminal in a loop, a whole core, until found.)"""
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["_durable"]:  # the child process whose syncs bench_store counts
@@ -1275,6 +1284,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["_build"]:  # a game file for the resume figures
         _build(int(argv[1]), argv[2])
         return 0
+    _stop_cleanly_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help=f"which to run (default all): {', '.join(SECTIONS)}")
