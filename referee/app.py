@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee import games
 from referee.chain import fingerprint
@@ -18,7 +18,10 @@ from referee.errors import BadRequest, CatalogError, FileDamaged, StoreError
 from referee.plugins import entry_points
 from referee.ruleset import Ruleset, Settings
 from referee.session import Session
-from referee.store import Clock, EventStore, GameRecord, utc_now
+
+if TYPE_CHECKING:  # (a game in memory opens no file: SQLite and the store are imported by
+    # open_session when it is given one, ~3 ms of a start, issue 41)
+    from referee.store import Clock, EventStore, GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +104,7 @@ def add_session_args(parser: argparse.ArgumentParser, *, durable: bool = False) 
 
 def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | None = None,
                  seed: bytes | None = None, rules: str | None = None,
-                 notify: Notify = _stderr, clock: Clock = utc_now) -> Session:
+                 notify: Notify = _stderr, clock: Clock | None = None) -> Session:
     """The session a front end drives; `notify` tells the people at the table what happened
     (a resumed game, a damaged file moved aside, saved commands found missing).
 
@@ -118,8 +121,11 @@ def open_session(*, db: str | os.PathLike[str] | None = None, catalog: str | Non
     house_rules = ruleset.load_settings(rules) if rules else None
     if not db:
         return Session(cat, seed=seed, house_rules=house_rules)
+    from referee.store import EventStore, utc_now
+
     path = Path(db).expanduser()
-    store = EventStore.open(path, clock=clock, notify=notify, background=True)
+    store = EventStore.open(path, clock=utc_now if clock is None else clock, notify=notify,
+                            background=True)
     try:
         try:
             session = _open(store, path, ruleset=ruleset, cat=cat, catalog=catalog,
@@ -282,6 +288,7 @@ class SessionOpening:
         self._thread: threading.Thread | None = None
         if self._db is not None:
             games.default()  # (the default game's rules and catalog module, imported here)
+            import referee.store  # noqa: F401  (as open_session imports it, on this thread)
             session_addons()
             self._thread = threading.Thread(target=self._open, name="session-open",
                                             daemon=True)

@@ -69,6 +69,16 @@ def loaded_at_first_frame(script: str, *argv: str) -> set[str]:
     return set(at_first_frame(script, *argv))
 
 
+# What a game in a file needs and a game in memory does not.
+IN_A_FILE = {"sqlite3", "_sqlite3", "referee.store", "referee.db"}
+
+
+def test_a_start_on_a_file_imports_the_store(tmp_path: Path) -> None:
+    """(The check above is live: the same start on a file has them.)"""
+    modules = loaded_at_first_frame(CONSOLE, "console", "--db", str(tmp_path / "g.sqlite"))
+    assert modules >= IN_A_FILE
+
+
 def heavy(modules: set[str], allowed: tuple[str, ...] = ()) -> list[str]:
     return sorted(m for m in modules for h in HEAVY
                   if (m == h or m.startswith(h + ".")) and not m.startswith(allowed))
@@ -84,6 +94,8 @@ def test_a_console_start_loads_nothing_it_did_not_ask_for(argv: list[str]) -> No
     assert heavy(modules) == []
     # The shipped catalogs are read as files: importlib.resources (with zipfile) cost ~3 ms.
     assert "importlib.resources" not in modules and "zipfile" not in modules
+    # A game in memory opens no file: SQLite and the store are imported with one (~3 ms).
+    assert IN_A_FILE & modules == set()
 
 
 def test_referee_run_draws_its_first_frame_before_it_sets_the_box_up() -> None:
@@ -102,6 +114,7 @@ def test_the_box_start_loads_nothing_it_did_not_ask_for() -> None:
     # Nothing is hashed before a game in memory is drawn: hashlib (OpenSSL's _hashlib, ~2.5
     # ms) and Pillow's image plugins (its bitmap font is kept as bytes) come when used.
     assert {"hashlib", "_hashlib", "hmac", "PIL.PngImagePlugin"} & modules == set()
+    assert IN_A_FILE & modules == set()  # (no file: as a console in memory)
 
 
 def test_the_resumed_game_loads_its_own_screens_only(tmp_path: Path) -> None:
