@@ -73,12 +73,17 @@ def test_the_key_holds_the_variables_and_where_the_css_came_from() -> None:
     variables = theme()
     a, b = Stylesheet(variables=variables), Stylesheet(variables={**variables,
                                                                   "primary": "#123456"})
-    key = ParsedStyles.key
+    key = ParsedStyles(Path("/nonexistent/t.pickle")).key  # (one table, asked in turns)
     assert key(a, "X {}", ("p", ""), False, 0, "") != key(b, "X {}", ("p", ""), False, 0, "")
     assert key(a, "X {}", ("p", ""), False, 0, "") != key(a, "X {}", ("q", ""), False, 0, "")
     assert key(a, "X {}", ("p", ""), False, 0, "") != key(a, "X {}", ("p", ""), True, 0, "")
     assert key(a, "X {}", ("p", ""), False, 0, "") != key(a, "X {}", ("p", ""), False, 1, "")
     assert key(a, "X {}", ("p", ""), False, 0, "") != key(a, "X {}", ("p", ""), False, 0, "Y")
+    # the same stylesheet's variables changed in place (a theme set): a new key
+    before = key(a, "X {}", ("p", ""), False, 0, "")
+    a._variables["primary"] = "#654321"
+    assert key(a, "X {}", ("p", ""), False, 0, "") != before
+    assert key(b, "X {}", ("p", ""), False, 0, "") != key(a, "X {}", ("p", ""), False, 0, "")
 
 
 @settings(max_examples=30, deadline=None)
