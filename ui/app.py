@@ -29,7 +29,7 @@ from referee import games
 from referee.errors import Refusal
 from referee.session import Outcome, Session
 from ui import css_cache, textual_fixes  # (textual_fixes applies the fixes it holds)
-from ui.base import PendingDialog, SessionView
+from ui.base import BaseScreen, PendingDialog, SessionView
 from ui.games import DEFAULT_GAME, GameScreens, in_progress, phase_of, screens_for
 from ui.trouble import DrawingFailure, Failures, PlainLogScreen, TroubleScreen, failed_screen
 
@@ -212,6 +212,8 @@ class RefereeApp(textual_fixes.KeysWhereRead, App[None]):
         # got one, so replacing it (when the game moves on to the next base screen) would fail.
         # Give it the same empty callback (tests/ui: every base-screen change is played).
         screen._push_result_callback(screen, None)
+        if isinstance(screen, BaseScreen):  # (its first resume need not restyle it)
+            screen.styled_at_mount = True
         return screen
 
     @property

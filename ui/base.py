@@ -259,6 +259,20 @@ class BaseScreen(SessionView, Screen[None]):
     """A full screen of the console (new game, hands, turn order, the table)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*FOCUS_KEYS]
+    # Set on the app's first screen (RefereeApp.get_default_screen): its first resume need
+    # not restyle it. Textual (8.2.8) restyles every node of a screen when it resumes unless
+    # told otherwise, as after a translucent screen above it closes; the first screen's nodes
+    # were each styled as they mounted, a moment before, with no screen before it and nothing
+    # changed since, so that pass recomputed the same styles: ~5 ms of the console's start
+    # here, more on a Pi (issue 41). tests/ui/test_first_screen_styles.py checks, for each
+    # game's first screens, that restyling them then changes nothing.
+    styled_at_mount = False
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # (Textual calls this before Screen's own handler, with the same event)
+        if self.styled_at_mount:
+            self.styled_at_mount = False
+            event.refresh_styles = False
 
     async def _on_message(self, message: Message) -> None:
         if _closed_before_mount(self, message):
