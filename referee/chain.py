@@ -10,6 +10,7 @@ undo does not rewrite history): it is checked against the undo entries, which ar
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,18 +26,42 @@ def canonical(value: Any) -> str:
                       allow_nan=False)
 
 
+def _sha256() -> Any:
+    """SHA-256 without loading OpenSSL: Python's own implementation (`_sha2` from 3.12,
+    `_sha256` before), the same digests as `hashlib.sha256` (tests/referee/test_chain.py).
+    `hashlib` loads OpenSSL's `_hashlib` (and `_blake2`) first, ~2.5 ms of the processor, and
+    a game file's opening (its lock's checksums, on the thread that opens the file beside the
+    console's start) paid it in every start, taking the interpreter from the first screen
+    being built (issue 41). The entries' own hashes here are short texts, for which OpenSSL is
+    no quicker. `hashlib` if neither is there (a Python built without them)."""
+    global _sha256_new
+    if _sha256_new is None:
+        from importlib import import_module
+
+        for module in ("_sha2", "_sha256", "hashlib"):
+            with contextlib.suppress(ImportError):
+                _sha256_new = import_module(module).sha256
+                break
+    return _sha256_new
+
+
+_sha256_new: Any = None
+
+
+def sha256_hex(data: bytes) -> str:
+    """The hex SHA-256 of `data` (as ``hashlib.sha256(data).hexdigest()``)."""
+    digest: str = _sha256()(data).hexdigest()
+    return digest
+
+
 def fingerprint(value: Any) -> str:
     """The hex SHA-256 of a value's canonical JSON (UTF-8)."""
-    import hashlib  # (imported when first used: OpenSSL's _hashlib costs a start ~2.5 ms)
-
-    return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
+    return sha256_hex(canonical(value).encode("utf-8"))
 
 
 def link(prev: str, body: str) -> str:
     """The hash of an entry whose canonical body is ``body``, after the entry hashed ``prev``."""
-    import hashlib  # (as in fingerprint)
-
-    return hashlib.sha256((prev + body).encode("utf-8")).hexdigest()
+    return sha256_hex((prev + body).encode("utf-8"))
 
 
 @dataclass(frozen=True, slots=True)

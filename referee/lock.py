@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.chain import GENESIS, canonical
+from referee.chain import GENESIS, canonical, sha256_hex
 from referee.errors import StoreError
 from referee.evidence import sync_dir
 
@@ -72,9 +72,7 @@ def _encode(n: int, pid: int, mark: Mark | None, *, pad: bool = True) -> bytes:
     its newline (a mark after every command writes ~170 bytes, not 256: the slot is read up to
     its first newline, so what an earlier, longer line left after it is never read)."""
     body = {"n": n, "pid": pid, "mark": None if mark is None else mark.to_json()}
-    import hashlib  # (imported when first used: OpenSSL's _hashlib costs a start ~2.5 ms)
-
-    check = hashlib.sha256(canonical(body).encode()).hexdigest()[:16]
+    check = sha256_hex(canonical(body).encode())[:16]
     line = canonical({**body, "check": check}).encode()
     if len(line) >= SLOT:
         raise ValueError("a mark does not fit its slot")
@@ -86,9 +84,7 @@ def _decode(raw: bytes) -> tuple[int, int, Mark | None] | None:
     try:
         item = json.loads(raw.split(b"\n", 1)[0].decode("utf-8"))
         check = item.pop("check")
-        import hashlib  # (when first used, as in _encode)
-
-        if hashlib.sha256(canonical(item).encode()).hexdigest()[:16] != check:
+        if sha256_hex(canonical(item).encode())[:16] != check:
             return None
         n, pid, mark = item["n"], item["pid"], item["mark"]
         if type(n) is not int or type(pid) is not int:
