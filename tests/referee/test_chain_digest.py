@@ -28,7 +28,7 @@ def test_known_digests() -> None:
 def test_link_and_fingerprint_are_as_before(prev: str, body: str) -> None:
     assert link(prev, body) == hashlib.sha256((prev + body).encode("utf-8")).hexdigest()
     assert fingerprint({"b": body, "a": [prev]}) == hashlib.sha256(
-        ('{"a":[%s],"b":%s}' % (_json(prev), _json(body))).encode("utf-8")).hexdigest()
+        f'{{"a":[{_json(prev)}],"b":{_json(body)}}}'.encode()).hexdigest()
 
 
 def _json(text: str) -> str:
