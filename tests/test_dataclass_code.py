@@ -131,6 +131,25 @@ def test_a_table_of_another_python_is_not_used(tmp_path: Path) -> None:
     assert again.stored == {} and again.compiled > 0
 
 
+def test_a_module_s_code_is_read_when_first_used_and_a_file_cut_short_meanwhile_is_not_used(
+        tmp_path: Path) -> None:
+    """A start reads a module's code from the file when that module makes its first
+    dataclass (not the whole table at once); a file cut short by then is as no table: the
+    methods are compiled, and the class is the same."""
+    path = tmp_path / "dc.marshal"
+    table = CodeTable(path)
+    with_table(table, lambda: make([("a", None)], {"frozen": True}))
+    assert table.save()
+    again = CodeTable(path)
+    assert again.code == {} and list(again.stored) == [__name__]  # only where it is, yet
+    with_table(again, lambda: make([("a", None)], {"frozen": True}))
+    assert again.compiled == 0 and again.code[__name__]  # read from the file
+    cut = CodeTable(path)
+    path.write_bytes(path.read_bytes()[:-10])  # (in place: the same file, shorter)
+    cls = with_table(cut, lambda: make([("a", None)], {"frozen": True}))
+    assert cut.compiled > 0 and cls(1) == cls(1) and cls(1).a == 1
+
+
 def test_nothing_is_written_when_nothing_was_compiled_or_bytecode_may_not_be(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "sub" / "dc.marshal"
