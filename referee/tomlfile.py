@@ -1,12 +1,22 @@
 """TOML data files (the catalog, settings): read with a byte limit, parsed with errors that
-name the file and line, and the line of any field found again for later errors."""
+name the file and line, and the line of any field found again for later errors.
+
+The games' shipped catalogs are parsed once, at install, as Python's bytecode is: `warm()`
+(run by `python -m referee.dataclass_code`, which scripts/install-pi, scripts/_venv.sh and
+the bench run) keeps each one's text with what `tomllib` made of it, marshalled, beside the
+project's bytecode (`referee/__pycache__/toml-parsed.<python>.marshal`). `toml_loads` of
+exactly that text takes the data from there: `tomllib` (imported for nothing else at start)
+and the parse cost every start ~3 ms here (issue 41). Any other text, or the same file
+edited, is parsed as before; a table of another Python, or a damaged one, is ignored. It is
+trusted as the `.pyc` files beside it are: same folder, same owner."""
 
 from __future__ import annotations
 
+import marshal
 import os
 import re
 import stat
-import tomllib
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,8 +117,83 @@ def locate_line(
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
 
+PARSED_HEADER = b"TSR-TOML1\n" + sys.implementation.cache_tag.encode() + b"\n"
+_parsed: dict[str, bytes] | None = None  # text -> its data, marshalled (read once a process)
+
+
+def parsed_path() -> Path:
+    return (Path(__file__).resolve().parent / "__pycache__"
+            / f"toml-parsed.{sys.implementation.cache_tag}.marshal")
+
+
+def _read_parsed(path: Path) -> dict[str, bytes]:
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        return {}
+    if not blob.startswith(PARSED_HEADER):
+        return {}
+    try:
+        table = marshal.loads(blob[len(PARSED_HEADER):])
+    except (ValueError, EOFError, TypeError):
+        return {}
+    if not isinstance(table, dict):
+        return {}
+    return {k: v for k, v in table.items() if type(k) is str and type(v) is bytes}
+
+
+def _known(text: str) -> dict[str, Any] | None:
+    """What `tomllib` made of `text` at install, if `text` is a shipped file's, as shipped."""
+    global _parsed
+    if _parsed is None:
+        _parsed = _read_parsed(parsed_path())
+    raw = _parsed.get(text)
+    if raw is None:
+        return None
+    try:
+        data = marshal.loads(raw)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def shipped_toml() -> list[Path]:
+    """The TOML files installed with the games (their catalogs)."""
+    return sorted((Path(__file__).resolve().parent / "games").glob("*/data/*.toml"))
+
+
+def warm(paths: Sequence[Path] | None = None, table: Path | None = None) -> int:
+    """Parse the shipped TOML files and keep what `tomllib` made of each (see above); the
+    number kept. A file that cannot be read or parsed, or whose data marshal cannot hold
+    (TOML's dates), is left to be parsed at every start."""
+    import tomllib
+
+    kept: dict[str, bytes] = {}
+    for path in shipped_toml() if paths is None else paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+            kept[text] = marshal.dumps(tomllib.loads(text))
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+    target = parsed_path() if table is None else table
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(PARSED_HEADER + marshal.dumps(kept))
+        os.replace(tmp, target)
+    except OSError:
+        return 0
+    return len(kept)
+
+
 def toml_loads(text: str, source: str, error: type[ConfigError]) -> dict[str, Any]:
-    """``tomllib.loads``, a syntax error becoming ``error`` with tomllib's line number."""
+    """``tomllib.loads``, a syntax error becoming ``error`` with tomllib's line number (a
+    shipped file as shipped: its data as parsed at install)."""
+    known = _known(text)
+    if known is not None:
+        return known
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except RecursionError as exc:

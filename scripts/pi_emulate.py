@@ -291,14 +291,17 @@ def install(root: Path, figures: Figures) -> None:
     table = run_in(root, f"{VENV_BIN}/python", "-P", "-c", (
         "from referee import dataclass_code as d; t = d.install(); "
         "import ui.app, device.box, device.run; from ui import css_cache as c; "
-        "print(t.compiled, len(t), len(c.install().stored))"))
+        "from referee import tomlfile as f; "
+        "print(t.compiled, len(t), len(c.install().stored), "
+        "len(f._read_parsed(f.parsed_path())))"))
     found = table.stdout.split()
-    if (table.returncode != 0 or len(found) != 3 or found[0] != "0" or int(found[1]) < 300
-            or int(found[2]) < 10):
+    if (table.returncode != 0 or len(found) != 4 or found[0] != "0" or int(found[1]) < 300
+            or int(found[2]) < 10 or int(found[3]) < 3):
         raise Failed(f"the dataclasses' table is missing or incomplete ({found}):\n"
                      f"{tail(table.stdout)}\n{tail(table.stderr)}")
     figures.checks.append(f"the dataclasses' methods compiled at install ({found[1]}): a start "
-                          f"compiles none; Textual's stylesheets parsed ({found[2]})")
+                          f"compiles none; Textual's stylesheets parsed ({found[2]}); the "
+                          f"games' catalogs parsed ({found[3]})")
     figures.machine = run_in(root, "uname", "-m").stdout.strip()
     if figures.machine != MACHINE[figures.arch]:
         raise Failed(f"the root runs as {figures.machine!r}, not {MACHINE[figures.arch]}")

@@ -413,13 +413,17 @@ def test_default_venv_has_the_dependencies(source: Path, tmp_path: Path) -> None
     )
     # The dataclasses' compiled methods are written beside pip's bytecode, with all that
     # the console and the box make as they start (docs/performance.md, issue 41).
-    # So are Textual's parsed stylesheets (ui/css_cache.py: each game's first screen's).
+    # So are Textual's parsed stylesheets (ui/css_cache.py: each game's first screen's), and
+    # the games' shipped catalogs as parsed (referee/tomlfile.py).
     probe = ("from referee import dataclass_code as d; t = d.install(); "
              "import ui.app, device.box, device.run; from ui import css_cache as c; "
-             "print(t.compiled, len(t), len(c.install().stored))")
+             "from referee import tomlfile as f; "
+             "print(t.compiled, len(t), len(c.install().stored), "
+             "len(f._read_parsed(f.parsed_path())))")
     out = subprocess.run([str(venv / "bin/python"), "-c", probe], check=True, cwd=root,
                          capture_output=True, text=True).stdout.split()
-    assert out[0] == "0" and int(out[1]) > 300 and int(out[2]) >= 10, out
+    assert (out[0] == "0" and int(out[1]) > 300 and int(out[2]) >= 10
+            and int(out[3]) >= 3), out
 
 
 # ---- the page for phones (--web, issue 17) --------------------------------------------------
