@@ -669,6 +669,15 @@ def stop_signals(apps: list[RefereeApp], say: Callable[[str], None]) -> Iterator
                                             "gone" if lost else "the game is kept"))
 
 
+def tell_terminal(text: str) -> None:
+    """One of the last lines on stderr, if there is still a terminal to read it. A console
+    whose terminal went away (the pty closed, then SIGHUP) ends as quitting does, exit 0
+    with the game kept: writing its last line there fails (EIO), and that failure must not
+    turn the stop into an error (it did: exit 1)."""
+    with contextlib.suppress(OSError):
+        print(text, file=sys.stderr, flush=True)
+
+
 def run_app(app: RefereeApp, **run_kwargs: Any) -> int:
     """Run the app and give the process's exit status: non-zero if the app ended on an error.
 
@@ -726,4 +735,4 @@ def cmd_console(args: argparse.Namespace, *, opening: SessionOpening | None = No
     finally:
         opening.close()  # (a session never taken: its file let go)
         for line in said:  # (the last: how a stop signal ended it, if one did)
-            print(f"referee console: {line}", file=sys.stderr)
+            tell_terminal(f"referee console: {line}")

@@ -25,7 +25,7 @@ from textual.timer import Timer
 from device.run import BoxRig, BoxSetupError, build_box
 from device.watchdog import Watchdog
 from referee.session import Session
-from ui.app import RefereeApp, run_app, stop_signals
+from ui.app import RefereeApp, run_app, stop_signals, tell_terminal
 from ui.webcode import WebCodeScreen
 
 if TYPE_CHECKING:
@@ -307,4 +307,4 @@ def _run(args: argparse.Namespace, opening: SessionOpening, said: list[str],
     finally:
         if not journal:  # (the last: how a stop signal ended it, if one did)
             for line in said:
-                print(f"referee run: {line}", file=sys.stderr)
+                tell_terminal(f"referee run: {line}")

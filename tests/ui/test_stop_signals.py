@@ -99,6 +99,32 @@ def test_referee_console_stops_on_sigterm_with_the_game_kept(tmp_path: Path) -> 
     assert entries(path) == before  # kept whole, and the file let go
 
 
+@pytest.mark.parametrize("command", ["console", "run"])
+def test_a_terminal_that_went_away_ends_it_as_quitting_does(tmp_path: Path,
+                                                            command: str) -> None:
+    """The terminal closes (its pty's master end), then SIGHUP: exit 0 with the game kept and
+    the file let go, although the last line can no longer be written anywhere (that write
+    failing made it exit 1)."""
+    path = tmp_path / "g.sqlite"
+    before = headless_game(path)
+    extra = ["--hardware", "sim"] if command == "run" else []
+    proc, master = on_pty(command, "--db", str(path), *extra)
+    try:
+        shown = read_until(master, lambda t: "Ann" in t, time.monotonic() + 90)
+        assert "Ann" in shown, shown[-2000:]
+    finally:
+        os.close(master)  # (the terminal is gone: writing to it fails from now on)
+    try:
+        proc.send_signal(signal.SIGHUP)
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code == 0
+    assert entries(path) == before  # kept whole, and the file let go
+
+
 def test_a_game_in_memory_only_is_said_to_be_gone(tmp_path: Path) -> None:
     """With --memory and a game under way, a stop loses it: the line says so, not "kept"."""
     from referee.app import open_session
