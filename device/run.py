@@ -109,7 +109,8 @@ def single_keys(stream: TextIO) -> Iterator[None]:
     try:
         yield
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        with contextlib.suppress(termios.error):  # (a terminal that went away: none to restore)
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
 def read_keys(stream: TextIO, put: Callable[[Press], None]) -> None:
@@ -271,7 +272,8 @@ def build_box(args: argparse.Namespace, session: Any, *,
 
 @contextlib.contextmanager
 def stopped_by_signals(presses: queue.Queue[Press], say: Callable[[str], None]) -> Iterator[None]:
-    """SIGTERM (systemd's stop) and SIGINT (Ctrl+C) end the main loop as `q` does: after the
+    """SIGTERM (systemd's stop), SIGINT (Ctrl+C) and SIGHUP (the terminal or SSH session
+    went away) end the main loop as `q` does: after the
     item in hand (a press half applied is finished, never cut), so the box closes what it
     opened (the session's file, the buttons, the tray, the watchdog) and exits 0. The handler
     hands the stop to a short thread: putting onto the queue from the handler itself could
@@ -284,7 +286,8 @@ def stopped_by_signals(presses: queue.Queue[Press], say: Callable[[str], None]) 
         got.append(signal.Signals(signum).name)  # (no printing in a handler: said below)
         threading.Thread(target=presses.put, args=(None,), name="stop").start()
 
-    before = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    before = {sig: signal.signal(sig, stop)
+              for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
     try:
         yield
     finally:
@@ -300,7 +303,8 @@ def cmd_box(args: argparse.Namespace) -> int:
 
     def say(text: str) -> None:
         last[0] = text
-        print(f"referee box: {text}", file=sys.stderr, flush=True)
+        with contextlib.suppress(OSError):  # (a terminal that went away: nothing to tell)
+            print(f"referee box: {text}", file=sys.stderr, flush=True)
 
     presses: queue.Queue[Press] = queue.Queue()
     # (from the start: a stop that comes while the box is still starting ends it at once)

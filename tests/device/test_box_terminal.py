@@ -14,6 +14,7 @@ import subprocess
 import sys
 import termios
 import time
+from pathlib import Path
 
 import pytest
 
@@ -134,11 +135,12 @@ def test_the_box_says_a_restart_on_its_screen(tmp_path, monkeypatch) -> None:  #
         session.close()
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_a_stop_signal_ends_the_box_cleanly_with_its_game_kept(tmp_path, stop) -> None:  # type: ignore[no-untyped-def]
-    """systemd's stop (SIGTERM) and Ctrl+C (SIGINT) end `referee box` as its quit key does:
-    exit 0 and the file closed (its writer lock released: a new writer opens it). Before,
-    SIGTERM killed it outright and SIGINT ended it with a traceback and 130."""
+    """systemd's stop (SIGTERM), Ctrl+C (SIGINT) and a terminal that went away (SIGHUP) end
+    `referee box` as its quit key does: exit 0 and the file closed (its writer lock
+    released: a new writer opens it). Before, SIGTERM killed it outright, SIGINT ended it
+    with a traceback and 130, and SIGHUP killed it."""
     from referee.store import EventStore
 
     path = tmp_path / "g.sqlite"
@@ -151,4 +153,32 @@ def test_a_stop_signal_ends_the_box_cleanly_with_its_game_kept(tmp_path, stop) -
     finally:
         said = ended(proc, master)
     assert f"{stop.name}: stopped" in said and "Traceback" not in said, said
+    EventStore.open(path).close()  # the lock was released: a new writer opens the file
+
+
+def test_a_box_whose_terminal_went_away_ends_cleanly(tmp_path: Path) -> None:
+    """Run from a terminal (its stderr there too), the terminal closes, then SIGHUP: exit 0
+    and the file let go, though neither the last line nor the terminal's settings can be
+    written back any more (restoring them failed, exit 1)."""
+    from referee.store import EventStore
+
+    path = tmp_path / "g.sqlite"
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "box", "--hardware", "sim",
+                             "--db", str(path)], stdin=slave, stdout=slave, stderr=slave,
+                            close_fds=True, start_new_session=True)
+    os.close(slave)
+    try:
+        out = read_until(master, lambda t: "└" in t and "keys:" in t, time.monotonic() + 60)
+        assert "└" in out, out
+    finally:
+        os.close(master)  # (the terminal is gone)
+    try:
+        proc.send_signal(signal.SIGHUP)
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     EventStore.open(path).close()  # the lock was released: a new writer opens the file
