@@ -28,7 +28,7 @@ def canonical(value: Any) -> str:
 
 def _sha256() -> Any:
     """SHA-256 without loading OpenSSL: Python's own implementation (`_sha2` from 3.12,
-    `_sha256` before), the same digests as `hashlib.sha256` (tests/referee/test_chain.py).
+    `_sha256` before), the same digests as `hashlib.sha256` (tests/referee/test_chain_digest.py).
     `hashlib` loads OpenSSL's `_hashlib` (and `_blake2`) first, ~2.5 ms of the processor, and
     a game file's opening (its lock's checksums, on the thread that opens the file beside the
     console's start) paid it in every start, taking the interpreter from the first screen

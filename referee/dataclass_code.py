@@ -27,11 +27,12 @@ import dataclasses
 import marshal
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from types import CodeType
 from typing import Any
 
-__all__ = ["CodeTable", "install", "installed", "save", "warm"]
+__all__ = ["CodeTable", "install", "installed", "save", "warm", "write_table"]
 
 # What a table must match to be used: the interpreter's bytecode (its magic number) and the
 # optimisation level (compile's output depends on it); a table from anything else is ignored.
@@ -173,20 +174,30 @@ class CodeTable:
             blobs.append(raw)
             at += len(raw)
         head = marshal.dumps(index)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-            with tmp.open("wb") as out:
-                out.write(HEADER + len(head).to_bytes(4, "little") + head)
-                for raw in blobs:
-                    out.write(raw)
-            os.replace(tmp, self.path)
-        except OSError:
+        if not write_table(self.path, [HEADER + len(head).to_bytes(4, "little") + head,
+                                       *blobs]):
             return False
         self.stored, self.compiled = {}, 0
         self.stored.update(table)  # (now as bytes: the file they came from was replaced)
         self._changed.clear()
         return True
+
+
+def write_table(path: Path, chunks: Iterable[bytes]) -> bool:
+    """Write one of the tables kept beside the bytecode (this one, `ui.css_cache`'s,
+    `referee.tomlfile`'s) whole or not at all: into a file of this process's own, then renamed
+    over the old one, so a start reading it meanwhile reads the old table or the new. False
+    if it cannot be written there."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        with tmp.open("wb") as out:
+            for chunk in chunks:
+                out.write(chunk)
+        os.replace(tmp, path)
+    except OSError:
+        return False
+    return True
 
 
 _installed: CodeTable | None = None

@@ -175,15 +175,10 @@ def warm(paths: Sequence[Path] | None = None, table: Path | None = None) -> int:
             kept[text] = marshal.dumps(tomllib.loads(text))
         except (OSError, UnicodeDecodeError, ValueError):
             continue
+    from referee.dataclass_code import write_table
+
     target = parsed_path() if table is None else table
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(PARSED_HEADER + marshal.dumps(kept))
-        os.replace(tmp, target)
-    except OSError:
-        return 0
-    return len(kept)
+    return len(kept) if write_table(target, [PARSED_HEADER + marshal.dumps(kept)]) else 0
 
 
 def toml_loads(text: str, source: str, error: type[ConfigError]) -> dict[str, Any]:

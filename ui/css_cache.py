@@ -18,7 +18,6 @@ ignored. It is trusted as the `.pyc` files beside it are: same folder, same owne
 
 from __future__ import annotations
 
-import os
 import pickle
 import sys
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any
 
 from textual.css.stylesheet import Stylesheet
 
+from referee.dataclass_code import write_table
 from referee.plugins import version
 
 __all__ = ["ParsedStyles", "install", "save"]
@@ -103,12 +103,8 @@ class ParsedStyles:
         if not self.new:
             return False
         table = {**self.stored, **self.new}
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(HEADER + pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(tmp, self.path)
-        except OSError:
+        if not write_table(self.path, [HEADER + pickle.dumps(
+                table, protocol=pickle.HIGHEST_PROTOCOL)]):
             return False
         self.stored, self.new = table, {}
         return True
