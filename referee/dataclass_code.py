@@ -27,12 +27,13 @@ import dataclasses
 import marshal
 import os
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from types import CodeType
 from typing import Any
 
-__all__ = ["CodeTable", "install", "installed", "save", "warm", "write_table"]
+from referee.beside_bytecode import write_table
+
+__all__ = ["CodeTable", "install", "installed", "save", "warm"]
 
 # What a table must match to be used: the interpreter's bytecode (its magic number) and the
 # optimisation level (compile's output depends on it); a table from anything else is ignored.
@@ -181,23 +182,6 @@ class CodeTable:
         self.stored.update(table)  # (now as bytes: the file they came from was replaced)
         self._changed.clear()
         return True
-
-
-def write_table(path: Path, chunks: Iterable[bytes]) -> bool:
-    """Write one of the tables kept beside the bytecode (this one, `ui.css_cache`'s,
-    `referee.tomlfile`'s) whole or not at all: into a file of this process's own, then renamed
-    over the old one, so a start reading it meanwhile reads the old table or the new. False
-    if it cannot be written there."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with tmp.open("wb") as out:
-            for chunk in chunks:
-                out.write(chunk)
-        os.replace(tmp, path)
-    except OSError:
-        return False
-    return True
 
 
 _installed: CodeTable | None = None

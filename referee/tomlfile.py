@@ -175,7 +175,7 @@ def warm(paths: Sequence[Path] | None = None, table: Path | None = None) -> int:
             kept[text] = marshal.dumps(tomllib.loads(text))
         except (OSError, UnicodeDecodeError, ValueError):
             continue
-    from referee.dataclass_code import write_table
+    from referee.beside_bytecode import write_table
 
     target = parsed_path() if table is None else table
     return len(kept) if write_table(target, [PARSED_HEADER + marshal.dumps(kept)]) else 0

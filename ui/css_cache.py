@@ -25,7 +25,7 @@ from typing import Any
 
 from textual.css.stylesheet import Stylesheet
 
-from referee.dataclass_code import write_table
+from referee.beside_bytecode import write_table
 from referee.plugins import version
 
 __all__ = ["ParsedStyles", "install", "save"]
