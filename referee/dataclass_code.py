@@ -250,4 +250,6 @@ if __name__ == "__main__":
     # the table, and they would be missing from it.)
     from referee import tomlfile
 
-    print(f"shipped TOML files parsed: {tomlfile.warm()} in {tomlfile.parsed_path()}")
+    # Any TOML files named (scripts/install-pi names the box's pin map in /etc) besides.
+    also = [Path(arg) for arg in sys.argv[1:]]
+    print(f"shipped TOML files parsed: {tomlfile.warm(also=also)} in {tomlfile.parsed_path()}")

@@ -1,7 +1,8 @@
 """TOML data files (the catalog, settings): read with a byte limit, parsed with errors that
 name the file and line, and the line of any field found again for later errors.
 
-The games' shipped catalogs are parsed once, at install, as Python's bytecode is: `warm()`
+The games' shipped catalogs (and the box's pin map) are parsed once, at install, as Python's
+bytecode is: `warm()`
 (run by `python -m referee.dataclass_code`, which scripts/install-pi, scripts/_venv.sh and
 the bench run) keeps each one's text with what `tomllib` made of it, marshalled, beside the
 project's bytecode (`referee/__pycache__/toml-parsed.<python>.marshal`). `toml_loads` of
@@ -158,18 +159,23 @@ def _known(text: str) -> dict[str, Any] | None:
 
 
 def shipped_toml() -> list[Path]:
-    """The TOML files installed with the games (their catalogs)."""
-    return sorted((Path(__file__).resolve().parent / "games").glob("*/data/*.toml"))
+    """The TOML files installed with the games (their catalogs), and in a checkout the box's
+    pin map (`firmware_config/pins.toml`, which `referee box` reads there by default; an
+    install keeps its copy in /etc, which scripts/install-pi names to `warm` itself)."""
+    here = Path(__file__).resolve().parent
+    pins = here.parent / "firmware_config" / "pins.toml"
+    return [*sorted((here / "games").glob("*/data/*.toml")), *([pins] if pins.is_file() else [])]
 
 
-def warm(paths: Sequence[Path] | None = None, table: Path | None = None) -> int:
-    """Parse the shipped TOML files and keep what `tomllib` made of each (see above); the
-    number kept. A file that cannot be read or parsed, or whose data marshal cannot hold
-    (TOML's dates), is left to be parsed at every start."""
+def warm(paths: Sequence[Path] | None = None, table: Path | None = None,
+         also: Sequence[Path] = ()) -> int:
+    """Parse the shipped TOML files (`paths`: others instead) and `also` these, and keep what
+    `tomllib` made of each (see above); the number kept. A file that cannot be read or parsed,
+    or whose data marshal cannot hold (TOML's dates), is left to be parsed at every start."""
     import tomllib
 
     kept: dict[str, bytes] = {}
-    for path in shipped_toml() if paths is None else paths:
+    for path in [*(shipped_toml() if paths is None else paths), *also]:
         try:
             text = path.read_text(encoding="utf-8")
             kept[text] = marshal.dumps(tomllib.loads(text))

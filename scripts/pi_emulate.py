@@ -296,12 +296,12 @@ def install(root: Path, figures: Figures) -> None:
         "len(f._read_parsed(f.parsed_path())))"))
     found = table.stdout.split()
     if (table.returncode != 0 or len(found) != 4 or found[0] != "0" or int(found[1]) < 300
-            or int(found[2]) < 10 or int(found[3]) < 3):
+            or int(found[2]) < 10 or int(found[3]) < 4):
         raise Failed(f"the dataclasses' table is missing or incomplete ({found}):\n"
                      f"{tail(table.stdout)}\n{tail(table.stderr)}")
     figures.checks.append(f"the dataclasses' methods compiled at install ({found[1]}): a start "
                           f"compiles none; Textual's stylesheets parsed ({found[2]}); the "
-                          f"games' catalogs parsed ({found[3]})")
+                          f"games' catalogs and the box's pin map parsed ({found[3]})")
     figures.machine = run_in(root, "uname", "-m").stdout.strip()
     if figures.machine != MACHINE[figures.arch]:
         raise Failed(f"the root runs as {figures.machine!r}, not {MACHINE[figures.arch]}")

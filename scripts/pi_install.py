@@ -428,9 +428,13 @@ class Installer:
                     "python3-lgpio i2c-tools), check the network, and run this again "
                     f"(docs/install-pi.md, {OPT}/docs/install-pi.md)") from exc
         # pip wrote every module's bytecode; this writes the dataclasses' compiled methods
-        # beside it, which every start would otherwise compile again (docs/performance.md).
+        # beside it, which every start would otherwise compile again (docs/performance.md),
+        # and the shipped TOML files' data, the box's pin map as installed in /etc among them
+        # (an owner's later edit of it is parsed at start, as any other text).
         # (-P: the installed package, not a checkout in the current directory)
-        self.target.run([str(venv / "bin" / "python"), "-P", "-m", "referee.dataclass_code"])
+        pins = self.target.path(f"{ETC}/pins.toml")
+        self.target.run([str(venv / "bin" / "python"), "-P", "-m", "referee.dataclass_code",
+                         *([str(pins)] if pins.is_file() else [])])
         # And Textual's parsed stylesheets, by drawing each game's first screen headless (a
         # start without them parses them, as before: a failure here only says so).
         if self.target.run([str(venv / "bin" / "python"), "-P", "-m", "ui.css_warm"],

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import tomlfile
-from referee.errors import CatalogError
+from referee.errors import CatalogError, ConfigError
 from referee.games.gallery_grippers.catalog import default_catalog, load_catalog
 
 
@@ -29,7 +29,7 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_every_shipped_catalog_is_kept_as_tomllib_parses_it(table: Path) -> None:
     shipped = tomlfile.shipped_toml()
-    assert len(shipped) >= 3  # (each game's catalog)
+    assert len(shipped) >= 4  # (each game's catalog, and the box's pin map)
     assert tomlfile.warm(table=table) == len(shipped)
     for path in shipped:
         text = path.read_text(encoding="utf-8")
@@ -73,6 +73,38 @@ def test_a_start_on_the_shipped_catalog_does_not_import_tomllib() -> None:
                    capture_output=True, timeout=300)
     code = ("import sys\nfrom referee.games.gallery_grippers.catalog import load_catalog\n"
             "load_catalog()\nprint('tomllib' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert done.stdout.strip() == "False"
+
+
+def test_the_pin_map_from_the_table_is_the_pin_map_parsed(table: Path, tmp_path: Path) -> None:
+    from device.pins import PROJECT_PINS, load_pins
+
+    parsed = load_pins(PROJECT_PINS)
+    assert PROJECT_PINS in tomlfile.shipped_toml()
+    tomlfile.warm(table=table)
+    tomlfile._parsed = None
+    assert tomlfile._known(PROJECT_PINS.read_text()) == tomllib.loads(PROJECT_PINS.read_text())
+    assert load_pins(PROJECT_PINS) == parsed
+    # An install's copy, named to warm (scripts/install-pi: /etc/tableside-referee/pins.toml),
+    # and the owner's edit of it afterwards: parsed at start, its errors as before.
+    installed = tmp_path / "pins.toml"
+    installed.write_text(PROJECT_PINS.read_text().replace("17", "5"))
+    assert tomlfile.warm(paths=[], table=table, also=[installed]) == 1
+    tomlfile._parsed = None
+    assert tomlfile._known(installed.read_text()) is not None
+    assert load_pins(installed).buttons[0].pin == 5
+    installed.write_text(installed.read_text() + "\n[oops\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_pins(installed)
+
+
+def test_a_box_start_on_the_shipped_pin_map_does_not_import_tomllib() -> None:
+    subprocess.run([sys.executable, "-m", "referee.dataclass_code"], check=True,
+                   capture_output=True, timeout=300)
+    code = ("import sys\nfrom device.pins import load_pins\n"
+            "load_pins()\nprint('tomllib' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, timeout=60)
     assert done.stdout.strip() == "False"
