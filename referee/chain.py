@@ -11,7 +11,6 @@ undo does not rewrite history): it is checked against the undo entries, which ar
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,8 @@ BODY_KEYS = ("game", "seq", "at", "command", "events")
 
 def canonical(value: Any) -> str:
     """Canonical JSON: sorted keys, no spaces, UTF-8 text as is, no NaN or infinity."""
+    import json  # (here: a start shows its first frame before any entry is written)
+
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False)
 
@@ -87,6 +88,8 @@ def chain_problems(game: int, links: Iterable[Link]) -> list[str]:
     its own seq; each ``prev`` is the hash before it; each hash is right; the undone marks are
     exactly the entries that undo entries undid.
     """
+    import json
+
     problems: list[str] = []
     prev = GENESIS
     undone_marked: set[int] = set()

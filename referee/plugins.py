@@ -130,9 +130,11 @@ def _scan() -> list[EntryPoint]:
     return read_by_importlib()
 
 
+@cache
 def version(distribution: str) -> str | None:
     """The installed version of `distribution` (its metadata's `Version:`), as
-    `importlib.metadata.version` gives it; None if it is not installed."""
+    `importlib.metadata.version` gives it; None if it is not installed. Read once a process,
+    as the entry points are (a console start asks for Textual's twice)."""
     if _directly_readable(sys.path):
         with contextlib.suppress(_Unreadable):
             wanted = _normalized(distribution)

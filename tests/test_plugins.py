@@ -85,3 +85,32 @@ def test_a_group_and_a_name_select() -> None:
     one = plugins.entry_points(group="tableside_referee.games", name="gallerist")
     assert [(ep.name, ep.value) for ep in one] == [("gallerist",
                                                     "referee.games.gallerist:RULESET")]
+
+
+def test_a_named_subcommand_is_the_one_all_of_them_have() -> None:
+    """`referee NAME` looks up that subcommand alone (`referee.cli.commands(name)`): the same
+    one a look-up of every subcommand gives, a built-in ahead of an entry point of its name;
+    a name that is none of them (or an option) gives all, for argparse's own error."""
+    from referee.cli import BUILTIN, commands
+
+    every = commands()
+    assert set(BUILTIN) < set(every) and {"console", "box", "run", "club"} <= set(every)
+    for name, command in every.items():
+        assert commands(name) == {name: command}
+    assert commands("no-such-command") == every
+    assert commands("--help") == every
+
+
+@pytest.mark.parametrize("name", ["textual", "gpiozero", "luma.oled", "Pillow", "rich",
+                                  "tableside-referee", "no-such-distribution"])
+def test_a_version_is_the_one_importlib_reads(name: str) -> None:
+    """(css_cache and textual_fixes ask for Textual's; read once a process, asked twice)"""
+    from importlib import metadata
+
+    try:
+        expected: str | None = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        expected = None
+    assert plugins.version(name) == expected
+    assert plugins.version(name) == expected  # (the second time from the first)
+    assert (expected is None) == (name == "no-such-distribution")

@@ -24,14 +24,17 @@ HEAVY = ("aiohttp", "segno", "paho", "openskill", "web.server", "club.publisher"
          "device.games.art_project")
 
 # Stops a console start at its first painted screen and prints the loaded modules.
+# (json is imported only once the list is taken: a start itself loads it when first used.)
 CONSOLE = """
-import json, os, sys
+import os, sys
 from textual.app import App
 _display = App._display
 def _first(app, screen, update):
     _display(app, screen, update)
     if update is not None and not app._batch_count and screen is app.screen:
-        print(json.dumps(sorted(sys.modules)), flush=True)
+        loaded = sorted(sys.modules)
+        import json
+        print(json.dumps(loaded), flush=True)
         os._exit(0)
 App._display = _first
 _run = App.run
@@ -42,12 +45,14 @@ main(sys.argv[1:])
 
 # Stops the box at its first OLED frame and prints the loaded modules.
 BOX = """
-import json, os, sys
+import os, sys
 from device.oled import Oled
 _show = Oled.show
 def _first(self, image):
     _show(self, image)
-    print(json.dumps(sorted(sys.modules)), flush=True)
+    loaded = sorted(sys.modules)
+    import json
+    print(json.dumps(loaded), flush=True)
     os._exit(0)
 Oled.show = _first
 from referee.cli import main
@@ -71,6 +76,11 @@ def loaded_at_first_frame(script: str, *argv: str) -> set[str]:
 
 # What a game in a file needs and a game in memory does not.
 IN_A_FILE = {"sqlite3", "_sqlite3", "referee.store", "referee.db"}
+
+# What no start needs before its first frame: JSON (the log's canonical text, loaded when
+# the first entry is written), and the command modules of the front ends not started (only
+# the subcommand named is looked up: `referee.cli.commands(name)`).
+LATER = {"json", "web.commands", "club.commands"}
 
 
 def test_a_start_on_a_file_imports_the_store_and_not_openssl(tmp_path: Path) -> None:
@@ -101,6 +111,7 @@ def test_a_console_start_loads_nothing_it_did_not_ask_for(argv: list[str]) -> No
     assert "importlib.resources" not in modules and "zipfile" not in modules
     # A game in memory opens no file: SQLite and the store are imported with one (~3 ms).
     assert IN_A_FILE & modules == set()
+    assert LATER & modules == set() and "device.commands" not in modules
 
 
 def test_referee_run_draws_its_first_frame_before_it_sets_the_box_up() -> None:
@@ -120,6 +131,9 @@ def test_the_box_start_loads_nothing_it_did_not_ask_for() -> None:
     # ms) and Pillow's image plugins (its bitmap font is kept as bytes) come when used.
     assert {"hashlib", "_hashlib", "hmac", "PIL.PngImagePlugin"} & modules == set()
     assert IN_A_FILE & modules == set()  # (no file: as a console in memory)
+    assert LATER & modules == set() and "ui.commands" not in modules
+    # The shipped pin map's data is kept from install (referee.tomlfile.warm): no tomllib.
+    assert "tomllib" not in modules and "device.pins" in modules
 
 
 def test_the_resumed_game_loads_its_own_screens_only(tmp_path: Path) -> None:
@@ -175,6 +189,6 @@ def test_a_start_reads_the_entry_points_once(script: str, argv: list[str],
     and without importlib.metadata: importing it cost a console start about 9 ms, more than
     the scan."""
     counting = SCANS + script.replace(
-        "json.dumps(sorted(sys.modules))",
-        "json.dumps(SCANNED + sorted(m for m in sys.modules if m == 'importlib.metadata'))")
+        "loaded = sorted(sys.modules)",
+        "loaded = SCANNED + sorted(m for m in sys.modules if m == 'importlib.metadata')")
     assert at_first_frame(counting, *argv) == ["referee.plugins", *metadata]

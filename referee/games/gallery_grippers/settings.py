@@ -7,7 +7,6 @@ constructor, ``from_overrides`` (the ``rules`` of a ``new_game`` command) or a s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -126,6 +125,8 @@ HOUSE_RULES: dict[str, HouseRule] = {r.key: r for r in (
 
 
 def _show(value: object) -> str:
+    import json  # (only for an error's words)
+
     try:
         return json.dumps(value)
     except (TypeError, ValueError):
