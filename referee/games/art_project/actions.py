@@ -250,7 +250,8 @@ def undo_words(command: Mapping[str, Any], events: Sequence[Event]) -> str:
             "reroll": f"the reroll with card {card_no(command.get('card'))}",
             "weapon": "the weapon added", "concede": "the concession",
             "end_phase": "the end of the phase", "give_clue": "the clue card given",
-            "choose": f"the choice of {command.get('choice')}", "new_game": "the new game",
+            "choose": f"the choice of {choice_said(command.get('choice'))}",
+            "new_game": "the new game",
             "place_agents": "the agents placed at the start", "undo": "the undo",
             }.get(cmd, cmd.replace("_", " "))
     return f"Undo {what}" + (f" ({who})" if who else "") + "."

@@ -134,6 +134,14 @@ def test_legal_actions_are_what_decide_accepts_and_undo_says_what_it_takes_back(
     assert {"cmd": "end_phase"} in RULESET.legal_actions(g.state, None)
     assert RULESET.undo_words({"cmd": "battle", "city": "Film", "leader": "Ann"}, []) == (
         "Undo the battle in Film (Ann).")
+    # A pending decision's option by the table's words, never its id (found by
+    # tests/test_machine_words.py's walk: "Undo the choice of c1."); other options as they are.
+    assert RULESET.undo_words({"cmd": "choose", "choice": "c1"}, []) == (
+        "Undo the choice of card 1.")
+    assert RULESET.undo_words({"cmd": "choose", "choice": "c1+c3"}, []) == (
+        "Undo the choice of cards 1 and 3.")
+    assert RULESET.undo_words({"cmd": "choose", "choice": "fuel", "player": "Ben"}, []) == (
+        "Undo the choice of fuel (Ben).")
     blank = RULESET.state_json(RULESET.initial_state(default_catalog()))
     assert (blank["phase"], blank["over"], blank["result"]) == ("no_game", False, None)
     assert blank["next"].startswith("Start a game")
