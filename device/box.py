@@ -17,7 +17,6 @@ ends go on. ``view()`` raises, for tests.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -38,9 +37,10 @@ from device.view import (
 )
 from referee.dice import Roll
 from referee.errors import Refusal
+from referee.lazylog import Logger
 from referee.session import LogEntry, Outcome, Session
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)  # (logging imported when it first logs: referee/lazylog.py)
 
 NOTICE_S = 4.0
 IDLE_S = 120.0

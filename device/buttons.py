@@ -32,7 +32,6 @@ Three layers, one concern each:
 
 from __future__ import annotations
 
-import logging
 import queue
 import threading
 import time
@@ -42,11 +41,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from device.pins import PinMap
+from referee.lazylog import Logger
 
 if TYPE_CHECKING:
     import asyncio  # (only in a type: the box without a console runs without asyncio)
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)  # (logging imported when it first logs: referee/lazylog.py)
 
 Sink = Callable[[str, bool], None]
 Clock = Callable[[], float]

@@ -36,13 +36,45 @@ class FrameStrategy(Protocol):
         ...
 
 
+def _encoder() -> Any:
+    return Image._getencoder("1", "raw", "1")
+
+
+def raw_bits(image: Image.Image) -> bytes:
+    """``image.tobytes()`` of a mode "1" image (rows of pixels packed eight to a byte), made
+    by the same C encoder (Pillow's "raw" for mode "1"). ``tobytes`` itself imports
+    ``PIL.ImageFile`` for a buffer size, and with it ``logging``: ~2.7 ms of the box's first
+    frame, which needs neither (issue 41). A Pillow whose encoder is not there or not used
+    this way gets ``tobytes`` (tests/device/test_framediff.py checks both agree)."""
+    try:
+        image.load()
+        encoder = _encoder()
+    except Exception:
+        return image.tobytes()
+    try:
+        encoder.setimage(image.im, (0, 0, *image.size))
+        chunks = []
+        while True:
+            _, status, chunk = encoder.encode(max(65536, image.size[0] * 4))
+            chunks.append(chunk)
+            if status:
+                break
+        if status < 0:
+            return image.tobytes()
+    except Exception:
+        return image.tobytes()
+    finally:
+        encoder.cleanup()
+    return b"".join(chunks)
+
+
 def pages(image: Image.Image) -> list[bytes]:
     """A mode "1" image as the controller's pages: page p, column x is one byte whose bit i
     is pixel (x, 8p + i)."""
     width, height = image.size
     # Transposed, each image column becomes a row; packed MSB-first, a row's bytes hold eight
     # vertical pixels each, top pixel in the high bit: reverse the bits to put it in bit 0.
-    packed = image.convert("1").transpose(Image.Transpose.TRANSPOSE).tobytes().translate(
+    packed = raw_bits(image.convert("1").transpose(Image.Transpose.TRANSPOSE)).translate(
         _REVERSE)
     per_column = (height + 7) // 8
     return [packed[p::per_column][:width] for p in range(height // PAGE_H)]

@@ -25,7 +25,6 @@ once at start-up by ``device.hardware``. Both go through the same frame-diff str
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable
@@ -35,8 +34,9 @@ from PIL import Image
 
 from device.framediff import FrameStrategy
 from device.render import OnceLog
+from referee.lazylog import Logger
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)  # (logging imported when it first logs: referee/lazylog.py)
 
 Opener = Callable[[], Any]
 ORBIT = ((0, 0), (1, 0), (1, 1), (0, 1))

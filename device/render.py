@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import functools
 import io
-import logging
 from collections.abc import Callable
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -36,8 +35,12 @@ from device.view import (
     rows,
     wrap,
 )
+from referee.lazylog import Logger
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import logging
+
+log = Logger(__name__)  # (logging imported when it first logs: referee/lazylog.py)
 
 WIDTH, HEIGHT = 128, 64
 CHAR_W, LINE_H = 6, 10
@@ -261,7 +264,7 @@ class OnceLog:
 
     LIMIT = 64  # distinct failures remembered (then any further one is logged again)
 
-    def __init__(self, logger: logging.Logger, what: str) -> None:
+    def __init__(self, logger: Logger | logging.Logger, what: str) -> None:
         self._log, self._what = logger, what
         self._seen: set[tuple[str, str, str]] = set()
 
@@ -297,7 +300,7 @@ class GuardedRender:
     ``draw``: the renderer (default: this module's `render`, looked up at each call)."""
 
     def __init__(self, draw: Callable[[BoxView], Image.Image] | None = None,
-                 logger: logging.Logger = log) -> None:
+                 logger: Logger | logging.Logger = log) -> None:
         self._draw = draw
         self._once = OnceLog(logger, "drawing the box's screen")
         self.last_error: str | None = None

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import logging
 import queue
 import signal
 import sys
@@ -29,8 +28,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from device.mirror import PngMirror
+from referee.lazylog import Logger, basic_config
+from referee.lazylog import settle as settle_logging
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)  # (logging imported when it first logs: referee/lazylog.py)
 __all__ = ["BoxRig", "BoxSetupError", "PngMirror", "build_box", "cmd_box", "main_loop"]
 
 KEYS = {"r": ("ROLL", False), "R": ("ROLL", True), "n": ("NEXT", False), "N": ("NEXT", True),
@@ -298,7 +299,7 @@ def stopped_by_signals(presses: queue.Queue[Press], say: Callable[[str], None]) 
 
 
 def cmd_box(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="referee box: %(message)s")
+    basic_config(level="INFO", format="referee box: %(message)s")  # (applied when used)
     last: list[str] = [""]
 
     def say(text: str) -> None:
@@ -333,6 +334,7 @@ def _cmd_box(args: argparse.Namespace, presses: queue.Queue[Press],
         session.close()
         return 3
     rigs.append(rig)
+    settle_logging()  # (the first frame is shown: what a library logs from now on is ours too)
 
     def settle() -> None:  # on the main loop: act on what the file's proof found
         from referee.errors import FileDamaged, NotRecorded

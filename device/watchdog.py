@@ -48,15 +48,16 @@ dependency.
 
 from __future__ import annotations
 
-import logging
 import os
 import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
 
+from referee.lazylog import Logger
+
 __all__ = ["Watchdog", "run_pinger"]
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)  # (logging imported when it first logs: referee/lazylog.py)
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[object]]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 import threading
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from referee import games
 from referee.chain import fingerprint
 from referee.errors import BadRequest, CatalogError, FileDamaged, StoreError
+from referee.lazylog import Logger
 from referee.plugins import entry_points
 from referee.ruleset import Ruleset, Settings
 from referee.session import Session
@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # (a game in memory opens no file: SQLite and the store are i
     # open_session when it is given one, ~3 ms of a start, issue 41)
     from referee.store import Clock, EventStore, GameRecord
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)  # (logging imported when it first logs: referee/lazylog.py)
 
 Notify = Callable[[str], None]
 DEFAULT_DB = "~/.local/share/tableside-referee/games.sqlite"

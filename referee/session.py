@@ -11,7 +11,6 @@ otherwise), found by id through `referee.games`; ``new_game`` may name another (
 
 from __future__ import annotations
 
-import logging
 import os
 from array import array
 from collections.abc import Callable, Sequence
@@ -41,6 +40,7 @@ from referee.kept import (
     waiting_for,
     without,
 )
+from referee.lazylog import Logger
 from referee.retype import Retype, preview
 from referee.ruleset import (
     DieRequest,
@@ -55,7 +55,7 @@ from referee.ruleset import (
 )
 from referee.running import History, LogEntry, RunningGame, fresh
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)  # (logging imported when it first logs: referee/lazylog.py)
 
 QUERIES = ("state", "catalog")
 CONTROL: dict[str, type[Undo] | type[Reveal]] = {"undo": Undo, "reveal": Reveal}

@@ -134,6 +134,10 @@ def test_the_box_start_loads_nothing_it_did_not_ask_for() -> None:
     assert LATER & modules == set() and "ui.commands" not in modules
     # The shipped pin map's data is kept from install (referee.tomlfile.warm): no tomllib.
     assert "tomllib" not in modules and "device.pins" in modules
+    # Nothing is logged on a start that goes well: `logging` (~2 ms, with traceback) comes
+    # when first used (referee/lazylog.py), and the frame's bits are packed without
+    # PIL.ImageFile, which imports it (device.framediff.raw_bits).
+    assert {"logging", "traceback", "PIL.ImageFile"} & modules == set()
 
 
 def test_the_resumed_game_loads_its_own_screens_only(tmp_path: Path) -> None:
