@@ -46,6 +46,8 @@ def raw_bits(image: Image.Image) -> bytes:
     ``PIL.ImageFile`` for a buffer size, and with it ``logging``: ~2.7 ms of the box's first
     frame, which needs neither (issue 41). A Pillow whose encoder is not there or not used
     this way gets ``tobytes`` (tests/device/test_framediff.py checks both agree)."""
+    if image.mode != "1":
+        return image.tobytes()
     try:
         image.load()
         encoder = _encoder()

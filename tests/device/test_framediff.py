@@ -30,6 +30,11 @@ def test_the_bits_are_the_ones_tobytes_gives(image: Image.Image) -> None:
     assert framediff.raw_bits(rotated) == rotated.tobytes()
 
 
+def test_another_mode_is_packed_as_tobytes_packs_it() -> None:
+    grey = Image.frombytes("L", (9, 5), bytes(i * 29 % 256 for i in range(45)))
+    assert framediff.raw_bits(grey) == grey.tobytes()
+
+
 def test_a_whole_panel_frame() -> None:
     frame = Image.new("1", (128, 64))
     frame.putpixel((0, 0), 1)

@@ -67,12 +67,15 @@ def test_a_damaged_or_foreign_table_is_ignored(tmp_path_factory: pytest.TempPath
     assert all(type(k) is str and type(v) is bytes for k, v in found.items())
 
 
-def test_a_start_on_the_shipped_catalog_does_not_import_tomllib() -> None:
+@pytest.mark.parametrize("load", [
+    "from referee.games.gallery_grippers.catalog import load_catalog as load",  # the console
+    "from device.pins import load_pins as load",  # the box's buttons
+], ids=["catalog", "pin map"])
+def test_a_start_on_a_shipped_file_does_not_import_tomllib(load: str) -> None:
     """(with the table `python -m referee.dataclass_code` writes, as an install has it)"""
     subprocess.run([sys.executable, "-m", "referee.dataclass_code"], check=True,
                    capture_output=True, timeout=300)
-    code = ("import sys\nfrom referee.games.gallery_grippers.catalog import load_catalog\n"
-            "load_catalog()\nprint('tomllib' in sys.modules)")
+    code = f"import sys\n{load}\nload()\nprint('tomllib' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, timeout=60)
     assert done.stdout.strip() == "False"
@@ -98,13 +101,3 @@ def test_the_pin_map_from_the_table_is_the_pin_map_parsed(table: Path, tmp_path:
     installed.write_text(installed.read_text() + "\n[oops\n")
     with pytest.raises(ConfigError, match="not valid TOML"):
         load_pins(installed)
-
-
-def test_a_box_start_on_the_shipped_pin_map_does_not_import_tomllib() -> None:
-    subprocess.run([sys.executable, "-m", "referee.dataclass_code"], check=True,
-                   capture_output=True, timeout=300)
-    code = ("import sys\nfrom device.pins import load_pins\n"
-            "load_pins()\nprint('tomllib' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, timeout=60)
-    assert done.stdout.strip() == "False"
