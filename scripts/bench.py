@@ -1042,11 +1042,19 @@ def _command_latency(db: str, rounds: int, *, slow: float, box: str | None = Non
                     stall[0] = max(stall[0], now - max(last, pending["t"]))
                 last = stall[1] = now
 
+        async def until(done: Callable[[], bool], what: str, limit: float = 60.0) -> None:
+            """Pause until `done()`; a screen that never comes is an error, not a wait."""
+            deadline = time.perf_counter() + limit
+            while not done():
+                if time.perf_counter() > deadline:
+                    raise RuntimeError(f"bench: no {what} after {limit:.0f} s (the screen is "
+                                       f"{type(app.screen).__name__})")
+                await pilot.pause()
+
         async def timed(name: str, key: str, want: Callable[[Any], bool]) -> None:
             pending.update(name=name, want=want)
             await pilot.press(key)
-            while "want" in pending:
-                await pilot.pause()
+            await until(lambda: "want" not in pending, f"frame for {name!r}")
 
         tick = asyncio.get_running_loop().create_task(ticker())
         await pilot.press("r")  # resume
@@ -1058,8 +1066,7 @@ def _command_latency(db: str, rounds: int, *, slow: float, box: str | None = Non
             for _ in range(2):
                 if not s.handle({"cmd": "undo"})["ok"]:
                     raise RuntimeError("bench: undo refused")
-            while type(app.screen) is not TableScreen:
-                await pilot.pause()
+            await until(lambda: type(app.screen) is TableScreen, "table after the undos")
             if rig is not None and box == "thread":  # the display has caught up (untimed)
                 rig.oled.flush(10)
             await pilot.pause(0.05)  # the next key starts on a loop with nothing left to do
