@@ -2,10 +2,10 @@
 name the file and line, and the line of any field found again for later errors.
 
 The games' shipped catalogs (and the box's pin map) are parsed once, at install, as Python's
-bytecode is: `warm()`
-(run by `python -m referee.dataclass_code`, which scripts/install-pi, scripts/_venv.sh and
-the bench run) keeps each one's text with what `tomllib` made of it, marshalled, beside the
-project's bytecode (`referee/__pycache__/toml-parsed.<python>.marshal`). `toml_loads` of
+bytecode is: `warm()` (run by `python -m referee.dataclass_code`, which scripts/install-pi,
+scripts/_venv.sh and the bench run) keeps each one's text with what `tomllib` made of it,
+marshalled, beside the project's bytecode (`referee/__pycache__/toml-parsed.<python>.marshal`).
+`toml_loads` of
 exactly that text takes the data from there: `tomllib` (imported for nothing else at start)
 and the parse cost every start ~3 ms here (issue 41). Any other text, or the same file
 edited, is parsed as before; a table of another Python, or a damaged one, is ignored. It is
